@@ -1,0 +1,1 @@
+//! Benchmark workloads (filled in below).

@@ -1,0 +1,89 @@
+//! All file I/O goes through [`FileSystem`], so tests can inject faults and simulate crashes,
+//! and so SSTables can later live on object storage.
+//!
+//! Contract, chosen so an object store can implement the SSTable side:
+//! - SSTables are written once with `create` + `append` + `sync`, then only read with range
+//!   reads (`read_at`). They are never modified, renamed or appended to after `sync`.
+//! - Only the WAL and the manifest rely on append, sync, truncate or rename.
+//!
+//! Durability levels of a [`WritableFile`], which the crash simulation models separately:
+//! - `append`: bytes sit in the process (lost on a process crash);
+//! - `flush`: bytes are handed to the OS (survive a process crash, not a power loss);
+//! - `sync`: bytes are durable (survive both).
+//!
+//! A newly created file's *name* is durable only after `sync_dir` on its parent directory.
+
+use std::fmt::Debug;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::error::Result;
+
+pub mod local;
+
+pub use local::LocalFs;
+
+/// A file being written sequentially.
+pub trait WritableFile: Send + Sync {
+    /// Appends bytes to the file (buffered in the process).
+    fn append(&mut self, data: &[u8]) -> Result<()>;
+    /// Hands every appended byte to the operating system.
+    fn flush(&mut self) -> Result<()>;
+    /// Makes every appended byte durable (implies `flush`).
+    fn sync(&mut self) -> Result<()>;
+    /// Bytes appended so far, durable or not.
+    fn len(&self) -> u64;
+    /// True when nothing was appended yet.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A file read with positioned range reads (pread, or an HTTP range GET).
+pub trait RandomAccessFile: Send + Sync {
+    /// Reads exactly `len` bytes at `offset`; a short file is an error.
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>>;
+    /// The file's length in bytes.
+    fn len(&self) -> u64;
+    /// True for an empty file.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The filesystem operations the engine uses. Paths are absolute or relative to the process's
+/// working directory for [`LocalFs`], and plain keys for [`MemFs`].
+pub trait FileSystem: Send + Sync + Debug {
+    /// Creates (or truncates) a file for writing. Parent directories must exist.
+    fn create(&self, path: &Path) -> Result<Box<dyn WritableFile>>;
+    /// Opens an existing file for range reads.
+    fn open_read(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>>;
+    /// Reads a whole file.
+    fn read_all(&self, path: &Path) -> Result<Vec<u8>> {
+        let file = self.open_read(path)?;
+        let len = usize::try_from(file.len()).unwrap_or(usize::MAX);
+        file.read_at(0, len)
+    }
+    /// Deletes a file.
+    fn remove(&self, path: &Path) -> Result<()>;
+    /// Atomically renames a file (manifest and WAL only).
+    fn rename(&self, from: &Path, to: &Path) -> Result<()>;
+    /// Cuts a file down to `len` bytes and makes that durable (WAL torn-tail repair only).
+    fn truncate(&self, path: &Path, len: u64) -> Result<()>;
+    /// Names (not paths) of the entries in `dir`, sorted. A missing directory is an empty list.
+    fn list(&self, dir: &Path) -> Result<Vec<String>>;
+    /// Creates a directory and its parents.
+    fn create_dir_all(&self, dir: &Path) -> Result<()>;
+    /// Removes a directory and everything below it. A missing directory is not an error.
+    fn remove_dir_all(&self, dir: &Path) -> Result<()>;
+    /// Makes the directory's entries (creations, removals, renames) durable.
+    fn sync_dir(&self, dir: &Path) -> Result<()>;
+    /// True if the file or directory exists.
+    fn exists(&self, path: &Path) -> Result<bool>;
+    /// A file's length in bytes.
+    fn file_size(&self, path: &Path) -> Result<u64>;
+    /// Free bytes on the volume holding `path`, if the filesystem can tell.
+    fn free_space(&self, _path: &Path) -> Option<u64> {
+        None
+    }
+}

@@ -1,0 +1,22 @@
+//! Strata's storage engine: an LSM store with Apache HBase cell semantics.
+//!
+//! See `docs/architecture.md` for the module map and the write and read paths, and
+//! `docs/format.md` for the on-disk formats.
+
+pub mod api;
+pub mod cell;
+pub mod error;
+pub mod fs;
+pub mod iter;
+pub mod key;
+pub mod options;
+pub mod util;
+
+pub use api::{Get, RowResult, Scan, TimeRange};
+pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
+pub use error::{Error, Result};
+pub use iter::KvIter;
+pub use options::{
+    BloomType, Compression, DataBlockEncoding, Durability, FamilyOptions, KeepDeletedCells,
+    WalOptions,
+};

@@ -1,0 +1,120 @@
+//! Per-family settings (HBase's ColumnFamilyDescriptor) and engine-wide settings.
+
+use std::time::Duration;
+
+/// Block compression codec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Compression {
+    #[default]
+    None,
+    Lz4,
+    Zstd,
+    Snappy,
+}
+
+/// Data block key encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DataBlockEncoding {
+    /// Every key stored in full (a restart point at every entry).
+    None,
+    /// Keys share prefixes with their predecessor between restart points.
+    #[default]
+    Prefix,
+}
+
+/// Which keys a file's bloom filter holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BloomType {
+    None,
+    /// One entry per row.
+    #[default]
+    Row,
+    /// One entry per (row, qualifier).
+    RowCol,
+}
+
+/// HBase's KEEP_DELETED_CELLS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum KeepDeletedCells {
+    /// Deleted cells and markers are dropped by major compaction.
+    #[default]
+    False,
+    /// Deleted cells are kept; time-range reads before a delete still see them.
+    True,
+    /// Like True, but TTL still expires deleted cells and markers.
+    Ttl,
+}
+
+/// A column family's settings. Defaults are HBase's native (Java API) defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FamilyOptions {
+    pub name: Vec<u8>,
+    pub max_versions: u32,
+    pub min_versions: u32,
+    /// Time to live in seconds; `None` is forever (HBase's Integer.MAX_VALUE).
+    pub ttl_seconds: Option<u64>,
+    pub keep_deleted_cells: KeepDeletedCells,
+    pub block_size: usize,
+    pub compression: Compression,
+    pub data_block_encoding: DataBlockEncoding,
+    pub bloom_type: BloomType,
+    pub block_cache_enabled: bool,
+    pub in_memory: bool,
+}
+
+impl FamilyOptions {
+    /// A family with HBase's default settings.
+    pub fn new(name: impl Into<Vec<u8>>) -> Self {
+        FamilyOptions {
+            name: name.into(),
+            max_versions: 1,
+            min_versions: 0,
+            ttl_seconds: None,
+            keep_deleted_cells: KeepDeletedCells::False,
+            block_size: 64 * 1024,
+            compression: Compression::None,
+            data_block_encoding: DataBlockEncoding::Prefix,
+            bloom_type: BloomType::Row,
+            block_cache_enabled: true,
+            in_memory: false,
+        }
+    }
+
+    /// TTL in milliseconds, if any.
+    pub fn ttl_millis(&self) -> Option<i64> {
+        self.ttl_seconds
+            .map(|s| i64::try_from(s.saturating_mul(1000)).unwrap_or(i64::MAX))
+    }
+}
+
+/// How durable a write must be before it is acknowledged (HBase's Durability).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Durability {
+    /// Not written to the WAL at all; lost on a crash before flush.
+    SkipWal,
+    /// Appended to the WAL; a background task flushes it at an interval.
+    AsyncWal,
+    /// Handed to the OS before the acknowledgement (survives a process crash).
+    #[default]
+    SyncWal,
+    /// fsynced before the acknowledgement (survives a power loss).
+    FsyncWal,
+}
+
+/// WAL settings.
+#[derive(Debug, Clone)]
+pub struct WalOptions {
+    /// A segment is rolled once it is larger than this.
+    pub segment_size: u64,
+    /// How often ASYNC_WAL edits are flushed to the OS.
+    pub async_flush_interval: Duration,
+}
+
+impl Default for WalOptions {
+    fn default() -> Self {
+        WalOptions {
+            segment_size: 64 * 1024 * 1024,
+            async_flush_interval: Duration::from_millis(100),
+        }
+    }
+}

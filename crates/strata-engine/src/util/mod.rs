@@ -1,0 +1,5 @@
+//! Small reusable pieces with no knowledge of the engine's data model.
+
+pub mod clock;
+pub mod coding;
+pub mod crc;

@@ -1,0 +1,3 @@
+//! The `strata` binary.
+
+fn main() {}
