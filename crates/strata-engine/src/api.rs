@@ -168,14 +168,12 @@ impl Scan {
 }
 
 fn add_column(columns: &mut ColumnSelection, family: Bytes, qualifier: Bytes) {
-    match columns
+    // A family mapped to None already selects every qualifier.
+    if let Some(set) = columns
         .entry(family)
         .or_insert_with(|| Some(BTreeSet::new()))
     {
-        Some(set) => {
-            set.insert(qualifier);
-        }
-        None => {} // the whole family is already selected
+        set.insert(qualifier);
     }
 }
 
