@@ -4,13 +4,18 @@
 //! `docs/format.md` for the on-disk formats.
 
 pub mod api;
+pub mod cache;
 pub mod cell;
+pub mod compaction;
 pub mod error;
 pub mod fs;
 pub mod iter;
 pub mod key;
+pub mod manifest;
 pub mod options;
+pub mod table;
 pub mod util;
+pub mod wal;
 
 pub use api::{Get, RowResult, Scan, TimeRange};
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP};

@@ -19,7 +19,10 @@ use std::sync::Arc;
 
 use crate::error::Result;
 
+pub mod fault;
 pub mod local;
+pub mod mem;
+pub mod volume;
 
 pub use local::LocalFs;
 

@@ -3,3 +3,4 @@
 pub mod clock;
 pub mod coding;
 pub mod crc;
+pub mod rate_limiter;

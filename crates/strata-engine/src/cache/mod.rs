@@ -1,0 +1,1 @@
+//! The process-wide block cache.

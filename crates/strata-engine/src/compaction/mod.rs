@@ -1,0 +1,3 @@
+//! Compaction: choosing files (policy) and rewriting them.
+
+pub mod policy;

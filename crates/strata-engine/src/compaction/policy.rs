@@ -1,0 +1,1 @@
+//! Compaction file selection.

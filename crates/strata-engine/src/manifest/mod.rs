@@ -1,0 +1,1 @@
+//! The store manifest: the live file set of one store, written atomically.

@@ -1,0 +1,1 @@
+//! SSTables: data blocks, index, bloom filter, metadata and trailer (see docs/format.md).

@@ -1,0 +1,1 @@
+//! A token-bucket I/O rate limiter.

@@ -1,0 +1,1 @@
+//! The write-ahead log: segmented, CRC32C-framed, group commit.
