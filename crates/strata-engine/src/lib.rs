@@ -15,6 +15,7 @@ pub mod manifest;
 pub mod memstore;
 pub mod options;
 pub mod read;
+pub mod region;
 pub mod table;
 pub mod util;
 pub mod wal;
