@@ -25,6 +25,7 @@ pub mod mem;
 pub mod volume;
 
 pub use local::LocalFs;
+pub use mem::{CrashOptions, MemFs};
 
 /// A file being written sequentially.
 pub trait WritableFile: Send + Sync {
