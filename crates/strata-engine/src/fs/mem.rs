@@ -9,6 +9,8 @@ mod state;
 #[cfg(test)]
 mod conformance_tests;
 #[cfg(test)]
+mod model_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

@@ -24,6 +24,7 @@ pub mod local;
 pub mod mem;
 pub mod volume;
 
+pub use fault::{FaultFs, FaultKind, FaultOp, FaultRule, RuleId};
 pub use local::LocalFs;
 pub use mem::{CrashOptions, MemFs};
 
