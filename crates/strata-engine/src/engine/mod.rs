@@ -16,7 +16,7 @@ pub(crate) use shared::Shared;
 
 use crate::cache::BlockCache;
 use crate::error::{Error, Result};
-use crate::fs::{FileCategory, Volumes};
+use crate::fs::{FileCategory, FirstVolume, Volumes};
 use crate::region::{region_dir, Region, RegionSpec};
 use crate::wal::{Wal, WalEdit};
 use worker::WorkQueue;
@@ -124,7 +124,8 @@ fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
     let volumes = if options.volumes.is_empty() {
         Volumes::single(fs, options.data_dir.clone())
     } else {
-        Volumes::new(fs, options.volumes.clone(), options.placement.clone())?
+        let policy = options.placement.clone().unwrap_or_else(|| Arc::new(FirstVolume));
+        Volumes::new(fs, options.volumes.clone(), policy)?
     };
     for volume in volumes.list() {
         volumes.fs().create_dir_all(&volume.root)?;

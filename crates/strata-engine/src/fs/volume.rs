@@ -234,6 +234,20 @@ impl Volumes {
             .ok_or_else(|| Error::NotFound(format!("volume {volume_name:?}")))?;
         Ok(volume.root.join(relative))
     }
+
+    /// The directory `relative` on the first (primary) volume, created if missing. Metadata
+    /// that is not a data file (store manifests) lives there.
+    pub fn primary_dir(&self, relative: &Path) -> Result<PathBuf> {
+        check_relative(relative)?;
+        let root = self
+            .volumes
+            .first()
+            .map(|v| v.root.clone())
+            .ok_or_else(|| Error::InvalidArgument("no volume is configured".into()))?;
+        let dir = root.join(relative);
+        self.fs.create_dir_all(&dir)?;
+        Ok(dir)
+    }
 }
 
 /// A relative path must stay inside its volume: no root, no prefix, no `..`.
