@@ -14,8 +14,12 @@ use super::frame::encode_frame;
 use super::meta::TableMeta;
 use super::options::TableOptions;
 
-/// Largest key + value accepted in one entry; keeps block offsets within u32.
+/// Largest key + value accepted in one entry. With [`MAX_BLOCK_TARGET`] it bounds a block
+/// below 2 GiB, so restart offsets always fit their u32 fields.
 const MAX_ENTRY_LEN: usize = 1 << 30;
+
+/// Largest effective target block size, whatever the options say.
+const MAX_BLOCK_TARGET: usize = 1 << 30;
 
 /// Builds one SSTable. Tables must not be empty: [`TableBuilder::finish`] refuses a table
 /// with no entries (the caller should not create the file, or remove it).
@@ -87,7 +91,7 @@ impl TableBuilder {
             bloom.add(key);
         }
         self.data.add(key, value);
-        if self.data.estimated_size() >= self.opts.block_size {
+        if self.data.estimated_size() >= self.opts.block_size.min(MAX_BLOCK_TARGET) {
             self.flush_data_block()?;
         }
         Ok(())
