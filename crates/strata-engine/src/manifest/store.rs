@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::fields::Defect;
 use super::files::{list_manifests, manifest_path, write_durably};
 use super::format::{encode_manifest, inspect, DecodedManifest, MAX_MANIFEST_LEN};
 use super::state::ManifestState;
@@ -200,8 +201,7 @@ fn read_manifest(
     fs: &dyn FileSystem,
     path: &Path,
     expected_number: u64,
-) -> Result<std::result::Result<DecodedManifest, super::fields::Defect>> {
-    use super::fields::Defect;
+) -> Result<std::result::Result<DecodedManifest, Defect>> {
     let size = fs.file_size(path)?;
     if size > MAX_MANIFEST_LEN {
         return Ok(Err(Defect::corrupt(
