@@ -84,7 +84,8 @@ impl Wal {
     /// Logs `edit` and returns once it meets `durability`: `SkipWal` does not log at all,
     /// `AsyncWal` returns once the edit is queued in the process, `SyncWal` once it was
     /// handed to the OS, `FsyncWal` once it is on stable storage. On an error the edit is
-    /// not acknowledged (it may or may not be replayed later).
+    /// not acknowledged (it may or may not be replayed later). An edit whose payload exceeds
+    /// 256 MiB is `Error::InvalidArgument`.
     pub fn append(&self, edit: &WalEdit, durability: Durability) -> Result<()> {
         if self.closed.load(Ordering::Acquire) {
             return Err(Error::Closed("the WAL is closed".into()));
@@ -143,6 +144,7 @@ impl Wal {
 
     /// Flushes and syncs everything, stops the background flusher and closes the active
     /// segment. Later appends fail with `Error::Closed`. Calling it twice is harmless.
+    /// Dropping the WAL without closing it loses `AsyncWal` edits still queued.
     pub fn close(&self) -> Result<()> {
         if self.closed.swap(true, Ordering::AcqRel) {
             return Ok(());

@@ -6,6 +6,7 @@ mod faults;
 mod flushed;
 mod golden;
 mod group;
+mod model;
 mod roundtrip;
 mod support;
 pub mod torn;
