@@ -23,13 +23,14 @@ pub mod util;
 pub mod wal;
 
 pub use api::{Get, RowResult, Scan, TimeRange};
-pub use engine::{Engine, EngineOptions};
-pub use region::{Region, RegionSpec};
-pub use read::scanner::RegionScanner;
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
+pub use engine::{Engine, EngineOptions};
 pub use error::{Error, Result};
 pub use iter::KvIter;
 pub use options::{
     BloomType, Compression, DataBlockEncoding, Durability, FamilyOptions, KeepDeletedCells,
     WalOptions,
 };
+pub use read::scanner::RegionScanner;
+pub use region::{Region, RegionSpec};
+pub use store::CompactionOutcome;

@@ -5,12 +5,17 @@
 //!
 //! `STRATA_MODEL_SEEDS=N STRATA_MODEL_OPS=M` run more (the defaults keep CI fast).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::harness::Harness;
 
 fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 #[test]

@@ -32,38 +32,77 @@ impl Engine {
     /// and starts background work.
     pub fn open(options: EngineOptions) -> Result<Arc<Engine>> {
         let volumes = Arc::new(build_volumes(&options)?);
-        let wal_dir = volumes.place(FileCategory::Wal, std::path::Path::new("wal"))?.path;
+        let wal_dir = volumes
+            .place(FileCategory::Wal, std::path::Path::new("wal"))?
+            .path;
         let mut recovered: HashMap<u64, Vec<WalEdit>> = HashMap::new();
         let mut last_seq = 0;
-        let wal = Wal::open(Arc::clone(volumes.fs()), wal_dir, options.wal.clone(), &mut |edit: WalEdit| {
-            last_seq = last_seq.max(edit.seq);
-            recovered.entry(edit.region_id).or_default().push(edit);
-            Ok(())
-        })?;
+        let wal = Wal::open(
+            Arc::clone(volumes.fs()),
+            wal_dir,
+            options.wal.clone(),
+            &mut |edit: WalEdit| {
+                last_seq = last_seq.max(edit.seq);
+                recovered.entry(edit.region_id).or_default().push(edit);
+                Ok(())
+            },
+        )?;
         let edits: usize = recovered.values().map(Vec::len).sum();
         tracing::info!(edits, last_seq, "WAL replayed");
         let cache = BlockCache::new(options.block_cache_bytes);
         let queue = Arc::new(WorkQueue::new(options.background_work));
         let background = options.background_work;
-        let shared = Arc::new(Shared::new(options, volumes, cache, wal, last_seq, recovered, Arc::clone(&queue)));
+        let shared = Arc::new(Shared::new(
+            options,
+            volumes,
+            cache,
+            wal,
+            last_seq,
+            recovered,
+            Arc::clone(&queue),
+        ));
         let worker = if background {
-            Some(worker::spawn(Arc::downgrade(&shared), queue).map_err(|e| Error::io("<background thread>", e))?)
+            Some(
+                worker::spawn(Arc::downgrade(&shared), queue)
+                    .map_err(|e| Error::io("<background thread>", e))?,
+            )
         } else {
             None
         };
-        Ok(Arc::new(Engine { shared, worker: Mutex::new(worker) }))
+        Ok(Arc::new(Engine {
+            shared,
+            worker: Mutex::new(worker),
+        }))
     }
 
     /// Opens a region (creating its stores on first use) and replays its recovered edits.
     pub fn open_region(&self, spec: RegionSpec) -> Result<Arc<Region>> {
         let id = spec.id;
         if self.shared.region(id).is_some() {
-            return Err(Error::InvalidArgument(format!("region {id} is already open")));
+            return Err(Error::InvalidArgument(format!(
+                "region {id} is already open"
+            )));
         }
         let recovered = self.shared.recovered.lock().remove(&id).unwrap_or_default();
         let region = Region::open(spec, Arc::clone(&self.shared), recovered)?;
-        self.shared.regions.write().insert(id, Arc::downgrade(&region));
+        self.shared.regions.write().insert(id, Arc::clone(&region));
         Ok(region)
+    }
+
+    /// The open region `id`, if any.
+    pub fn region(&self, id: u64) -> Option<Arc<Region>> {
+        self.shared.region(id)
+    }
+
+    /// Flushes a region and closes it. Its files stay; `open_region` brings it back.
+    pub fn close_region(&self, id: u64) -> Result<()> {
+        let region = self
+            .shared
+            .region(id)
+            .ok_or_else(|| Error::NotFound(format!("region {id} is not open")))?;
+        region.flush()?;
+        self.shared.regions.write().remove(&id);
+        Ok(())
     }
 
     /// Forgets a closed region's recovered WAL edits and deletes its files: the region is
@@ -102,16 +141,19 @@ impl Engine {
         if let Some(handle) = self.worker.lock().take() {
             let _ = handle.join();
         }
-        let regions: Vec<Arc<Region>> = self.shared.regions.read().values().filter_map(std::sync::Weak::upgrade).collect();
-        for region in regions {
+        for region in self.shared.open_regions() {
             region.flush()?;
         }
+        self.shared.regions.write().clear();
         self.shared.wal.close()
     }
 }
 
 impl Drop for Engine {
+    /// Without `close` this is a crash as far as data goes: nothing is flushed, and the
+    /// WAL replays on the next open. Regions are released (they hold the shared state).
     fn drop(&mut self) {
+        self.shared.regions.write().clear();
         self.shared.queue.stop();
         if let Some(handle) = self.worker.lock().take() {
             let _ = handle.join();
@@ -124,7 +166,10 @@ fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
     let volumes = if options.volumes.is_empty() {
         Volumes::single(fs, options.data_dir.clone())
     } else {
-        let policy = options.placement.clone().unwrap_or_else(|| Arc::new(FirstVolume));
+        let policy = options
+            .placement
+            .clone()
+            .unwrap_or_else(|| Arc::new(FirstVolume));
         Volumes::new(fs, options.volumes.clone(), policy)?
     };
     for volume in volumes.list() {

@@ -30,6 +30,9 @@ pub struct EngineOptions {
     pub write_wait_timeout: Duration,
     pub block_cache_bytes: u64,
     pub compaction: CompactionConfig,
+    /// Writers to a store with this many SSTables wait for compaction (HBase's
+    /// hbase.hstore.blockingStoreFiles), so reads cannot degrade without bound.
+    pub blocking_store_files: usize,
     /// Compaction write bandwidth; `None` = unlimited.
     pub compaction_bytes_per_sec: Option<u64>,
     /// Run flushes and compactions in background threads. Tests turn this off to decide
@@ -52,6 +55,7 @@ impl EngineOptions {
             write_wait_timeout: Duration::from_secs(30),
             block_cache_bytes: 256 << 20,
             compaction: CompactionConfig::default(),
+            blocking_store_files: 16,
             compaction_bytes_per_sec: None,
             background_work: true,
         }

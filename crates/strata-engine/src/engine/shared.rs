@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 
@@ -28,7 +28,8 @@ pub struct Shared {
     pub rate_limiter: RateLimiter,
     /// The last sequence id handed out.
     seq: AtomicU64,
-    pub(crate) regions: RwLock<HashMap<u64, Weak<Region>>>,
+    /// Open regions. The engine owns them until `close_region` or `close`.
+    pub(crate) regions: RwLock<HashMap<u64, Arc<Region>>>,
     /// WAL edits of regions not opened since the restart, by region id.
     pub(crate) recovered: Mutex<HashMap<u64, Vec<WalEdit>>>,
     pub(crate) queue: Arc<WorkQueue>,
@@ -77,11 +78,11 @@ impl Shared {
     }
 
     pub(crate) fn region(&self, id: u64) -> Option<Arc<Region>> {
-        self.regions.read().get(&id).and_then(Weak::upgrade)
+        self.regions.read().get(&id).cloned()
     }
 
-    fn open_regions(&self) -> Vec<Arc<Region>> {
-        self.regions.read().values().filter_map(Weak::upgrade).collect()
+    pub(crate) fn open_regions(&self) -> Vec<Arc<Region>> {
+        self.regions.read().values().cloned().collect()
     }
 
     /// Asks the background worker to flush a region (ignored without background work).
@@ -96,7 +97,10 @@ impl Shared {
 
     /// Under memory pressure: flush the region holding the most memstore bytes.
     pub fn request_flush_of_largest(&self) {
-        let largest = self.open_regions().into_iter().max_by_key(|r| r.memstore_bytes());
+        let largest = self
+            .open_regions()
+            .into_iter()
+            .max_by_key(|r| r.memstore_bytes());
         if let Some(region) = largest {
             self.request_flush(region.id());
         }

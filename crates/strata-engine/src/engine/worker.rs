@@ -33,7 +33,10 @@ pub struct WorkQueue {
 impl WorkQueue {
     /// A queue; a disabled one drops every task (no background work).
     pub fn new(enabled: bool) -> Self {
-        WorkQueue { enabled, ..WorkQueue::default() }
+        WorkQueue {
+            enabled,
+            ..WorkQueue::default()
+        }
     }
 
     /// Queues `task` unless it is already waiting.
@@ -75,7 +78,9 @@ pub fn spawn(shared: Weak<Shared>, queue: Arc<WorkQueue>) -> std::io::Result<Joi
         .name("strata-background".into())
         .spawn(move || {
             while let Some(task) = queue.pop() {
-                let Some(shared) = shared.upgrade() else { return };
+                let Some(shared) = shared.upgrade() else {
+                    return;
+                };
                 run(&shared, task);
             }
         })
@@ -84,7 +89,7 @@ pub fn spawn(shared: Weak<Shared>, queue: Arc<WorkQueue>) -> std::io::Result<Joi
 fn run(shared: &Shared, task: Task) {
     let (region, result) = match task {
         Task::Flush(id) => (id, shared.region(id).map(|r| r.flush())),
-        Task::Compact(id) => (id, shared.region(id).map(|r| r.compact(false))),
+        Task::Compact(id) => (id, shared.region(id).map(|r| r.compact(false).map(|_| ()))),
     };
     if let Some(Err(e)) = result {
         tracing::error!(region, ?task, error = %e, "background task failed");

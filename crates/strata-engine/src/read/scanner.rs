@@ -47,14 +47,33 @@ pub struct RegionScanner {
 impl RegionScanner {
     /// A scanner over `cursors` between `start_row` and `stop_row` (HBase semantics: for a
     /// reversed scan the start row is the high end).
-    pub fn new(cursors: Vec<FamilyCursor>, start_row: &[u8], stop_row: &[u8], reversed: bool, limit: Option<usize>) -> Self {
+    pub fn new(
+        cursors: Vec<FamilyCursor>,
+        start_row: &[u8],
+        stop_row: &[u8],
+        reversed: bool,
+        limit: Option<usize>,
+    ) -> Self {
         let (lower, upper) = if reversed {
-            let upper = if start_row.is_empty() { above_every_row() } else { key::row_end(start_row) };
+            let upper = if start_row.is_empty() {
+                above_every_row()
+            } else {
+                key::row_end(start_row)
+            };
             (prefix_or_empty(stop_row), upper)
         } else {
             (prefix_or_empty(start_row), prefix_or_empty(stop_row))
         };
-        RegionScanner { cursors, reversed, lower, upper, limit, returned: 0, started: false, done: false }
+        RegionScanner {
+            cursors,
+            reversed,
+            lower,
+            upper,
+            limit,
+            returned: 0,
+            started: false,
+            done: false,
+        }
     }
 
     fn next_forward_row(&mut self) -> Result<Option<Vec<u8>>> {
@@ -75,7 +94,9 @@ impl RegionScanner {
                 best = Some(row);
             }
         }
-        Ok(best.filter(|row| self.upper.is_empty() || *row < self.upper.as_slice()).map(<[u8]>::to_vec))
+        Ok(best
+            .filter(|row| self.upper.is_empty() || *row < self.upper.as_slice())
+            .map(<[u8]>::to_vec))
     }
 
     fn next_reverse_row(&mut self) -> Result<Option<Vec<u8>>> {
@@ -101,7 +122,11 @@ impl RegionScanner {
     /// The next row with at least one visible cell.
     pub fn next_row(&mut self) -> Result<Option<RowResult>> {
         while !self.done && self.limit.is_none_or(|l| self.returned < l) {
-            let next = if self.reversed { self.next_reverse_row()? } else { self.next_forward_row()? };
+            let next = if self.reversed {
+                self.next_reverse_row()?
+            } else {
+                self.next_forward_row()?
+            };
             let Some(prefix) = next else {
                 self.done = true;
                 break;
@@ -110,7 +135,14 @@ impl RegionScanner {
             let mut cells = Vec::new();
             for c in &mut self.cursors {
                 if c.iter.valid() && c.iter.key().starts_with(&prefix) {
-                    read_row(&mut c.iter, &mut c.matcher, &row, &prefix, &c.family, &mut cells)?;
+                    read_row(
+                        &mut c.iter,
+                        &mut c.matcher,
+                        &row,
+                        &prefix,
+                        &c.family,
+                        &mut cells,
+                    )?;
                 }
             }
             if !cells.is_empty() {
@@ -138,7 +170,11 @@ impl Iterator for RegionScanner {
 }
 
 fn prefix_or_empty(row: &[u8]) -> Vec<u8> {
-    if row.is_empty() { Vec::new() } else { key::row_prefix(row) }
+    if row.is_empty() {
+        Vec::new()
+    } else {
+        key::row_prefix(row)
+    }
 }
 
 fn malformed() -> Error {

@@ -16,7 +16,7 @@ use parking_lot::RwLock;
 use crate::engine::Shared;
 use crate::error::{Error, Result};
 use crate::options::FamilyOptions;
-use crate::store::{Store, StoreContext};
+use crate::store::{CompactionOutcome, Store, StoreContext};
 use crate::wal::WalEdit;
 use mvcc::Mvcc;
 
@@ -43,11 +43,17 @@ pub struct Region {
 
 impl Region {
     /// Opens the region's stores and replays its recovered WAL edits.
-    pub(crate) fn open(spec: RegionSpec, shared: Arc<Shared>, recovered: Vec<WalEdit>) -> Result<Arc<Region>> {
+    pub(crate) fn open(
+        spec: RegionSpec,
+        shared: Arc<Shared>,
+        recovered: Vec<WalEdit>,
+    ) -> Result<Arc<Region>> {
         let mut stores = BTreeMap::new();
         for family in spec.families {
             if family.name.is_empty() {
-                return Err(Error::InvalidArgument("a column family name must not be empty".into()));
+                return Err(Error::InvalidArgument(
+                    "a column family name must not be empty".into(),
+                ));
             }
             let ctx = StoreContext {
                 volumes: Arc::clone(&shared.volumes),
@@ -56,10 +62,16 @@ impl Region {
             };
             let name = Bytes::from(family.name.clone());
             if stores.insert(name, Store::open(family, ctx)?).is_some() {
-                return Err(Error::InvalidArgument("a column family is listed twice".into()));
+                return Err(Error::InvalidArgument(
+                    "a column family is listed twice".into(),
+                ));
             }
         }
-        let max_file_seq = stores.values().map(|s| s.max_file_seq().max(s.flushed_seq())).max().unwrap_or(0);
+        let max_file_seq = stores
+            .values()
+            .map(|s| s.max_file_seq().max(s.flushed_seq()))
+            .max()
+            .unwrap_or(0);
         shared.bump_seq(max_file_seq);
         let region = Region {
             id: spec.id,
@@ -110,18 +122,27 @@ impl Region {
     /// The store of `family`, or InvalidArgument naming it.
     pub fn store(&self, family: &[u8]) -> Result<&Arc<Store>> {
         self.stores.get(family).ok_or_else(|| {
-            Error::InvalidArgument(format!("column family '{}' does not exist", String::from_utf8_lossy(family)))
+            Error::InvalidArgument(format!(
+                "column family '{}' does not exist",
+                String::from_utf8_lossy(family)
+            ))
         })
     }
 
     /// Bytes held in this region's memstores.
     pub fn memstore_bytes(&self) -> u64 {
-        self.stores.values().map(|s| s.view().memstore_bytes()).sum()
+        self.stores
+            .values()
+            .map(|s| s.view().memstore_bytes())
+            .sum()
     }
 
     /// Smallest sequence id not yet in an SSTable, if any.
     pub fn min_unflushed_seq(&self) -> Option<u64> {
-        self.stores.values().filter_map(|s| s.view().min_unflushed_seq()).min()
+        self.stores
+            .values()
+            .filter_map(|s| s.view().min_unflushed_seq())
+            .min()
     }
 
     /// Flushes every store's memstore to SSTables, now, in the calling thread.
@@ -146,14 +167,25 @@ impl Region {
         result
     }
 
-    /// Compacts every store: all files when `major`, else what the policy picks.
-    pub fn compact(&self, major: bool) -> Result<()> {
+    /// Compacts every store: all files when `major`, else what the policy picks. Returns
+    /// what ran, per family (a minor compaction that picked every file ran as a major one).
+    pub fn compact(&self, major: bool) -> Result<Vec<(Bytes, CompactionOutcome)>> {
         let now = self.shared.clock.now_millis();
-        for store in self.stores.values() {
-            store.compact(major, &self.shared.options.compaction, &self.shared.rate_limiter, now)?;
+        let mut outcomes = Vec::new();
+        for (family, store) in &self.stores {
+            let outcome = store.compact(
+                major,
+                &self.shared.options.compaction,
+                self.shared.options.blocking_store_files,
+                &self.shared.rate_limiter,
+                now,
+            )?;
+            if let Some(outcome) = outcome {
+                outcomes.push((family.clone(), outcome));
+            }
         }
         self.compaction_requested.store(false, Ordering::Release);
-        Ok(())
+        Ok(outcomes)
     }
 
     /// True if some store has enough files for a minor compaction.

@@ -25,7 +25,11 @@ impl Region {
             }
             cell.seq = seq;
         }
-        let edit = WalEdit { region_id: self.id, seq, cells };
+        let edit = WalEdit {
+            region_id: self.id,
+            seq,
+            cells,
+        };
         if durability != Durability::SkipWal {
             if let Err(e) = self.shared.wal.append(&edit, durability) {
                 self.mvcc.complete(seq);
@@ -45,7 +49,9 @@ impl Region {
 
     fn validate(&self, cells: &[Cell]) -> Result<()> {
         if cells.is_empty() {
-            return Err(Error::InvalidArgument("a mutation needs at least one cell".into()));
+            return Err(Error::InvalidArgument(
+                "a mutation needs at least one cell".into(),
+            ));
         }
         for cell in cells {
             cell.validate()?;
@@ -57,8 +63,10 @@ impl Region {
     /// Backpressure: waits while memstores are over the memory limit or a store has too many
     /// files, and fails with TooBusy if that lasts past the configured timeout.
     fn wait_for_capacity(&self) -> Result<()> {
-        self.shared.memory.wait_for_room(&|| self.shared.request_flush_of_largest())?;
-        let blocking = self.shared.options.compaction.blocking_files;
+        self.shared
+            .memory
+            .wait_for_room(&|| self.shared.request_flush_of_largest())?;
+        let blocking = self.shared.options.blocking_store_files;
         let timeout = self.shared.options.write_wait_timeout;
         let deadline = Instant::now() + timeout;
         while let Some(store) = self.stores.values().find(|s| s.file_count() >= blocking) {

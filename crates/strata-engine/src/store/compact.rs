@@ -33,12 +33,13 @@ impl Store {
         &self,
         major: bool,
         config: &CompactionConfig,
+        blocking_files: usize,
         limiter: &RateLimiter,
         now_ms: i64,
     ) -> Result<Option<CompactionOutcome>> {
         let _guard = self.compaction_lock.lock();
         let view = self.view();
-        let Some(inputs) = self.pick_inputs(&view, major, config) else {
+        let Some(inputs) = self.pick_inputs(&view, major, config, blocking_files) else {
             return Ok(None);
         };
         // Compacting every file is a major compaction, whoever asked (as in HBase).
@@ -54,7 +55,13 @@ impl Store {
         Ok(Some(outcome))
     }
 
-    fn pick_inputs(&self, view: &StoreView, major: bool, config: &CompactionConfig) -> Option<Vec<Arc<StoreFile>>> {
+    fn pick_inputs(
+        &self,
+        view: &StoreView,
+        major: bool,
+        config: &CompactionConfig,
+        blocking_files: usize,
+    ) -> Option<Vec<Arc<StoreFile>>> {
         if view.files.is_empty() {
             return None;
         }
@@ -66,11 +73,19 @@ impl Store {
         let candidates: Vec<CandidateFile> = oldest_first
             .iter()
             .enumerate()
-            .map(|(i, f)| CandidateFile { id: i as u64, size: f.entry.size })
+            .map(|(i, f)| CandidateFile {
+                file_number: i as u64,
+                size: f.entry.size,
+            })
             .collect();
-        let blocking = view.files.len() >= config.blocking_files;
+        let blocking = view.files.len() >= blocking_files;
         let selection = select_minor(&candidates, config, blocking)?;
-        Some(selection.range().filter_map(|i| oldest_first.get(i).map(|f| Arc::clone(f))).collect())
+        Some(
+            selection
+                .range()
+                .filter_map(|i| oldest_first.get(i).map(|f| Arc::clone(f)))
+                .collect(),
+        )
     }
 
     fn rules(&self, major: bool, now_ms: i64) -> CompactionRules {
@@ -79,7 +94,9 @@ impl Store {
             major,
             max_versions: family.max_versions,
             min_versions: family.min_versions,
-            oldest_unexpired_ts: family.ttl_millis().map_or(i64::MIN, |ttl| now_ms.saturating_sub(ttl)),
+            oldest_unexpired_ts: family
+                .ttl_millis()
+                .map_or(i64::MIN, |ttl| now_ms.saturating_sub(ttl)),
             keep_deleted_cells: family.keep_deleted_cells,
         }
     }
@@ -91,19 +108,34 @@ impl Store {
         limiter: &RateLimiter,
         now_ms: i64,
     ) -> Result<Option<Arc<StoreFile>>> {
-        let sources: Vec<Box<dyn KvIter>> = inputs.iter().map(|f| Box::new(f.reader.iter()) as Box<dyn KvIter>).collect();
+        let sources: Vec<Box<dyn KvIter>> = inputs
+            .iter()
+            .map(|f| Box::new(f.reader.iter()) as Box<dyn KvIter>)
+            .collect();
         let mut merged = MergingIter::new(sources);
         merged.seek_to_first()?;
         let mut filter = CompactionFilter::new(self.rules(major, now_ms));
         let throttle = |bytes: u64| limiter.acquire(bytes);
-        self.build_table(&mut merged, FileOrigin::Compaction, now_ms, &mut |k| filter.keep(k), Some(&throttle))
+        self.build_table(
+            &mut merged,
+            FileOrigin::Compaction,
+            now_ms,
+            &mut |k| filter.keep(k),
+            Some(&throttle),
+        )
     }
 
-    fn install_compacted(&self, inputs: &[Arc<StoreFile>], output: Option<Arc<StoreFile>>) -> Result<()> {
+    fn install_compacted(
+        &self,
+        inputs: &[Arc<StoreFile>],
+        output: Option<Arc<StoreFile>>,
+    ) -> Result<()> {
         let is_input = |f: &Arc<StoreFile>| inputs.iter().any(|i| Arc::ptr_eq(i, f));
         let mut manifest = self.manifest.lock();
         let mut state = manifest.state().clone();
-        state.files.retain(|e| !inputs.iter().any(|i| i.entry.file_number == e.file_number));
+        state
+            .files
+            .retain(|e| !inputs.iter().any(|i| i.entry.file_number == e.file_number));
         if let Some(out) = &output {
             state.files.push(out.entry.clone());
         }
@@ -120,7 +152,8 @@ impl Store {
         if let Some(out) = output {
             next.files.push(out);
         }
-        next.files.sort_by(|a, b| b.entry.max_seq.cmp(&a.entry.max_seq));
+        next.files
+            .sort_by_key(|f| std::cmp::Reverse(f.entry.max_seq));
         *view = Arc::new(next);
         drop(view);
         for input in inputs {

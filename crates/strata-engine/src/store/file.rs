@@ -62,6 +62,8 @@ impl Drop for StoreFile {
 
 impl std::fmt::Debug for StoreFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StoreFile").field("path", &self.path).finish()
+        f.debug_struct("StoreFile")
+            .field("path", &self.path)
+            .finish()
     }
 }

@@ -76,7 +76,11 @@ impl Store {
         let placement = self.ctx.volumes.place(category, &relative)?;
         let fs = Arc::clone(self.ctx.volumes.fs());
         let writer = fs.create(&placement.path)?;
-        let mut builder = TableBuilder::new(writer, placement.path.clone(), TableOptions::from_family(&family));
+        let mut builder = TableBuilder::new(
+            writer,
+            placement.path.clone(),
+            TableOptions::from_family(&family),
+        );
         let mut written = 0u64;
         while iter.valid() {
             if keep(iter.key()) {
@@ -94,7 +98,16 @@ impl Store {
             return Ok(None);
         }
         let meta = builder.finish()?;
-        let entry = file_entry(file_number, &placement.volume, &relative, &meta, &fs, &placement.path, origin, now_ms)?;
+        let entry = file_entry(
+            file_number,
+            &placement.volume,
+            &relative,
+            &meta,
+            &fs,
+            &placement.path,
+            origin,
+            now_ms,
+        )?;
         let reader = TableReader::open(
             fs.open_read(&placement.path)?,
             placement.path.clone(),

@@ -84,7 +84,7 @@ impl Store {
             )?;
             files.push(StoreFile::new(entry.clone(), reader, path, Arc::clone(&fs)));
         }
-        files.sort_by(|a, b| b.entry.max_seq.cmp(&a.entry.max_seq));
+        files.sort_by_key(|f| std::cmp::Reverse(f.entry.max_seq));
         let store = Store {
             family_name: Bytes::from(family.name.clone()),
             family: RwLock::new(family),
@@ -110,7 +110,10 @@ impl Store {
             .collect();
         let fs = self.ctx.volumes.fs();
         for volume in self.ctx.volumes.list() {
-            let dir = self.ctx.volumes.resolve(&volume.name, &self.ctx.relative_dir)?;
+            let dir = self
+                .ctx
+                .volumes
+                .resolve(&volume.name, &self.ctx.relative_dir)?;
             for name in fs.list(&dir)? {
                 let relative = self.ctx.relative_dir.join(&name);
                 let is_table = name.ends_with(".sst");
@@ -150,7 +153,12 @@ impl Store {
 
     /// Largest sequence id in any live SSTable.
     pub fn max_file_seq(&self) -> u64 {
-        self.view().files.iter().map(|f| f.entry.max_seq).max().unwrap_or(0)
+        self.view()
+            .files
+            .iter()
+            .map(|f| f.entry.max_seq)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Adds a cell (with its sequence id set) to the memstore; returns the bytes charged.
@@ -163,7 +171,10 @@ impl Store {
             cell.cell_type,
             cell.seq,
         );
-        self.view.read().memstore.insert(key, cell.value.clone(), cell.seq)
+        self.view
+            .read()
+            .memstore
+            .insert(key, cell.value.clone(), cell.seq)
     }
 
     /// Number of live SSTables.

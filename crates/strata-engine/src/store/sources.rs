@@ -4,7 +4,6 @@
 use crate::api::TimeRange;
 use crate::error::Result;
 use crate::iter::KvIter;
-use crate::key;
 use crate::options::BloomType;
 
 use super::file::StoreFile;
@@ -65,7 +64,12 @@ impl Store {
         }
     }
 
-    fn bloom_may_match(&self, file: &StoreFile, row: &[u8], qualifier: Option<&[u8]>) -> Result<bool> {
+    fn bloom_may_match(
+        &self,
+        file: &StoreFile,
+        row: &[u8],
+        qualifier: Option<&[u8]>,
+    ) -> Result<bool> {
         let reader = &file.reader;
         match (reader.meta().bloom_type, qualifier) {
             (BloomType::RowCol, Some(q)) => {
@@ -78,11 +82,4 @@ impl Store {
             _ => reader.may_contain_row(row),
         }
     }
-}
-
-/// The escaped key bounds of a forward scan from `start` (inclusive) to `stop` (exclusive).
-pub fn scan_bounds(start: &[u8], stop: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    let start_key = if start.is_empty() { Vec::new() } else { key::row_prefix(start) };
-    let end_key = if stop.is_empty() { Vec::new() } else { key::row_prefix(stop) };
-    (start_key, end_key)
 }

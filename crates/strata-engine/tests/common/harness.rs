@@ -4,14 +4,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use bytes::Bytes;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use strata_engine::fs::{FileSystem, MemFs};
 use strata_engine::util::clock::ManualClock;
 use strata_engine::{
-    BloomType, Cell, CellType, Compression, DataBlockEncoding, Durability, Engine, EngineOptions, FamilyOptions, Get,
-    KeepDeletedCells, Region, RegionSpec, Scan, TimeRange, LATEST_TIMESTAMP,
+    BloomType, Cell, CellType, Compression, DataBlockEncoding, Durability, Engine, EngineOptions,
+    FamilyOptions, Get, KeepDeletedCells, Region, RegionSpec, Scan, TimeRange, LATEST_TIMESTAMP,
 };
 
 use super::model::{MCell, Model, ModelRead, Out};
@@ -49,9 +48,22 @@ pub struct Harness {
     pub rng: StdRng,
     pub seed: u64,
     pub ops: usize,
+    /// What the last step did, for failure messages.
+    pub last_op: &'static str,
 }
 
-const ROWS: &[&[u8]] = &[b"r0", b"r1", b"r1\0", b"r2", b"r3", b"r4", b"r5", b"s", b"\xff\xfe", b"\x00"];
+const ROWS: &[&[u8]] = &[
+    b"r0",
+    b"r1",
+    b"r1\0",
+    b"r2",
+    b"r3",
+    b"r4",
+    b"r5",
+    b"s",
+    b"\xff\xfe",
+    b"\x00",
+];
 const QUALIFIERS: &[&[u8]] = &[b"", b"q", b"q\0", b"x", b"yy"];
 
 impl Harness {
@@ -67,6 +79,7 @@ impl Harness {
             rng: StdRng::seed_from_u64(seed),
             seed,
             ops: 0,
+            last_op: "",
         };
         h.open();
         h
@@ -83,8 +96,14 @@ impl Harness {
     }
 
     pub fn open(&mut self) {
-        let engine = Engine::open(self.options()).unwrap_or_else(|e| panic!("seed {}: open: {e}", self.seed));
-        let region = engine.open_region(RegionSpec { id: 7, families: families() }).unwrap();
+        let engine = Engine::open(self.options())
+            .unwrap_or_else(|e| panic!("seed {}: open: {e}", self.seed));
+        let region = engine
+            .open_region(RegionSpec {
+                id: 7,
+                families: families(),
+            })
+            .unwrap();
         self.engine = Some(engine);
         self.region = Some(region);
     }
@@ -93,10 +112,25 @@ impl Harness {
         self.region.as_ref().unwrap()
     }
 
+    /// Compacts, and mirrors in the model every compaction that ran as a major one.
+    pub fn compact(&mut self, major: bool) {
+        let outcomes = self
+            .region()
+            .compact(major)
+            .unwrap_or_else(|e| panic!("seed {}: compact: {e}", self.seed));
+        let now = self.now();
+        for (family, outcome) in outcomes {
+            if outcome.major {
+                self.model.major_compact(&family, now);
+            }
+        }
+    }
+
     /// Closes cleanly (flushing everything) and reopens.
     pub fn restart_clean(&mut self) {
         self.region = None;
         self.engine.take().unwrap().close().unwrap();
+        self.model.flush();
         self.open();
     }
 
@@ -127,7 +161,11 @@ impl Harness {
         let family = ["a", "b", "c"][self.rng.random_range(0..3)];
         let qualifier = QUALIFIERS[self.rng.random_range(0..QUALIFIERS.len())];
         // Few distinct timestamps, so markers and overwrites hit existing versions.
-        let ts = if self.rng.random_bool(0.5) { self.now() - 1000 * self.rng.random_range(0..6) } else { self.random_ts() };
+        let ts = if self.rng.random_bool(0.5) {
+            self.now() - 1000 * self.rng.random_range(0..6)
+        } else {
+            self.random_ts()
+        };
         let kind = match self.rng.random_range(0..10) {
             0 => CellType::Delete,
             1 => CellType::DeleteColumn,
@@ -135,7 +173,11 @@ impl Harness {
             3 => CellType::DeleteFamilyVersion,
             _ => CellType::Put,
         };
-        let value_len = if self.rng.random_bool(0.05) { 3000 } else { self.rng.random_range(0..12) };
+        let value_len = if self.rng.random_bool(0.05) {
+            3000
+        } else {
+            self.rng.random_range(0..12)
+        };
         let value: Vec<u8> = (0..value_len).map(|_| self.rng.random()).collect();
         if kind == CellType::Put {
             Cell::put(row.to_vec(), family, qualifier.to_vec(), ts, value)
@@ -145,7 +187,11 @@ impl Harness {
     }
 
     pub fn random_mutation(&mut self) {
-        let n = if self.rng.random_bool(0.2) { self.rng.random_range(2..5) } else { 1 };
+        let n = if self.rng.random_bool(0.2) {
+            self.rng.random_range(2..5)
+        } else {
+            1
+        };
         let cells: Vec<Cell> = (0..n).map(|_| self.random_cell()).collect();
         let now = self.now();
         let model_cells: Vec<MCell> = cells
@@ -154,14 +200,25 @@ impl Harness {
                 row: c.row.to_vec(),
                 family: c.family.to_vec(),
                 qualifier: c.qualifier.to_vec(),
-                ts: if c.timestamp == LATEST_TIMESTAMP { now } else { c.timestamp },
+                ts: if c.timestamp == LATEST_TIMESTAMP {
+                    now
+                } else {
+                    c.timestamp
+                },
                 kind: c.cell_type,
                 seq: 0,
                 value: c.value.to_vec(),
+                flushed: false,
             })
             .collect();
-        let durability = if self.rng.random_bool(0.5) { Durability::SyncWal } else { Durability::FsyncWal };
-        self.region().mutate(cells, durability).unwrap_or_else(|e| panic!("seed {}: mutate: {e}", self.seed));
+        let durability = if self.rng.random_bool(0.5) {
+            Durability::SyncWal
+        } else {
+            Durability::FsyncWal
+        };
+        self.region()
+            .mutate(cells, durability)
+            .unwrap_or_else(|e| panic!("seed {}: mutate: {e}", self.seed));
         self.model.apply(model_cells);
     }
 
@@ -174,7 +231,9 @@ impl Harness {
             }
             _ => {
                 let f = ["a", "b", "c"][self.rng.random_range(0..3)];
-                let qs: Vec<Vec<u8>> = (0..self.rng.random_range(1..3)).map(|_| QUALIFIERS[self.rng.random_range(0..QUALIFIERS.len())].to_vec()).collect();
+                let qs: Vec<Vec<u8>> = (0..self.rng.random_range(1..3))
+                    .map(|_| QUALIFIERS[self.rng.random_range(0..QUALIFIERS.len())].to_vec())
+                    .collect();
                 Some(BTreeMap::from([(f.as_bytes().to_vec(), Some(qs))]))
             }
         };
@@ -184,11 +243,18 @@ impl Harness {
             let a = self.now() - self.rng.random_range(0..8000);
             (a, a + self.rng.random_range(1..8000))
         };
-        ModelRead { families, versions: self.rng.random_range(1..5), min_ts, max_ts }
+        ModelRead {
+            families,
+            versions: self.rng.random_range(1..5),
+            min_ts,
+            max_ts,
+        }
     }
 
     fn to_get(row: &[u8], r: &ModelRead) -> Get {
-        let mut get = Get::new(row.to_vec()).versions(r.versions).time_range(TimeRange::new(r.min_ts, r.max_ts));
+        let mut get = Get::new(row.to_vec())
+            .versions(r.versions)
+            .time_range(TimeRange::new(r.min_ts, r.max_ts));
         if let Some(fams) = &r.families {
             for (f, qs) in fams {
                 get = match qs {
@@ -204,20 +270,50 @@ impl Harness {
         let row = ROWS[self.rng.random_range(0..ROWS.len())];
         let r = self.random_read();
         let expected = self.model.get(row, &r, self.now());
-        let got = self.region().get(&Self::to_get(row, &r)).unwrap_or_else(|e| panic!("seed {}: get: {e}", self.seed));
+        let got = self
+            .region()
+            .get(&Self::to_get(row, &r))
+            .unwrap_or_else(|e| panic!("seed {}: get: {e}", self.seed));
         let got: Vec<Out> = got.map(|res| flatten(&res.cells)).unwrap_or_default();
-        assert_eq!(got, expected, "seed {} op {}: get {:?} {:?}", self.seed, self.ops, Bytes::copy_from_slice(row), r);
+        if got != expected {
+            self.dump(&[row.to_vec()]);
+            panic!(
+                "seed {} op {}: get {:?} {:?}\n got: {:?}\n expected: {:?}",
+                self.seed,
+                self.ops,
+                row,
+                r,
+                brief(&[got]),
+                brief(&[expected])
+            );
+        }
     }
 
     pub fn check_random_scan(&mut self) {
-        let pick = |rng: &mut StdRng| if rng.random_bool(0.3) { Vec::new() } else { ROWS[rng.random_range(0..ROWS.len())].to_vec() };
+        let pick = |rng: &mut StdRng| {
+            if rng.random_bool(0.3) {
+                Vec::new()
+            } else {
+                ROWS[rng.random_range(0..ROWS.len())].to_vec()
+            }
+        };
         let (start, stop) = (pick(&mut self.rng), pick(&mut self.rng));
         let reversed = self.rng.random_bool(0.4);
-        let limit = if self.rng.random_bool(0.3) { self.rng.random_range(1..4) } else { usize::MAX };
+        let limit = if self.rng.random_bool(0.3) {
+            self.rng.random_range(1..4)
+        } else {
+            usize::MAX
+        };
         let r = self.random_read();
-        let expected = self.model.scan(&start, &stop, reversed, limit, &r, self.now());
+        let expected = self
+            .model
+            .scan(&start, &stop, reversed, limit, &r, self.now());
         let g = Self::to_get(b"unused", &r);
-        let mut scan = Scan::new().range(start.clone(), stop.clone()).reversed(reversed).versions(r.versions).time_range(g.time_range);
+        let mut scan = Scan::new()
+            .range(start.clone(), stop.clone())
+            .reversed(reversed)
+            .versions(r.versions)
+            .time_range(g.time_range);
         scan.columns = g.columns;
         if limit != usize::MAX {
             scan = scan.limit(limit);
@@ -226,33 +322,113 @@ impl Harness {
             .region()
             .scan(&scan)
             .unwrap()
-            .map(|row| flatten(&row.unwrap_or_else(|e| panic!("seed {}: scan: {e}", self.seed)).cells))
+            .map(|row| {
+                flatten(
+                    &row.unwrap_or_else(|e| panic!("seed {}: scan: {e}", self.seed))
+                        .cells,
+                )
+            })
             .collect();
-        assert_eq!(got, expected, "seed {} op {}: scan {:?}..{:?} rev={reversed} limit={limit} {:?}", self.seed, self.ops, start, stop, r);
+        if got != expected {
+            let rows: Vec<Vec<u8>> = got
+                .iter()
+                .chain(expected.iter())
+                .filter_map(|cells| cells.first().map(|c| c.0.clone()))
+                .collect();
+            self.dump(&rows);
+            panic!("seed {} op {}: scan {:?}..{:?} rev={reversed} limit={limit} {:?}\n got: {:?}\n expected: {:?}", self.seed, self.ops, start, stop, r, brief(&got), brief(&expected));
+        }
+    }
+
+    /// Prints the model's cells of `rows` (for diagnosing a mismatch).
+    pub fn dump(&self, rows: &[Vec<u8>]) {
+        for c in self.model.cells.iter().filter(|c| rows.contains(&c.row)) {
+            eprintln!(
+                "model cell: row={:?} fam={:?} q={:?} ts={} {:?} seq={} vlen={}",
+                c.row,
+                c.family,
+                c.qualifier,
+                c.ts,
+                c.kind,
+                c.seq,
+                c.value.len()
+            );
+        }
     }
 
     /// One random step of the workload.
     pub fn step(&mut self) {
         self.ops += 1;
         match self.rng.random_range(0..100) {
-            0..=44 => self.random_mutation(),
-            45..=69 => self.check_random_get(),
-            70..=84 => self.check_random_scan(),
-            85..=89 => self.region().flush().unwrap(),
-            90..=92 => self.region().compact(false).unwrap(),
-            93..=94 => {
-                self.region().flush().unwrap();
-                self.region().compact(true).unwrap();
-                let now = self.now();
-                self.model.major_compact(now);
+            0..=44 => {
+                self.last_op = "mutate";
+                self.random_mutation()
             }
-            95..=96 => self.clock.advance(self.rng.random_range(1..20_000)),
-            97 => self.restart_clean(),
-            _ => self.restart_after_process_crash(),
+            45..=69 => {
+                self.last_op = "get";
+                self.check_random_get()
+            }
+            70..=84 => {
+                self.last_op = "scan";
+                self.check_random_scan()
+            }
+            85..=89 => {
+                self.last_op = "flush";
+                self.region().flush().unwrap();
+                self.model.flush();
+            }
+            90..=92 => {
+                self.last_op = "minor compaction";
+                self.compact(false);
+            }
+            93..=94 => {
+                self.last_op = "major compaction";
+                self.region().flush().unwrap();
+                self.model.flush();
+                self.compact(true);
+            }
+            95..=96 => {
+                self.last_op = "clock";
+                self.clock.advance(self.rng.random_range(1..20_000))
+            }
+            97 => {
+                self.last_op = "clean restart";
+                self.restart_clean()
+            }
+            _ => {
+                self.last_op = "crash restart";
+                self.restart_after_process_crash()
+            }
         }
     }
 }
 
+/// Rows of cells without values, for readable failure messages.
+/// A cell's coordinates without its value.
+pub type Coordinates = (Vec<u8>, Vec<u8>, Vec<u8>, i64);
+
+pub fn brief(rows: &[Vec<Out>]) -> Vec<Vec<Coordinates>> {
+    rows.iter()
+        .map(|cells| {
+            cells
+                .iter()
+                .map(|c| (c.0.clone(), c.1.clone(), c.2.clone(), c.3))
+                .collect()
+        })
+        .collect()
+}
+
 pub fn flatten(cells: &[Cell]) -> Vec<Out> {
-    cells.iter().map(|c| (c.row.to_vec(), c.family.to_vec(), c.qualifier.to_vec(), c.timestamp, c.value.to_vec())).collect()
+    cells
+        .iter()
+        .map(|c| {
+            (
+                c.row.to_vec(),
+                c.family.to_vec(),
+                c.qualifier.to_vec(),
+                c.timestamp,
+                c.value.to_vec(),
+            )
+        })
+        .collect()
 }

@@ -16,14 +16,19 @@ pub struct MCell {
     pub kind: CellType,
     pub seq: u64,
     pub value: Vec<u8>,
+    /// In an SSTable (compactions only see flushed cells).
+    pub flushed: bool,
 }
 
 /// What a read returns: (row, family, qualifier, timestamp, value).
 pub type Out = (Vec<u8>, Vec<u8>, Vec<u8>, i64, Vec<u8>);
 
+/// Selected families, each with its selected qualifiers (`None` = all).
+pub type FamilySelection = BTreeMap<Vec<u8>, Option<Vec<Vec<u8>>>>;
+
 #[derive(Debug, Clone)]
 pub struct ModelRead {
-    pub families: Option<BTreeMap<Vec<u8>, Option<Vec<Vec<u8>>>>>,
+    pub families: Option<FamilySelection>,
     pub versions: u32,
     pub min_ts: i64,
     pub max_ts: i64,
@@ -40,20 +45,40 @@ impl Model {
     pub fn new(families: &[FamilyOptions]) -> Self {
         Model {
             cells: Vec::new(),
-            families: families.iter().map(|f| (f.name.clone(), f.clone())).collect(),
+            families: families
+                .iter()
+                .map(|f| (f.name.clone(), f.clone()))
+                .collect(),
             next_seq: 0,
         }
     }
 
-    /// Applies one atomic mutation (cells already carry their final timestamps).
+    /// Applies one atomic mutation (cells already carry their final timestamps). Within one
+    /// mutation every cell shares a sequence id, so a later cell with the same coordinates
+    /// replaces an earlier one, as in HBase's memstore.
     pub fn apply(&mut self, cells: Vec<MCell>) {
         self.next_seq += 1;
+        let first = self.cells.len();
         for mut c in cells {
             c.seq = self.next_seq;
-            if matches!(c.kind, CellType::DeleteFamily | CellType::DeleteFamilyVersion) {
+            if matches!(
+                c.kind,
+                CellType::DeleteFamily | CellType::DeleteFamilyVersion
+            ) {
                 c.qualifier.clear();
             }
-            self.cells.push(c);
+            let same = |o: &MCell| {
+                o.row == c.row
+                    && o.family == c.family
+                    && o.qualifier == c.qualifier
+                    && o.ts == c.ts
+                    && o.kind == c.kind
+            };
+            if let Some(pos) = self.cells[first..].iter().position(same) {
+                self.cells[first + pos] = c;
+            } else {
+                self.cells.push(c);
+            }
         }
     }
 
@@ -62,7 +87,14 @@ impl Model {
     }
 
     /// The visible cells of one column given every cell of its row+family.
-    fn read_column(&self, fam: &FamilyOptions, row_cells: &[&MCell], qualifier: &[u8], r: &ModelRead, now: i64) -> Vec<Out> {
+    fn read_column(
+        &self,
+        fam: &FamilyOptions,
+        row_cells: &[&MCell],
+        qualifier: &[u8],
+        r: &ModelRead,
+        now: i64,
+    ) -> Vec<Out> {
         let keep_deleted = fam.keep_deleted_cells != KeepDeletedCells::False;
         let applies = |ts: i64| !keep_deleted || Self::in_range(r, ts);
         let markers = |kind: CellType, q: Option<&[u8]>| -> Vec<i64> {
@@ -77,9 +109,15 @@ impl Model {
         let col_del = markers(CellType::DeleteColumn, Some(qualifier));
         let col_ver = markers(CellType::Delete, Some(qualifier));
         let deleted = |ts: i64| {
-            fam_del.iter().any(|&d| ts <= d) || col_del.iter().any(|&d| ts <= d) || fam_ver.contains(&ts) || col_ver.contains(&ts)
+            fam_del.iter().any(|&d| ts <= d)
+                || col_del.iter().any(|&d| ts <= d)
+                || fam_ver.contains(&ts)
+                || col_ver.contains(&ts)
         };
-        let mut puts: Vec<&&MCell> = row_cells.iter().filter(|c| c.kind == CellType::Put && c.qualifier == qualifier).collect();
+        let mut puts: Vec<&&MCell> = row_cells
+            .iter()
+            .filter(|c| c.kind == CellType::Put && c.qualifier == qualifier)
+            .collect();
         puts.sort_by(|a, b| b.ts.cmp(&a.ts).then(b.seq.cmp(&a.seq)));
         puts.dedup_by_key(|c| c.ts); // the later write at a timestamp replaces the earlier
         let max_versions = r.versions.min(fam.max_versions) as usize;
@@ -89,7 +127,15 @@ impl Model {
             .take(max_versions)
             .enumerate()
             .filter(|(i, c)| c.ts >= oldest || (*i as u32) < fam.min_versions)
-            .map(|(_, c)| (c.row.clone(), c.family.clone(), c.qualifier.clone(), c.ts, c.value.clone()))
+            .map(|(_, c)| {
+                (
+                    c.row.clone(),
+                    c.family.clone(),
+                    c.qualifier.clone(),
+                    c.ts,
+                    c.value.clone(),
+                )
+            })
             .collect()
     }
 
@@ -104,12 +150,23 @@ impl Model {
                     Some(q) => q.clone(),
                 },
             };
-            let row_cells: Vec<&MCell> = self.cells.iter().filter(|c| c.row == row && &c.family == fname).collect();
-            let mut qualifiers: Vec<Vec<u8>> = row_cells.iter().filter(|c| c.kind == CellType::Put).map(|c| c.qualifier.clone()).collect();
+            let row_cells: Vec<&MCell> = self
+                .cells
+                .iter()
+                .filter(|c| c.row == row && &c.family == fname)
+                .collect();
+            let mut qualifiers: Vec<Vec<u8>> = row_cells
+                .iter()
+                .filter(|c| c.kind == CellType::Put)
+                .map(|c| c.qualifier.clone())
+                .collect();
             qualifiers.sort();
             qualifiers.dedup();
             for q in qualifiers {
-                if selected_qualifiers.as_ref().is_some_and(|s| !s.contains(&q)) {
+                if selected_qualifiers
+                    .as_ref()
+                    .is_some_and(|s| !s.contains(&q))
+                {
                     continue;
                 }
                 out.extend(self.read_column(fam, &row_cells, &q, r, now));
@@ -119,7 +176,15 @@ impl Model {
     }
 
     /// Rows in `[start, stop)` (reversed: `(stop, start]`, high to low), at most `limit`.
-    pub fn scan(&self, start: &[u8], stop: &[u8], reversed: bool, limit: usize, r: &ModelRead, now: i64) -> Vec<Vec<Out>> {
+    pub fn scan(
+        &self,
+        start: &[u8],
+        stop: &[u8],
+        reversed: bool,
+        limit: usize,
+        r: &ModelRead,
+        now: i64,
+    ) -> Vec<Vec<Out>> {
         let mut rows: Vec<Vec<u8>> = self.cells.iter().map(|c| c.row.clone()).collect();
         rows.sort();
         rows.dedup();
@@ -129,9 +194,15 @@ impl Model {
         rows.into_iter()
             .filter(|row| {
                 let (lo_ok, hi_ok) = if reversed {
-                    (stop.is_empty() || row.as_slice() > stop, start.is_empty() || row.as_slice() <= start)
+                    (
+                        stop.is_empty() || row.as_slice() > stop,
+                        start.is_empty() || row.as_slice() <= start,
+                    )
                 } else {
-                    (start.is_empty() || row.as_slice() >= start, stop.is_empty() || row.as_slice() < stop)
+                    (
+                        start.is_empty() || row.as_slice() >= start,
+                        stop.is_empty() || row.as_slice() < stop,
+                    )
                 };
                 lo_ok && hi_ok
             })
@@ -141,12 +212,27 @@ impl Model {
             .collect()
     }
 
-    /// What a major compaction of everything leaves physically.
-    pub fn major_compact(&mut self, now: i64) {
+    /// Every cell is now in an SSTable.
+    pub fn flush(&mut self) {
+        for c in &mut self.cells {
+            c.flushed = true;
+        }
+    }
+
+    /// What a major compaction of one family's SSTables leaves physically; unflushed cells
+    /// are untouched (and may become visible once a marker that masked them is gone).
+    pub fn major_compact(&mut self, family: &[u8], now: i64) {
         let mut kept = Vec::new();
         let mut groups: BTreeMap<(Vec<u8>, Vec<u8>), Vec<MCell>> = BTreeMap::new();
         for c in self.cells.drain(..) {
-            groups.entry((c.row.clone(), c.family.clone())).or_default().push(c);
+            if c.flushed && c.family == family {
+                groups
+                    .entry((c.row.clone(), c.family.clone()))
+                    .or_default()
+                    .push(c);
+            } else {
+                kept.push(c);
+            }
         }
         for ((_, family), cells) in groups {
             let fam = self.families[&family].clone();
@@ -159,8 +245,16 @@ impl Model {
 fn compact_row_family(fam: &FamilyOptions, cells: Vec<MCell>, now: i64) -> Vec<MCell> {
     let keep_deleted = fam.keep_deleted_cells;
     let oldest = fam.ttl_millis().map_or(i64::MIN, |t| now - t);
-    let fam_del: Vec<i64> = cells.iter().filter(|c| c.kind == CellType::DeleteFamily).map(|c| c.ts).collect();
-    let fam_ver: Vec<i64> = cells.iter().filter(|c| c.kind == CellType::DeleteFamilyVersion).map(|c| c.ts).collect();
+    let fam_del: Vec<i64> = cells
+        .iter()
+        .filter(|c| c.kind == CellType::DeleteFamily)
+        .map(|c| c.ts)
+        .collect();
+    let fam_ver: Vec<i64> = cells
+        .iter()
+        .filter(|c| c.kind == CellType::DeleteFamilyVersion)
+        .map(|c| c.ts)
+        .collect();
     let mut out = Vec::new();
     let mut by_column: BTreeMap<Vec<u8>, Vec<MCell>> = BTreeMap::new();
     for c in cells {
@@ -180,10 +274,26 @@ fn compact_row_family(fam: &FamilyOptions, cells: Vec<MCell>, now: i64) -> Vec<M
         by_column.entry(c.qualifier.clone()).or_default().push(c);
     }
     for (_, col) in by_column {
-        let col_del: Vec<i64> = col.iter().filter(|c| c.kind == CellType::DeleteColumn).map(|c| c.ts).collect();
-        let col_ver: Vec<i64> = col.iter().filter(|c| c.kind == CellType::Delete).map(|c| c.ts).collect();
-        let masked = |ts: i64| fam_del.iter().any(|&d| ts <= d) || col_del.iter().any(|&d| ts <= d) || fam_ver.contains(&ts) || col_ver.contains(&ts);
-        let mut puts: Vec<MCell> = col.into_iter().filter(|c| c.kind == CellType::Put).collect();
+        let col_del: Vec<i64> = col
+            .iter()
+            .filter(|c| c.kind == CellType::DeleteColumn)
+            .map(|c| c.ts)
+            .collect();
+        let col_ver: Vec<i64> = col
+            .iter()
+            .filter(|c| c.kind == CellType::Delete)
+            .map(|c| c.ts)
+            .collect();
+        let masked = |ts: i64| {
+            fam_del.iter().any(|&d| ts <= d)
+                || col_del.iter().any(|&d| ts <= d)
+                || fam_ver.contains(&ts)
+                || col_ver.contains(&ts)
+        };
+        let mut puts: Vec<MCell> = col
+            .into_iter()
+            .filter(|c| c.kind == CellType::Put)
+            .collect();
         puts.sort_by(|a, b| b.ts.cmp(&a.ts).then(b.seq.cmp(&a.seq)));
         puts.dedup_by_key(|c| c.ts);
         let mut versions = 0u32;
