@@ -1,4 +1,6 @@
 //! The harness run end to end against the in-memory target.
+// Test helpers outside #[test] functions panic on failure by design.
+#![allow(clippy::unwrap_used)]
 
 use strata_bench::{run_benchmark, BenchArgs, MemoryBackend, Outcome, Sinks, Workload};
 
