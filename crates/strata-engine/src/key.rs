@@ -16,6 +16,9 @@ pub const KEY_SUFFIX_LEN: usize = 8 + 1 + 8;
 const ESCAPE: u8 = 0xFF;
 const TERM: u8 = 0x01;
 
+/// The escaped form of an empty row or qualifier.
+pub const ESCAPED_EMPTY: &[u8] = &[0, TERM];
+
 fn put_escaped(buf: &mut Vec<u8>, bytes: &[u8]) {
     for &b in bytes {
         buf.push(b);
@@ -25,6 +28,19 @@ fn put_escaped(buf: &mut Vec<u8>, bytes: &[u8]) {
     }
     buf.push(0);
     buf.push(TERM);
+}
+
+/// The escaped form of one key component (row or qualifier), terminator included.
+pub fn escape_component(bytes: &[u8]) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(bytes.len() + 2);
+    put_escaped(&mut buf, bytes);
+    buf
+}
+
+/// Decodes an escaped row prefix (as returned by [`row_prefix_of`]) back to the row.
+pub fn unescape_row(prefix: &[u8]) -> Option<Vec<u8>> {
+    let (row, end) = take_escaped(prefix, 0)?;
+    (end == prefix.len()).then_some(row)
 }
 
 /// Appends the internal key for a cell to `buf`.

@@ -1,0 +1,3 @@
+//! A region: a row-key range of a table, with one store per column family.
+
+pub mod mvcc;
