@@ -14,6 +14,7 @@ pub mod phase;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod strata;
 pub mod target;
 
 pub use compare::{run_benchmark, Outcome, Sinks};
@@ -21,4 +22,5 @@ pub use config::{BenchArgs, Workload};
 pub use error::{BenchError, BenchResult};
 pub use memory::MemoryBackend;
 pub use stats::{LatencySummary, PhaseResult};
+pub use strata::StrataBackend;
 pub use target::{Backend, CacheMode, DurabilityMode, KvTarget, OpenSpec};
