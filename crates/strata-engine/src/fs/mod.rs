@@ -24,7 +24,12 @@ pub mod local;
 pub mod mem;
 pub mod volume;
 
+pub use fault::{FaultFs, FaultKind, FaultOp, FaultRule, RuleId};
 pub use local::LocalFs;
+pub use mem::{CrashOptions, MemFs};
+pub use volume::{
+    ByCategory, FileCategory, FirstVolume, Placement, PlacementPolicy, StorageType, Volume, Volumes,
+};
 
 /// A file being written sequentially.
 pub trait WritableFile: Send + Sync {

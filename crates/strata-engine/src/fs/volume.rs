@@ -1,1 +1,263 @@
-//! (in progress)
+//! Volumes: the directories (on possibly different devices) that hold a store's files, and
+//! the policy deciding which volume a new file goes to.
+//!
+//! Files are named by (volume name, path relative to the volume root), so a store's metadata
+//! stays valid when a volume is mounted somewhere else.
+
+mod policy;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+
+pub use policy::{ByCategory, FirstVolume, PlacementPolicy};
+
+use super::FileSystem;
+use crate::error::{Error, Result};
+
+/// The kind of device behind a volume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum StorageType {
+    /// A RAM disk (tmpfs): fast and lost on reboot.
+    Ram,
+    /// A solid-state drive.
+    #[default]
+    Ssd,
+    /// A spinning disk.
+    Hdd,
+}
+
+impl fmt::Display for StorageType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StorageType::Ram => "ram",
+            StorageType::Ssd => "ssd",
+            StorageType::Hdd => "hdd",
+        })
+    }
+}
+
+impl FromStr for StorageType {
+    type Err = Error;
+
+    /// Case-insensitive "ram", "ssd" or "hdd".
+    fn from_str(s: &str) -> Result<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "ram" => Ok(StorageType::Ram),
+            "ssd" => Ok(StorageType::Ssd),
+            "hdd" => Ok(StorageType::Hdd),
+            _ => Err(Error::InvalidArgument(format!(
+                "unknown storage type {s:?}"
+            ))),
+        }
+    }
+}
+
+/// Why a file is being written, which decides where it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileCategory {
+    /// Write-ahead log segments.
+    Wal,
+    /// SSTables written by a memtable flush.
+    Flush,
+    /// SSTables written by a compaction.
+    Compaction,
+    /// Files kept for backup or point-in-time recovery.
+    Archive,
+}
+
+impl FileCategory {
+    /// Every category, for iteration and parsing.
+    pub const ALL: [FileCategory; 4] = [
+        FileCategory::Wal,
+        FileCategory::Flush,
+        FileCategory::Compaction,
+        FileCategory::Archive,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            FileCategory::Wal => "wal",
+            FileCategory::Flush => "flush",
+            FileCategory::Compaction => "compaction",
+            FileCategory::Archive => "archive",
+        }
+    }
+}
+
+impl fmt::Display for FileCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for FileCategory {
+    type Err = Error;
+
+    /// Case-insensitive "wal", "flush", "compaction" or "archive".
+    fn from_str(s: &str) -> Result<Self> {
+        FileCategory::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| Error::InvalidArgument(format!("unknown file category {s:?}")))
+    }
+}
+
+/// One directory that holds store files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Volume {
+    /// A stable name, recorded in metadata instead of the root path.
+    pub name: String,
+    /// The directory files are placed under.
+    pub root: PathBuf,
+    /// The device kind, for policies and operators.
+    pub storage_type: StorageType,
+}
+
+impl Volume {
+    /// A volume named `name` rooted at `root`.
+    pub fn new(
+        name: impl Into<String>,
+        root: impl Into<PathBuf>,
+        storage_type: StorageType,
+    ) -> Self {
+        Volume {
+            name: name.into(),
+            root: root.into(),
+            storage_type,
+        }
+    }
+}
+
+/// Where a new file goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The chosen volume's name (what metadata records).
+    pub volume: String,
+    /// The path relative to the volume root, as requested.
+    pub relative: PathBuf,
+    /// The full path to create the file at.
+    pub path: PathBuf,
+}
+
+/// A store's volumes, the filesystem they live on and the placement policy.
+#[derive(Debug, Clone)]
+pub struct Volumes {
+    fs: Arc<dyn FileSystem>,
+    volumes: Vec<Volume>,
+    policy: Arc<dyn PlacementPolicy>,
+}
+
+impl Volumes {
+    /// Checks that there is at least one volume and that names are non-empty and unique.
+    pub fn new(
+        fs: Arc<dyn FileSystem>,
+        volumes: Vec<Volume>,
+        policy: Arc<dyn PlacementPolicy>,
+    ) -> Result<Self> {
+        if volumes.is_empty() {
+            return Err(Error::InvalidArgument("no volumes configured".into()));
+        }
+        for (i, volume) in volumes.iter().enumerate() {
+            if volume.name.is_empty() {
+                return Err(Error::InvalidArgument("empty volume name".into()));
+            }
+            if volumes[..i].iter().any(|v| v.name == volume.name) {
+                let msg = format!("duplicate volume name {:?}", volume.name);
+                return Err(Error::InvalidArgument(msg));
+            }
+        }
+        Ok(Volumes {
+            fs,
+            volumes,
+            policy,
+        })
+    }
+
+    /// The default layout: one SSD volume named "default" at `root`, everything placed there.
+    pub fn single(fs: Arc<dyn FileSystem>, root: PathBuf) -> Self {
+        Volumes {
+            fs,
+            volumes: vec![Volume::new("default", root, StorageType::Ssd)],
+            policy: Arc::new(FirstVolume),
+        }
+    }
+
+    /// The filesystem every volume lives on.
+    pub fn fs(&self) -> &Arc<dyn FileSystem> {
+        &self.fs
+    }
+
+    /// The volumes, in configuration order.
+    pub fn list(&self) -> &[Volume] {
+        &self.volumes
+    }
+
+    /// The volume named `name`.
+    pub fn get(&self, name: &str) -> Option<&Volume> {
+        self.volumes.iter().find(|v| v.name == name)
+    }
+
+    /// Picks a volume for a new `category` file at `relative` and creates its parent
+    /// directory there.
+    pub fn place(&self, category: FileCategory, relative: &Path) -> Result<Placement> {
+        check_relative(relative)?;
+        let index = self.policy.choose(category, &self.volumes);
+        let volume = self.volumes.get(index).ok_or_else(|| {
+            let msg = format!(
+                "placement policy chose volume {index} of {}",
+                self.volumes.len()
+            );
+            Error::InvalidArgument(msg)
+        })?;
+        let path = volume.root.join(relative);
+        if let Some(parent) = path.parent() {
+            self.fs.create_dir_all(parent)?;
+        }
+        Ok(Placement {
+            volume: volume.name.clone(),
+            relative: relative.to_path_buf(),
+            path,
+        })
+    }
+
+    /// The full path of `relative` on the volume named `volume_name`; an unknown volume is
+    /// `Error::NotFound` (metadata naming a volume that is no longer configured).
+    pub fn resolve(&self, volume_name: &str, relative: &Path) -> Result<PathBuf> {
+        check_relative(relative)?;
+        let volume = self
+            .get(volume_name)
+            .ok_or_else(|| Error::NotFound(format!("volume {volume_name:?}")))?;
+        Ok(volume.root.join(relative))
+    }
+
+    /// The directory `relative` on the first (primary) volume, created if missing. Metadata
+    /// that is not a data file (store manifests) lives there.
+    pub fn primary_dir(&self, relative: &Path) -> Result<PathBuf> {
+        check_relative(relative)?;
+        let root = self
+            .volumes
+            .first()
+            .map(|v| v.root.clone())
+            .ok_or_else(|| Error::InvalidArgument("no volume is configured".into()))?;
+        let dir = root.join(relative);
+        self.fs.create_dir_all(&dir)?;
+        Ok(dir)
+    }
+}
+
+/// A relative path must stay inside its volume: no root, no prefix, no `..`.
+fn check_relative(relative: &Path) -> Result<()> {
+    let inside = relative
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if relative.as_os_str().is_empty() || !inside {
+        let msg = format!("{} is not a path inside a volume", relative.display());
+        return Err(Error::InvalidArgument(msg));
+    }
+    Ok(())
+}

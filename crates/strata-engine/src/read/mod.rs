@@ -3,6 +3,7 @@
 pub mod matcher;
 pub mod merge;
 pub mod row;
+pub mod scanner;
 
 #[cfg(test)]
 mod tests;

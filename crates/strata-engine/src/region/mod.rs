@@ -1,3 +1,169 @@
-//! A region: a row-key range of a table, with one store per column family.
+//! A region: a row-key range of a table, with one store per column family. It gives writes
+//! a sequence id, logs them to the shared WAL, applies them to its stores' memstores, and
+//! makes them visible all at once through its MVCC.
 
 pub mod mvcc;
+mod read;
+mod write;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use parking_lot::RwLock;
+
+use crate::engine::Shared;
+use crate::error::{Error, Result};
+use crate::options::FamilyOptions;
+use crate::store::{Store, StoreContext};
+use crate::wal::WalEdit;
+use mvcc::Mvcc;
+
+/// What identifies a region and its families when it is opened.
+#[derive(Debug, Clone)]
+pub struct RegionSpec {
+    /// Unique among the engine's regions; names the region's directory and its WAL edits.
+    pub id: u64,
+    pub families: Vec<FamilyOptions>,
+}
+
+/// One region.
+pub struct Region {
+    id: u64,
+    stores: BTreeMap<Bytes, Arc<Store>>,
+    mvcc: Mvcc,
+    /// Writers hold it shared while they insert; a flush holds it exclusively for the
+    /// instant it swaps memstores, so no write is split across a flush.
+    updates: RwLock<()>,
+    shared: Arc<Shared>,
+    pub(crate) flush_requested: AtomicBool,
+    pub(crate) compaction_requested: AtomicBool,
+}
+
+impl Region {
+    /// Opens the region's stores and replays its recovered WAL edits.
+    pub(crate) fn open(spec: RegionSpec, shared: Arc<Shared>, recovered: Vec<WalEdit>) -> Result<Arc<Region>> {
+        let mut stores = BTreeMap::new();
+        for family in spec.families {
+            if family.name.is_empty() {
+                return Err(Error::InvalidArgument("a column family name must not be empty".into()));
+            }
+            let ctx = StoreContext {
+                volumes: Arc::clone(&shared.volumes),
+                cache: Arc::clone(&shared.cache),
+                relative_dir: region_dir(spec.id).join(crate::store::family_dir_name(&family.name)),
+            };
+            let name = Bytes::from(family.name.clone());
+            if stores.insert(name, Store::open(family, ctx)?).is_some() {
+                return Err(Error::InvalidArgument("a column family is listed twice".into()));
+            }
+        }
+        let max_file_seq = stores.values().map(|s| s.max_file_seq().max(s.flushed_seq())).max().unwrap_or(0);
+        shared.bump_seq(max_file_seq);
+        let region = Region {
+            id: spec.id,
+            stores,
+            mvcc: Mvcc::new(shared.last_seq()),
+            updates: RwLock::new(()),
+            shared,
+            flush_requested: AtomicBool::new(false),
+            compaction_requested: AtomicBool::new(false),
+        };
+        let replayed = region.replay(recovered);
+        let region = Arc::new(region);
+        tracing::info!(region = region.id, replayed, "region opened");
+        Ok(region)
+    }
+
+    /// Applies recovered edits newer than what each store has flushed.
+    fn replay(&self, edits: Vec<WalEdit>) -> usize {
+        let mut applied = 0;
+        let mut charged = 0;
+        for edit in edits {
+            for cell in &edit.cells {
+                let Some(store) = self.stores.get(&cell.family) else {
+                    continue; // the family was dropped since
+                };
+                if edit.seq > store.flushed_seq() {
+                    let mut cell = cell.clone();
+                    cell.seq = edit.seq;
+                    charged += store.insert(&cell);
+                    applied += 1;
+                }
+            }
+        }
+        self.shared.memory.charge(charged);
+        applied
+    }
+
+    /// The region's id.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The region's stores by family name.
+    pub fn stores(&self) -> &BTreeMap<Bytes, Arc<Store>> {
+        &self.stores
+    }
+
+    /// The store of `family`, or InvalidArgument naming it.
+    pub fn store(&self, family: &[u8]) -> Result<&Arc<Store>> {
+        self.stores.get(family).ok_or_else(|| {
+            Error::InvalidArgument(format!("column family '{}' does not exist", String::from_utf8_lossy(family)))
+        })
+    }
+
+    /// Bytes held in this region's memstores.
+    pub fn memstore_bytes(&self) -> u64 {
+        self.stores.values().map(|s| s.view().memstore_bytes()).sum()
+    }
+
+    /// Smallest sequence id not yet in an SSTable, if any.
+    pub fn min_unflushed_seq(&self) -> Option<u64> {
+        self.stores.values().filter_map(|s| s.view().min_unflushed_seq()).min()
+    }
+
+    /// Flushes every store's memstore to SSTables, now, in the calling thread.
+    pub fn flush(&self) -> Result<()> {
+        let prepared: Vec<&Arc<Store>> = {
+            let _exclusive = self.updates.write();
+            self.stores.values().filter(|s| s.prepare_flush()).collect()
+        };
+        let now = self.shared.clock.now_millis();
+        let mut result = Ok(());
+        for store in prepared {
+            match store.flush_snapshot(now) {
+                Ok(freed) => self.shared.memory.release(freed),
+                Err(e) => {
+                    tracing::error!(region = self.id, error = %e, "flush failed; the snapshot stays in memory and is retried");
+                    result = Err(e);
+                }
+            }
+        }
+        self.flush_requested.store(false, Ordering::Release);
+        self.shared.after_flush();
+        result
+    }
+
+    /// Compacts every store: all files when `major`, else what the policy picks.
+    pub fn compact(&self, major: bool) -> Result<()> {
+        let now = self.shared.clock.now_millis();
+        for store in self.stores.values() {
+            store.compact(major, &self.shared.options.compaction, &self.shared.rate_limiter, now)?;
+        }
+        self.compaction_requested.store(false, Ordering::Release);
+        Ok(())
+    }
+
+    /// True if some store has enough files for a minor compaction.
+    pub fn needs_compaction(&self) -> bool {
+        let min_files = self.shared.options.compaction.min_files;
+        self.stores.values().any(|s| s.file_count() >= min_files)
+    }
+}
+
+/// A region's directory relative to a volume root.
+pub fn region_dir(id: u64) -> std::path::PathBuf {
+    std::path::PathBuf::from("regions").join(format!("{id:016x}"))
+}

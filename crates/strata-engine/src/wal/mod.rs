@@ -1,1 +1,28 @@
 //! The write-ahead log: segmented, CRC32C-framed, group commit.
+//!
+//! One [`Wal`] serves every region of a process. Each region write batch becomes one
+//! [`WalEdit`], logged as one record, so a batch is all-or-nothing on replay. Layout:
+//! - [`edit`]: the edit and its payload encoding;
+//! - [`format`]: segment names, segment header, record framing (format version 1);
+//! - `reader` / `recovery`: replay at open, torn-tail repair, corruption detection;
+//! - `group_commit` / `segment` / `writer`: the write path; `flusher`: `AsyncWal` flushes;
+//! - [`stats`]: counters and the sync latency histogram.
+//!
+//! The byte-level spec is `docs/_parts/wal.md`.
+
+pub mod edit;
+mod flusher;
+pub mod format;
+mod group_commit;
+mod reader;
+mod recovery;
+mod segment;
+pub mod stats;
+mod writer;
+
+#[cfg(test)]
+mod tests;
+
+pub use edit::WalEdit;
+pub use stats::{WalStats, SYNC_LATENCY_BUCKETS};
+pub use writer::Wal;

@@ -1,0 +1,134 @@
+//! The engine: one per process. It owns the volumes, the WAL, the block cache, the memory
+//! limit and the background worker, and opens regions on them.
+
+mod options;
+mod shared;
+mod worker;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use parking_lot::Mutex;
+
+pub use options::EngineOptions;
+pub(crate) use shared::Shared;
+
+use crate::cache::BlockCache;
+use crate::error::{Error, Result};
+use crate::fs::{FileCategory, FirstVolume, Volumes};
+use crate::region::{region_dir, Region, RegionSpec};
+use crate::wal::{Wal, WalEdit};
+use worker::WorkQueue;
+
+/// A running storage engine.
+pub struct Engine {
+    shared: Arc<Shared>,
+    worker: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Engine {
+    /// Opens the engine: replays the WAL (keeping each region's edits until it is opened)
+    /// and starts background work.
+    pub fn open(options: EngineOptions) -> Result<Arc<Engine>> {
+        let volumes = Arc::new(build_volumes(&options)?);
+        let wal_dir = volumes.place(FileCategory::Wal, std::path::Path::new("wal"))?.path;
+        let mut recovered: HashMap<u64, Vec<WalEdit>> = HashMap::new();
+        let mut last_seq = 0;
+        let wal = Wal::open(Arc::clone(volumes.fs()), wal_dir, options.wal.clone(), &mut |edit: WalEdit| {
+            last_seq = last_seq.max(edit.seq);
+            recovered.entry(edit.region_id).or_default().push(edit);
+            Ok(())
+        })?;
+        let edits: usize = recovered.values().map(Vec::len).sum();
+        tracing::info!(edits, last_seq, "WAL replayed");
+        let cache = BlockCache::new(options.block_cache_bytes);
+        let queue = Arc::new(WorkQueue::new(options.background_work));
+        let background = options.background_work;
+        let shared = Arc::new(Shared::new(options, volumes, cache, wal, last_seq, recovered, Arc::clone(&queue)));
+        let worker = if background {
+            Some(worker::spawn(Arc::downgrade(&shared), queue).map_err(|e| Error::io("<background thread>", e))?)
+        } else {
+            None
+        };
+        Ok(Arc::new(Engine { shared, worker: Mutex::new(worker) }))
+    }
+
+    /// Opens a region (creating its stores on first use) and replays its recovered edits.
+    pub fn open_region(&self, spec: RegionSpec) -> Result<Arc<Region>> {
+        let id = spec.id;
+        if self.shared.region(id).is_some() {
+            return Err(Error::InvalidArgument(format!("region {id} is already open")));
+        }
+        let recovered = self.shared.recovered.lock().remove(&id).unwrap_or_default();
+        let region = Region::open(spec, Arc::clone(&self.shared), recovered)?;
+        self.shared.regions.write().insert(id, Arc::downgrade(&region));
+        Ok(region)
+    }
+
+    /// Forgets a closed region's recovered WAL edits and deletes its files: the region is
+    /// gone for good (table dropped).
+    pub fn drop_region(&self, id: u64) -> Result<()> {
+        if self.shared.region(id).is_some() {
+            return Err(Error::InvalidArgument(format!("region {id} is still open")));
+        }
+        self.shared.recovered.lock().remove(&id);
+        self.shared.regions.write().remove(&id);
+        for volume in self.shared.volumes.list() {
+            let dir = self.shared.volumes.resolve(&volume.name, &region_dir(id))?;
+            self.shared.volumes.fs().remove_dir_all(&dir)?;
+        }
+        Ok(())
+    }
+
+    /// The block cache, for statistics.
+    pub fn block_cache(&self) -> &Arc<BlockCache> {
+        &self.shared.cache
+    }
+
+    /// The WAL, for statistics.
+    pub fn wal(&self) -> &Arc<Wal> {
+        &self.shared.wal
+    }
+
+    /// Bytes held in all memstores.
+    pub fn memstore_bytes(&self) -> u64 {
+        self.shared.memory.used()
+    }
+
+    /// Flushes every open region, syncs and closes the WAL, and stops background work.
+    pub fn close(&self) -> Result<()> {
+        self.shared.queue.stop();
+        if let Some(handle) = self.worker.lock().take() {
+            let _ = handle.join();
+        }
+        let regions: Vec<Arc<Region>> = self.shared.regions.read().values().filter_map(std::sync::Weak::upgrade).collect();
+        for region in regions {
+            region.flush()?;
+        }
+        self.shared.wal.close()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.shared.queue.stop();
+        if let Some(handle) = self.worker.lock().take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
+    let fs = Arc::clone(&options.fs);
+    let volumes = if options.volumes.is_empty() {
+        Volumes::single(fs, options.data_dir.clone())
+    } else {
+        let policy = options.placement.clone().unwrap_or_else(|| Arc::new(FirstVolume));
+        Volumes::new(fs, options.volumes.clone(), policy)?
+    };
+    for volume in volumes.list() {
+        volumes.fs().create_dir_all(&volume.root)?;
+    }
+    Ok(volumes)
+}

@@ -1,0 +1,71 @@
+//! Engine-wide settings.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::compaction::policy::CompactionConfig;
+use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume};
+use crate::options::WalOptions;
+use crate::util::clock::{Clock, SystemClock};
+
+/// Settings for [`super::Engine::open`]. `EngineOptions::new(dir)` gives the standalone
+/// defaults: one local directory, the system clock, background flush and compaction.
+#[derive(Clone)]
+pub struct EngineOptions {
+    /// Root of the default volume (used when `volumes` is empty).
+    pub data_dir: PathBuf,
+    pub fs: Arc<dyn FileSystem>,
+    /// Data volumes; empty means one SSD volume at `data_dir`.
+    pub volumes: Vec<Volume>,
+    /// Chooses a volume per file category; `None` puts everything on the first volume.
+    pub placement: Option<Arc<dyn PlacementPolicy>>,
+    pub clock: Arc<dyn Clock>,
+    pub wal: WalOptions,
+    /// Total memstore bytes of the process before writers wait (then fail with TooBusy).
+    pub memstore_limit: u64,
+    /// A region's memstores are flushed once they hold this many bytes.
+    pub memstore_flush_size: u64,
+    /// How long a writer waits for memory or compaction before TooBusy.
+    pub write_wait_timeout: Duration,
+    pub block_cache_bytes: u64,
+    pub compaction: CompactionConfig,
+    /// Compaction write bandwidth; `None` = unlimited.
+    pub compaction_bytes_per_sec: Option<u64>,
+    /// Run flushes and compactions in background threads. Tests turn this off to decide
+    /// themselves when flushes and compactions happen.
+    pub background_work: bool,
+}
+
+impl EngineOptions {
+    /// Standalone defaults rooted at `data_dir`.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        EngineOptions {
+            data_dir: data_dir.into(),
+            fs: Arc::new(LocalFs),
+            volumes: Vec::new(),
+            placement: None,
+            clock: Arc::new(SystemClock),
+            wal: WalOptions::default(),
+            memstore_limit: 1 << 30,
+            memstore_flush_size: 128 << 20,
+            write_wait_timeout: Duration::from_secs(30),
+            block_cache_bytes: 256 << 20,
+            compaction: CompactionConfig::default(),
+            compaction_bytes_per_sec: None,
+            background_work: true,
+        }
+    }
+}
+
+impl std::fmt::Debug for EngineOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineOptions")
+            .field("data_dir", &self.data_dir)
+            .field("volumes", &self.volumes)
+            .field("memstore_limit", &self.memstore_limit)
+            .field("memstore_flush_size", &self.memstore_flush_size)
+            .field("block_cache_bytes", &self.block_cache_bytes)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,67 @@
+//! A live SSTable of a store: its manifest entry and its open reader. An obsolete file (one
+//! compacted away) is deleted only when the last reader holding it lets go, so a scan that
+//! started before the compaction finishes on the files it began with.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::fs::FileSystem;
+use crate::manifest::StoreFileEntry;
+use crate::table::TableReader;
+
+/// One SSTable in a store's live set.
+pub struct StoreFile {
+    pub entry: StoreFileEntry,
+    pub reader: Arc<TableReader>,
+    path: PathBuf,
+    fs: Arc<dyn FileSystem>,
+    obsolete: AtomicBool,
+}
+
+impl StoreFile {
+    /// Wraps an open reader.
+    pub fn new(
+        entry: StoreFileEntry,
+        reader: Arc<TableReader>,
+        path: PathBuf,
+        fs: Arc<dyn FileSystem>,
+    ) -> Arc<StoreFile> {
+        Arc::new(StoreFile {
+            entry,
+            reader,
+            path,
+            fs,
+            obsolete: AtomicBool::new(false),
+        })
+    }
+
+    /// Where the file lives.
+    pub fn path(&self) -> &PathBuf {
+        &self.path
+    }
+
+    /// Marks the file for deletion once nothing references it. Call only after the manifest
+    /// that drops it is durable.
+    pub fn mark_obsolete(&self) {
+        self.obsolete.store(true, Ordering::Release);
+    }
+}
+
+impl Drop for StoreFile {
+    fn drop(&mut self) {
+        if self.obsolete.load(Ordering::Acquire) {
+            if let Err(e) = self.fs.remove(&self.path) {
+                // A leftover file is harmless: it is not in the manifest, and the next open
+                // removes unreferenced files.
+                tracing::warn!(path = %self.path.display(), error = %e, "could not delete obsolete SSTable");
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for StoreFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreFile").field("path", &self.path).finish()
+    }
+}

@@ -1,0 +1,178 @@
+//! A store: one column family of one region. It owns the family's memstore, its live
+//! SSTables (recorded in its manifest) and the flush and compaction of them.
+
+mod compact;
+mod file;
+mod flush;
+mod sources;
+mod view;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use parking_lot::{Mutex, RwLock};
+
+pub use compact::CompactionOutcome;
+pub use file::StoreFile;
+pub use sources::SourceFilter;
+pub use view::StoreView;
+
+use crate::cache::BlockCache;
+use crate::cell::Cell;
+use crate::error::Result;
+use crate::fs::Volumes;
+use crate::key;
+use crate::manifest::Manifest;
+use crate::options::FamilyOptions;
+use crate::table::{CachePolicy, TableReader};
+
+/// Everything a store needs from its surroundings.
+#[derive(Clone)]
+pub struct StoreContext {
+    pub volumes: Arc<Volumes>,
+    pub cache: Arc<BlockCache>,
+    /// Directory of the store relative to a volume root: `regions/<id>/<family>`.
+    pub relative_dir: PathBuf,
+}
+
+/// One column family of one region.
+pub struct Store {
+    family: RwLock<FamilyOptions>,
+    family_name: Bytes,
+    ctx: StoreContext,
+    view: RwLock<Arc<StoreView>>,
+    manifest: Mutex<Manifest>,
+    /// One flush and one compaction at a time per store; they may overlap each other.
+    flush_lock: Mutex<()>,
+    compaction_lock: Mutex<()>,
+}
+
+/// The directory name of a family: the name itself when it is plain ASCII, else hex, so any
+/// byte string maps to a safe, unique file name.
+pub fn family_dir_name(name: &[u8]) -> String {
+    let plain = !name.is_empty()
+        && name
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && name.first() != Some(&b'.');
+    if plain {
+        String::from_utf8_lossy(name).into_owned()
+    } else {
+        let hex: String = name.iter().map(|b| format!("{b:02x}")).collect();
+        format!("x-{hex}")
+    }
+}
+
+impl Store {
+    /// Opens the store: loads its manifest and opens every live SSTable.
+    pub fn open(family: FamilyOptions, ctx: StoreContext) -> Result<Arc<Store>> {
+        let fs = Arc::clone(ctx.volumes.fs());
+        let manifest_dir = ctx.volumes.primary_dir(&ctx.relative_dir)?;
+        let manifest = Manifest::open(Arc::clone(&fs), manifest_dir)?;
+        let policy = CachePolicy::from_family(&family);
+        let mut files = Vec::new();
+        for entry in &manifest.state().files {
+            let path = ctx
+                .volumes
+                .resolve(&entry.volume, std::path::Path::new(&entry.relative_path))?;
+            let reader = TableReader::open(
+                fs.open_read(&path)?,
+                path.clone(),
+                Some(Arc::clone(&ctx.cache)),
+                policy,
+            )?;
+            files.push(StoreFile::new(entry.clone(), reader, path, Arc::clone(&fs)));
+        }
+        files.sort_by(|a, b| b.entry.max_seq.cmp(&a.entry.max_seq));
+        let store = Store {
+            family_name: Bytes::from(family.name.clone()),
+            family: RwLock::new(family),
+            ctx,
+            view: RwLock::new(Arc::new(StoreView::with_files(files))),
+            manifest: Mutex::new(manifest),
+            flush_lock: Mutex::new(()),
+            compaction_lock: Mutex::new(()),
+        };
+        store.remove_unreferenced_files()?;
+        Ok(Arc::new(store))
+    }
+
+    /// Deletes SSTables in the store's directories that the manifest does not list: leftovers
+    /// of a flush or compaction that crashed before its manifest commit.
+    fn remove_unreferenced_files(&self) -> Result<()> {
+        let manifest = self.manifest.lock();
+        let live: std::collections::HashSet<&str> = manifest
+            .state()
+            .files
+            .iter()
+            .map(|f| f.relative_path.as_str())
+            .collect();
+        let fs = self.ctx.volumes.fs();
+        for volume in self.ctx.volumes.list() {
+            let dir = self.ctx.volumes.resolve(&volume.name, &self.ctx.relative_dir)?;
+            for name in fs.list(&dir)? {
+                let relative = self.ctx.relative_dir.join(&name);
+                let is_table = name.ends_with(".sst");
+                if is_table && !live.contains(relative.to_string_lossy().as_ref()) {
+                    tracing::info!(file = %dir.join(&name).display(), "removing unreferenced SSTable");
+                    fs.remove(&dir.join(&name))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The family name.
+    pub fn family_name(&self) -> &Bytes {
+        &self.family_name
+    }
+
+    /// The family's current settings.
+    pub fn family(&self) -> FamilyOptions {
+        self.family.read().clone()
+    }
+
+    /// Replaces the family's settings (alter); new files and reads use them.
+    pub fn set_family(&self, family: FamilyOptions) {
+        *self.family.write() = family;
+    }
+
+    /// The current view; cheap to take, and stays valid however long it is held.
+    pub fn view(&self) -> Arc<StoreView> {
+        Arc::clone(&self.view.read())
+    }
+
+    /// Every edit of this store up to this sequence id is in an SSTable.
+    pub fn flushed_seq(&self) -> u64 {
+        self.manifest.lock().state().flushed_seq
+    }
+
+    /// Largest sequence id in any live SSTable.
+    pub fn max_file_seq(&self) -> u64 {
+        self.view().files.iter().map(|f| f.entry.max_seq).max().unwrap_or(0)
+    }
+
+    /// Adds a cell (with its sequence id set) to the memstore; returns the bytes charged.
+    /// The caller holds the region's update lock, so no flush swaps the memstore meanwhile.
+    pub fn insert(&self, cell: &Cell) -> u64 {
+        let key = key::make_key(
+            &cell.row,
+            &cell.qualifier,
+            cell.timestamp,
+            cell.cell_type,
+            cell.seq,
+        );
+        self.view.read().memstore.insert(key, cell.value.clone(), cell.seq)
+    }
+
+    /// Number of live SSTables.
+    pub fn file_count(&self) -> usize {
+        self.view().files.len()
+    }
+
+    /// Total bytes of live SSTables.
+    pub fn file_bytes(&self) -> u64 {
+        self.view().files.iter().map(|f| f.entry.size).sum()
+    }
+}

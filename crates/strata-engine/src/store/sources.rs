@@ -1,0 +1,88 @@
+//! Choosing which of a store's sources a read must look at. Files are skipped by key range,
+//! by timestamp range, and (for point reads) by bloom filter.
+
+use crate::api::TimeRange;
+use crate::error::Result;
+use crate::iter::KvIter;
+use crate::key;
+use crate::options::BloomType;
+
+use super::file::StoreFile;
+use super::view::StoreView;
+use super::Store;
+
+/// What a read touches, for skipping files.
+#[derive(Debug, Clone)]
+pub struct SourceFilter<'a> {
+    /// A point read of one row (enables bloom checks).
+    pub row: Option<&'a [u8]>,
+    /// The one qualifier a point read asks for, if exactly one (enables ROWCOL blooms).
+    pub qualifier: Option<&'a [u8]>,
+    /// Escaped row bounds `[start, end)` of a scan; empty = unbounded.
+    pub start_key: Vec<u8>,
+    pub end_key: Vec<u8>,
+    pub time_range: TimeRange,
+}
+
+impl Store {
+    /// Iterators over the memstores and the files `filter` may need, from `view`.
+    pub fn sources(&self, view: &StoreView, filter: &SourceFilter) -> Result<Vec<Box<dyn KvIter>>> {
+        let mut out: Vec<Box<dyn KvIter>> = Vec::with_capacity(view.files.len() + 2);
+        if !view.memstore.is_empty() {
+            out.push(Box::new(view.memstore.iter()));
+        }
+        if let Some(snapshot) = view.snapshot.as_ref().filter(|s| !s.is_empty()) {
+            out.push(Box::new(snapshot.iter()));
+        }
+        for file in &view.files {
+            if self.file_may_match(file, filter)? {
+                out.push(Box::new(file.reader.iter()));
+            }
+        }
+        Ok(out)
+    }
+
+    fn file_may_match(&self, file: &StoreFile, filter: &SourceFilter) -> Result<bool> {
+        let entry = &file.entry;
+        let meta = file.reader.meta();
+        // Puts older than the range are never returned and markers there mask only them.
+        if entry.max_ts < filter.time_range.min {
+            return Ok(false);
+        }
+        // Newer cells matter only through markers, which mask older cells.
+        if entry.min_ts >= filter.time_range.max && meta.delete_count == 0 {
+            return Ok(false);
+        }
+        if !filter.end_key.is_empty() && entry.first_key.as_slice() >= filter.end_key.as_slice() {
+            return Ok(false);
+        }
+        if entry.last_key.as_slice() < filter.start_key.as_slice() {
+            return Ok(false);
+        }
+        match filter.row {
+            Some(row) => self.bloom_may_match(file, row, filter.qualifier),
+            None => Ok(true),
+        }
+    }
+
+    fn bloom_may_match(&self, file: &StoreFile, row: &[u8], qualifier: Option<&[u8]>) -> Result<bool> {
+        let reader = &file.reader;
+        match (reader.meta().bloom_type, qualifier) {
+            (BloomType::RowCol, Some(q)) => {
+                // Family delete markers sit under the empty qualifier: check it too.
+                let markers = reader.meta().family_delete_count > 0;
+                Ok(reader.may_contain_column(row, q)?
+                    || (markers && reader.may_contain_column(row, b"")?))
+            }
+            (BloomType::RowCol, None) => Ok(true),
+            _ => reader.may_contain_row(row),
+        }
+    }
+}
+
+/// The escaped key bounds of a forward scan from `start` (inclusive) to `stop` (exclusive).
+pub fn scan_bounds(start: &[u8], stop: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let start_key = if start.is_empty() { Vec::new() } else { key::row_prefix(start) };
+    let end_key = if stop.is_empty() { Vec::new() } else { key::row_prefix(stop) };
+    (start_key, end_key)
+}

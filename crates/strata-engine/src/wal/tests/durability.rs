@@ -1,0 +1,150 @@
+//! Each durability level reaches the OS / the disk when it promises to.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::fs::FileSystem;
+use crate::options::{Durability, WalOptions};
+use crate::wal::format::{RECORD_HEADER_LEN, SEGMENT_HEADER_LEN};
+use crate::wal::tests::support::{open, opts, replay, segment_path, simple_edit, TestFs};
+use crate::wal::WalEdit;
+
+fn record_len(edit: &WalEdit) -> u64 {
+    let mut payload = Vec::new();
+    edit.encode_payload(&mut payload);
+    (RECORD_HEADER_LEN + payload.len()) as u64
+}
+
+fn on_disk_len(fs: &TestFs, dir: &std::path::Path, number: u64) -> u64 {
+    fs.read_all(&segment_path(dir, number)).unwrap().len() as u64
+}
+
+#[test]
+fn skip_wal_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = TestFs::default();
+    let (wal, _) = open(Arc::new(fs.clone()), dir.path(), opts(1 << 20)).unwrap();
+    wal.append(&simple_edit(1, 1), Durability::SkipWal).unwrap();
+    wal.sync().unwrap();
+    assert_eq!(on_disk_len(&fs, dir.path(), 1), SEGMENT_HEADER_LEN as u64);
+    let stats = wal.stats();
+    assert_eq!((stats.skipped, stats.appends), (1, 0));
+    wal.close().unwrap();
+    assert!(replay(Arc::new(fs), dir.path()).unwrap().is_empty());
+}
+
+#[test]
+fn sync_wal_is_handed_to_the_os_before_append_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = TestFs::default();
+    let (wal, _) = open(Arc::new(fs.clone()), dir.path(), opts(1 << 20)).unwrap();
+    let syncs_before = fs.ctl.syncs.load(Ordering::SeqCst);
+    let edit = simple_edit(1, 1);
+    wal.append(&edit, Durability::SyncWal).unwrap();
+    // LocalFs keeps appended bytes in the process until flush, so the bytes being readable
+    // proves the flush happened inside `append`.
+    assert_eq!(
+        on_disk_len(&fs, dir.path(), 1),
+        SEGMENT_HEADER_LEN as u64 + record_len(&edit)
+    );
+    assert_eq!(
+        fs.ctl.syncs.load(Ordering::SeqCst),
+        syncs_before,
+        "SyncWal must not fsync"
+    );
+    assert_eq!(wal.stats().flushes, 1);
+    wal.close().unwrap();
+}
+
+#[test]
+fn fsync_wal_is_synced_before_append_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = TestFs::default();
+    let (wal, _) = open(Arc::new(fs.clone()), dir.path(), opts(1 << 20)).unwrap();
+    let syncs_before = fs.ctl.syncs.load(Ordering::SeqCst);
+    let stats_before = wal.stats().syncs;
+    let edit = simple_edit(1, 1);
+    wal.append(&edit, Durability::FsyncWal).unwrap();
+    assert_eq!(fs.ctl.syncs.load(Ordering::SeqCst), syncs_before + 1);
+    assert_eq!(wal.stats().syncs, stats_before + 1);
+    assert_eq!(
+        on_disk_len(&fs, dir.path(), 1),
+        SEGMENT_HEADER_LEN as u64 + record_len(&edit)
+    );
+    wal.close().unwrap();
+}
+
+#[test]
+fn async_wal_reaches_the_os_within_the_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = TestFs::default();
+    let interval = Duration::from_millis(300);
+    let options = WalOptions {
+        segment_size: 1 << 20,
+        async_flush_interval: interval,
+    };
+    let (wal, _) = open(Arc::new(fs.clone()), dir.path(), options).unwrap();
+    let edit = simple_edit(1, 1);
+    let full_len = SEGMENT_HEADER_LEN as u64 + record_len(&edit);
+    let started = Instant::now();
+    wal.append(&edit, Durability::AsyncWal).unwrap();
+    let len_now = on_disk_len(&fs, dir.path(), 1);
+    if started.elapsed() < interval / 3 {
+        assert_eq!(
+            len_now, SEGMENT_HEADER_LEN as u64,
+            "AsyncWal must not write inline"
+        );
+    }
+    while on_disk_len(&fs, dir.path(), 1) < full_len {
+        assert!(
+            started.elapsed() < interval * 5,
+            "AsyncWal edit not flushed in time"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    wal.close().unwrap();
+}
+
+#[test]
+fn sync_and_close_make_async_edits_durable() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = TestFs::default();
+    let (wal, _) = open(Arc::new(fs.clone()), dir.path(), opts(1 << 20)).unwrap();
+    let first = simple_edit(1, 1);
+    wal.append(&first, Durability::AsyncWal).unwrap();
+    let syncs_before = fs.ctl.syncs.load(Ordering::SeqCst);
+    wal.sync().unwrap();
+    assert_eq!(fs.ctl.syncs.load(Ordering::SeqCst), syncs_before + 1);
+    assert_eq!(
+        on_disk_len(&fs, dir.path(), 1),
+        SEGMENT_HEADER_LEN as u64 + record_len(&first)
+    );
+    wal.sync().unwrap();
+    assert_eq!(
+        fs.ctl.syncs.load(Ordering::SeqCst),
+        syncs_before + 1,
+        "nothing new to sync"
+    );
+
+    wal.append(&simple_edit(1, 2), Durability::AsyncWal)
+        .unwrap();
+    wal.close().unwrap();
+    wal.close().unwrap();
+    assert!(matches!(
+        wal.append(&simple_edit(1, 3), Durability::SyncWal),
+        Err(Error::Closed(_))
+    ));
+    assert!(matches!(
+        wal.append(&simple_edit(1, 3), Durability::SkipWal),
+        Err(Error::Closed(_))
+    ));
+    assert!(matches!(wal.sync(), Err(Error::Closed(_))));
+    let seqs: Vec<u64> = replay(Arc::new(fs), dir.path())
+        .unwrap()
+        .iter()
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(seqs, vec![1, 2]);
+}

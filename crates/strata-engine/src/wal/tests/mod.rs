@@ -1,0 +1,12 @@
+//! WAL tests against the real filesystem (through the test-local [`support::TestFs`]).
+
+mod corruption;
+mod durability;
+mod faults;
+mod flushed;
+mod golden;
+mod group;
+mod model;
+mod roundtrip;
+mod support;
+pub mod torn;

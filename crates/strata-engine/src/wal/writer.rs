@@ -1,0 +1,209 @@
+//! The process-wide WAL: open (with replay), append with group commit, sync, segment
+//! deletion after flushes, close.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use parking_lot::Mutex;
+
+use super::edit::WalEdit;
+use super::flusher::{self, StopSignal};
+use super::format::{encode_record, MAX_RECORD_LEN, RECORD_TYPE_EDIT};
+use super::group_commit::{Batch, GroupCommit, Request};
+use super::recovery::recover;
+use super::segment::SegmentSet;
+use super::stats::{WalCounters, WalStats};
+use crate::error::{Error, Result};
+use crate::fs::FileSystem;
+use crate::options::{Durability, WalOptions};
+
+/// The write-ahead log shared by every region of a process.
+pub struct Wal {
+    fs: Arc<dyn FileSystem>,
+    dir: PathBuf,
+    queue: GroupCommit,
+    segments: Mutex<SegmentSet>,
+    counters: Arc<WalCounters>,
+    closed: AtomicBool,
+    stop: Arc<StopSignal>,
+    flusher: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Wal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Wal")
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Wal {
+    /// Opens the WAL in `dir` (created if missing): replays every existing segment in order,
+    /// calling `on_edit` for each edit, then starts a new segment numbered above all of them.
+    /// Replayed segments are kept until [`Wal::mark_flushed`] deletes them.
+    pub fn open(
+        fs: Arc<dyn FileSystem>,
+        dir: PathBuf,
+        opts: WalOptions,
+        on_edit: &mut dyn FnMut(WalEdit) -> Result<()>,
+    ) -> Result<Arc<Wal>> {
+        fs.create_dir_all(&dir)?;
+        let recovered = recover(fs.as_ref(), &dir, on_edit)?;
+        tracing::info!(dir = %dir.display(), edits = recovered.edits, segments = recovered.segments.len(), "WAL replayed");
+        let counters = Arc::new(WalCounters::default());
+        let mut segments = SegmentSet::new(
+            Arc::clone(&fs),
+            dir.clone(),
+            opts.segment_size,
+            recovered.segments,
+            recovered.next_number,
+            Arc::clone(&counters),
+        );
+        segments.ensure_active()?;
+        let wal = Arc::new(Wal {
+            fs,
+            dir,
+            queue: GroupCommit::new(),
+            segments: Mutex::new(segments),
+            counters,
+            closed: AtomicBool::new(false),
+            stop: Arc::new(StopSignal::default()),
+            flusher: Mutex::new(None),
+        });
+        let handle = flusher::spawn(
+            Arc::downgrade(&wal),
+            Arc::clone(&wal.stop),
+            opts.async_flush_interval,
+        )?;
+        *wal.flusher.lock() = Some(handle);
+        Ok(wal)
+    }
+
+    /// Logs `edit` and returns once it meets `durability`: `SkipWal` does not log at all,
+    /// `AsyncWal` returns once the edit is queued in the process, `SyncWal` once it was
+    /// handed to the OS, `FsyncWal` once it is on stable storage. On an error the edit is
+    /// not acknowledged (it may or may not be replayed later). An edit whose payload exceeds
+    /// 256 MiB is `Error::InvalidArgument`.
+    pub fn append(&self, edit: &WalEdit, durability: Durability) -> Result<()> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(Error::Closed("the WAL is closed".into()));
+        }
+        if durability == Durability::SkipWal {
+            WalCounters::bump(&self.counters.skipped);
+            return Ok(());
+        }
+        let record =
+            encode_record(RECORD_TYPE_EDIT, |buf| edit.encode_payload(buf)).map_err(|len| {
+                Error::InvalidArgument(format!(
+                    "WAL edit of {len} bytes exceeds the {MAX_RECORD_LEN}-byte limit"
+                ))
+            })?;
+        WalCounters::bump(&self.counters.appends);
+        let req = Request {
+            record: &record,
+            seq: Some(edit.seq),
+            durability,
+            internal: false,
+        };
+        self.queue.submit(req, &|batch| self.write_batch(batch))
+    }
+
+    /// Makes everything appended so far durable, `AsyncWal` edits included.
+    pub fn sync(&self) -> Result<()> {
+        self.submit_empty(Durability::FsyncWal, false)
+    }
+
+    /// Deletes every closed segment whose edits all have seq below `min_unflushed_seq`
+    /// (they are all in SSTables now), then syncs the directory. Never deletes the active
+    /// segment. Returns how many segments were deleted.
+    pub fn mark_flushed(&self, min_unflushed_seq: u64) -> Result<usize> {
+        let victims = self.segments.lock().take_flushed(min_unflushed_seq);
+        if victims.is_empty() {
+            return Ok(0);
+        }
+        let mut failed = Vec::new();
+        let mut first_error = None;
+        for segment in victims.iter() {
+            if let Err(e) = self.fs.remove(&segment.path) {
+                failed.push(segment.clone());
+                first_error.get_or_insert(e);
+            }
+        }
+        let deleted = victims.len() - failed.len();
+        if !failed.is_empty() {
+            self.segments.lock().restore(failed);
+        }
+        self.fs.sync_dir(&self.dir)?;
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(deleted),
+        }
+    }
+
+    /// Flushes and syncs everything, stops the background flusher and closes the active
+    /// segment. Later appends fail with `Error::Closed`. Calling it twice is harmless.
+    /// Dropping the WAL without closing it loses `AsyncWal` edits still queued.
+    pub fn close(&self) -> Result<()> {
+        if self.closed.swap(true, Ordering::AcqRel) {
+            return Ok(());
+        }
+        self.queue.close();
+        self.stop.stop();
+        if let Some(handle) = self.flusher.lock().take() {
+            // A panicked flusher has nothing left to clean up; the final sync below covers
+            // whatever it did not flush.
+            let _ = handle.join();
+        }
+        let synced = self.submit_empty(Durability::FsyncWal, true);
+        let closed = self.segments.lock().close_active();
+        synced.and(closed)
+    }
+
+    /// A snapshot of the WAL's counters.
+    pub fn stats(&self) -> WalStats {
+        self.counters.snapshot()
+    }
+
+    /// The number of the segment being appended to, if one is open.
+    pub fn active_segment(&self) -> Option<u64> {
+        self.segments.lock().active_number()
+    }
+
+    /// The WAL directory.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// Writes queued `AsyncWal` edits to the OS; the background flusher's tick.
+    pub(crate) fn flush_pending(&self) -> Result<()> {
+        if !self.queue.has_pending() {
+            return Ok(());
+        }
+        self.submit_empty(Durability::SyncWal, false)
+    }
+
+    fn submit_empty(&self, durability: Durability, internal: bool) -> Result<()> {
+        let req = Request {
+            record: &[],
+            seq: None,
+            durability,
+            internal,
+        };
+        self.queue.submit(req, &|batch| self.write_batch(batch))
+    }
+
+    fn write_batch(&self, batch: &Batch) -> Result<()> {
+        self.segments
+            .lock()
+            .write_batch(&batch.bytes, batch.max_seq, batch.durability)
+    }
+}
+
+impl Drop for Wal {
+    fn drop(&mut self) {
+        // Not joined: the last handle may be dropped on the flusher thread itself.
+        self.stop.stop();
+    }
+}

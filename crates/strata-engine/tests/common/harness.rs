@@ -1,0 +1,258 @@
+//! Drives the engine and the model with the same operations and compares every read.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use strata_engine::fs::{FileSystem, MemFs};
+use strata_engine::util::clock::ManualClock;
+use strata_engine::{
+    BloomType, Cell, CellType, Compression, DataBlockEncoding, Durability, Engine, EngineOptions, FamilyOptions, Get,
+    KeepDeletedCells, Region, RegionSpec, Scan, TimeRange, LATEST_TIMESTAMP,
+};
+
+use super::model::{MCell, Model, ModelRead, Out};
+
+/// The families every randomized test uses: together they cover every bloom type, codec,
+/// encoding, version setting, TTL and KEEP_DELETED_CELLS.
+pub fn families() -> Vec<FamilyOptions> {
+    let mut a = FamilyOptions::new("a");
+    a.max_versions = 3;
+    a.bloom_type = BloomType::RowCol;
+    a.compression = Compression::Lz4;
+    a.block_size = 256;
+    let mut b = FamilyOptions::new("b");
+    b.max_versions = 2;
+    b.min_versions = 1;
+    b.ttl_seconds = Some(50);
+    b.compression = Compression::Zstd;
+    b.data_block_encoding = DataBlockEncoding::None;
+    b.block_size = 512;
+    let mut c = FamilyOptions::new("c");
+    c.max_versions = 2;
+    c.keep_deleted_cells = KeepDeletedCells::True;
+    c.bloom_type = BloomType::None;
+    c.compression = Compression::Snappy;
+    c.block_cache_enabled = false;
+    vec![a, b, c]
+}
+
+pub struct Harness {
+    pub fs: MemFs,
+    pub clock: Arc<ManualClock>,
+    pub engine: Option<Arc<Engine>>,
+    pub region: Option<Arc<Region>>,
+    pub model: Model,
+    pub rng: StdRng,
+    pub seed: u64,
+    pub ops: usize,
+}
+
+const ROWS: &[&[u8]] = &[b"r0", b"r1", b"r1\0", b"r2", b"r3", b"r4", b"r5", b"s", b"\xff\xfe", b"\x00"];
+const QUALIFIERS: &[&[u8]] = &[b"", b"q", b"q\0", b"x", b"yy"];
+
+impl Harness {
+    pub fn new(seed: u64) -> Harness {
+        let fs = MemFs::new();
+        let clock = Arc::new(ManualClock::new(1_000_000));
+        let mut h = Harness {
+            fs,
+            clock,
+            engine: None,
+            region: None,
+            model: Model::new(&families()),
+            rng: StdRng::seed_from_u64(seed),
+            seed,
+            ops: 0,
+        };
+        h.open();
+        h
+    }
+
+    pub fn options(&self) -> EngineOptions {
+        let mut opts = EngineOptions::new(PathBuf::from("/db"));
+        opts.fs = Arc::new(self.fs.clone()) as Arc<dyn FileSystem>;
+        opts.clock = Arc::clone(&self.clock) as _;
+        opts.background_work = false;
+        opts.block_cache_bytes = 64 * 1024; // small, so evictions happen
+        opts.compaction.min_files = 2;
+        opts
+    }
+
+    pub fn open(&mut self) {
+        let engine = Engine::open(self.options()).unwrap_or_else(|e| panic!("seed {}: open: {e}", self.seed));
+        let region = engine.open_region(RegionSpec { id: 7, families: families() }).unwrap();
+        self.engine = Some(engine);
+        self.region = Some(region);
+    }
+
+    pub fn region(&self) -> &Arc<Region> {
+        self.region.as_ref().unwrap()
+    }
+
+    /// Closes cleanly (flushing everything) and reopens.
+    pub fn restart_clean(&mut self) {
+        self.region = None;
+        self.engine.take().unwrap().close().unwrap();
+        self.open();
+    }
+
+    /// Simulates `kill -9`: the engine is abandoned and a new process sees what the OS had.
+    pub fn restart_after_process_crash(&mut self) {
+        let crashed = self.fs.crash_process();
+        self.region = None;
+        self.engine = None;
+        self.fs = crashed;
+        self.open();
+    }
+
+    fn now(&self) -> i64 {
+        use strata_engine::util::clock::Clock;
+        self.clock.now_millis()
+    }
+
+    fn random_ts(&mut self) -> i64 {
+        if self.rng.random_bool(0.2) {
+            LATEST_TIMESTAMP
+        } else {
+            self.now() - self.rng.random_range(0..80_000)
+        }
+    }
+
+    fn random_cell(&mut self) -> Cell {
+        let row = ROWS[self.rng.random_range(0..ROWS.len())];
+        let family = ["a", "b", "c"][self.rng.random_range(0..3)];
+        let qualifier = QUALIFIERS[self.rng.random_range(0..QUALIFIERS.len())];
+        // Few distinct timestamps, so markers and overwrites hit existing versions.
+        let ts = if self.rng.random_bool(0.5) { self.now() - 1000 * self.rng.random_range(0..6) } else { self.random_ts() };
+        let kind = match self.rng.random_range(0..10) {
+            0 => CellType::Delete,
+            1 => CellType::DeleteColumn,
+            2 => CellType::DeleteFamily,
+            3 => CellType::DeleteFamilyVersion,
+            _ => CellType::Put,
+        };
+        let value_len = if self.rng.random_bool(0.05) { 3000 } else { self.rng.random_range(0..12) };
+        let value: Vec<u8> = (0..value_len).map(|_| self.rng.random()).collect();
+        if kind == CellType::Put {
+            Cell::put(row.to_vec(), family, qualifier.to_vec(), ts, value)
+        } else {
+            Cell::delete(row.to_vec(), family, qualifier.to_vec(), ts, kind)
+        }
+    }
+
+    pub fn random_mutation(&mut self) {
+        let n = if self.rng.random_bool(0.2) { self.rng.random_range(2..5) } else { 1 };
+        let cells: Vec<Cell> = (0..n).map(|_| self.random_cell()).collect();
+        let now = self.now();
+        let model_cells: Vec<MCell> = cells
+            .iter()
+            .map(|c| MCell {
+                row: c.row.to_vec(),
+                family: c.family.to_vec(),
+                qualifier: c.qualifier.to_vec(),
+                ts: if c.timestamp == LATEST_TIMESTAMP { now } else { c.timestamp },
+                kind: c.cell_type,
+                seq: 0,
+                value: c.value.to_vec(),
+            })
+            .collect();
+        let durability = if self.rng.random_bool(0.5) { Durability::SyncWal } else { Durability::FsyncWal };
+        self.region().mutate(cells, durability).unwrap_or_else(|e| panic!("seed {}: mutate: {e}", self.seed));
+        self.model.apply(model_cells);
+    }
+
+    fn random_read(&mut self) -> ModelRead {
+        let families = match self.rng.random_range(0..4) {
+            0 | 1 => None,
+            2 => {
+                let f = ["a", "b", "c"][self.rng.random_range(0..3)];
+                Some(BTreeMap::from([(f.as_bytes().to_vec(), None)]))
+            }
+            _ => {
+                let f = ["a", "b", "c"][self.rng.random_range(0..3)];
+                let qs: Vec<Vec<u8>> = (0..self.rng.random_range(1..3)).map(|_| QUALIFIERS[self.rng.random_range(0..QUALIFIERS.len())].to_vec()).collect();
+                Some(BTreeMap::from([(f.as_bytes().to_vec(), Some(qs))]))
+            }
+        };
+        let (min_ts, max_ts) = if self.rng.random_bool(0.7) {
+            (0, i64::MAX)
+        } else {
+            let a = self.now() - self.rng.random_range(0..8000);
+            (a, a + self.rng.random_range(1..8000))
+        };
+        ModelRead { families, versions: self.rng.random_range(1..5), min_ts, max_ts }
+    }
+
+    fn to_get(row: &[u8], r: &ModelRead) -> Get {
+        let mut get = Get::new(row.to_vec()).versions(r.versions).time_range(TimeRange::new(r.min_ts, r.max_ts));
+        if let Some(fams) = &r.families {
+            for (f, qs) in fams {
+                get = match qs {
+                    None => get.family(f.clone()),
+                    Some(qs) => qs.iter().fold(get, |g, q| g.column(f.clone(), q.clone())),
+                };
+            }
+        }
+        get
+    }
+
+    pub fn check_random_get(&mut self) {
+        let row = ROWS[self.rng.random_range(0..ROWS.len())];
+        let r = self.random_read();
+        let expected = self.model.get(row, &r, self.now());
+        let got = self.region().get(&Self::to_get(row, &r)).unwrap_or_else(|e| panic!("seed {}: get: {e}", self.seed));
+        let got: Vec<Out> = got.map(|res| flatten(&res.cells)).unwrap_or_default();
+        assert_eq!(got, expected, "seed {} op {}: get {:?} {:?}", self.seed, self.ops, Bytes::copy_from_slice(row), r);
+    }
+
+    pub fn check_random_scan(&mut self) {
+        let pick = |rng: &mut StdRng| if rng.random_bool(0.3) { Vec::new() } else { ROWS[rng.random_range(0..ROWS.len())].to_vec() };
+        let (start, stop) = (pick(&mut self.rng), pick(&mut self.rng));
+        let reversed = self.rng.random_bool(0.4);
+        let limit = if self.rng.random_bool(0.3) { self.rng.random_range(1..4) } else { usize::MAX };
+        let r = self.random_read();
+        let expected = self.model.scan(&start, &stop, reversed, limit, &r, self.now());
+        let g = Self::to_get(b"unused", &r);
+        let mut scan = Scan::new().range(start.clone(), stop.clone()).reversed(reversed).versions(r.versions).time_range(g.time_range);
+        scan.columns = g.columns;
+        if limit != usize::MAX {
+            scan = scan.limit(limit);
+        }
+        let got: Vec<Vec<Out>> = self
+            .region()
+            .scan(&scan)
+            .unwrap()
+            .map(|row| flatten(&row.unwrap_or_else(|e| panic!("seed {}: scan: {e}", self.seed)).cells))
+            .collect();
+        assert_eq!(got, expected, "seed {} op {}: scan {:?}..{:?} rev={reversed} limit={limit} {:?}", self.seed, self.ops, start, stop, r);
+    }
+
+    /// One random step of the workload.
+    pub fn step(&mut self) {
+        self.ops += 1;
+        match self.rng.random_range(0..100) {
+            0..=44 => self.random_mutation(),
+            45..=69 => self.check_random_get(),
+            70..=84 => self.check_random_scan(),
+            85..=89 => self.region().flush().unwrap(),
+            90..=92 => self.region().compact(false).unwrap(),
+            93..=94 => {
+                self.region().flush().unwrap();
+                self.region().compact(true).unwrap();
+                let now = self.now();
+                self.model.major_compact(now);
+            }
+            95..=96 => self.clock.advance(self.rng.random_range(1..20_000)),
+            97 => self.restart_clean(),
+            _ => self.restart_after_process_crash(),
+        }
+    }
+}
+
+pub fn flatten(cells: &[Cell]) -> Vec<Out> {
+    cells.iter().map(|c| (c.row.to_vec(), c.family.to_vec(), c.qualifier.to_vec(), c.timestamp, c.value.to_vec())).collect()
+}
