@@ -18,9 +18,12 @@ fn err(e: rocksdb::Error) -> BenchError {
 pub struct RocksBackend;
 
 impl RocksBackend {
-    fn options(cache: CacheMode) -> BenchResult<Options> {
+    fn options(spec: &OpenSpec) -> BenchResult<Options> {
         let mut table = BlockBasedOptions::default();
-        match cache {
+        if let Some(block_size) = spec.block_size {
+            table.set_block_size(block_size);
+        }
+        match spec.cache {
             CacheMode::Enabled(bytes) => {
                 table.set_block_cache(&Cache::new_lru_cache(bytes).map_err(err)?)
             }
@@ -56,7 +59,7 @@ impl Backend for RocksBackend {
     }
 
     fn open(&self, spec: &OpenSpec) -> BenchResult<Box<dyn KvTarget>> {
-        let db = DB::open(&Self::options(spec.cache)?, &spec.dir).map_err(err)?;
+        let db = DB::open(&Self::options(spec)?, &spec.dir).map_err(err)?;
         Ok(Box::new(RocksTarget {
             db,
             write: Self::write_options(spec.durability),

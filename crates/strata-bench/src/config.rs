@@ -94,6 +94,10 @@ pub struct BenchArgs {
     /// Block cache size in MiB for the cached phases.
     #[arg(long, default_value_t = 512)]
     pub cache_mb: usize,
+    /// Data block size in KiB for every system [default: each system's own: 64 in Strata,
+    /// 4 in RocksDB].
+    #[arg(long)]
+    pub block_kb: Option<usize>,
     /// Parent directory of the databases (one subdirectory per system).
     #[arg(long, default_value = "/tmp/strata-bench")]
     pub db: PathBuf,
@@ -125,6 +129,7 @@ impl BenchArgs {
             workloads: Workload::ALL.to_vec(),
             durability: DurabilityMode::Sync,
             cache_mb: 512,
+            block_kb: None,
             db,
             keep_db: false,
             use_existing_db: false,
@@ -148,6 +153,9 @@ impl BenchArgs {
         }
         if self.repeat == 0 {
             return Err(BenchError::Config("--repeat must be at least 1".into()));
+        }
+        if self.block_kb == Some(0) {
+            return Err(BenchError::Config("--block-kb must be at least 1".into()));
         }
         if self.workloads.is_empty() {
             return Err(BenchError::Config("--workloads is empty".into()));

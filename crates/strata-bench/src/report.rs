@@ -87,6 +87,7 @@ pub fn json_line(r: &PhaseResult, args: &BenchArgs) -> String {
         "threads": args.threads,
         "durability": args.durability.as_str(),
         "cache_mb": args.cache_mb,
+        "block_kb": args.block_kb,
     })
     .to_string()
 }

@@ -87,6 +87,7 @@ pub fn run_backend(
         dir: dir.clone(),
         cache: cached,
         durability: args.durability,
+        block_size: args.block_kb.map(|kb| kb.saturating_mul(1024)),
     };
     let mut session = Session::open(backend, spec)?;
     let results = run_phases(&mut session, args, run);

@@ -56,6 +56,9 @@ pub struct OpenSpec {
     pub dir: PathBuf,
     pub cache: CacheMode,
     pub durability: DurabilityMode,
+    /// Data block size in bytes for both systems; `None` keeps each system's default
+    /// (64 KiB in Strata, as in HBase; 4 KiB in RocksDB).
+    pub block_size: Option<usize>,
 }
 
 /// One open database under test. Shared by all worker threads of a phase.

@@ -40,3 +40,24 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_engine_smoke_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().to_str().unwrap();
+        let cli = Cli::try_parse_from(["strata", "bench", "engine", "--num", "2000", "--db", db])
+            .unwrap();
+        let Command::Bench(bench) = cli.command;
+        cmd::bench::run(bench).unwrap();
+    }
+
+    #[test]
+    fn unknown_workloads_are_rejected() {
+        let parsed = Cli::try_parse_from(["strata", "bench", "engine", "--workloads", "nope"]);
+        assert!(parsed.is_err());
+    }
+}
