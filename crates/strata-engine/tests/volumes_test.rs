@@ -1,0 +1,101 @@
+//! The placement seam: WAL, flush and compaction files land on the volumes the policy
+//! chooses, and the store reads them back from there after a restart.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::sync::Arc;
+
+use strata_engine::fs::{ByCategory, FileCategory, FileSystem, MemFs, StorageType, Volume};
+use strata_engine::{Cell, Durability, Engine, EngineOptions, FamilyOptions, Get, RegionSpec};
+
+fn files_under(fs: &MemFs, dir: &Path, suffix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in fs.list(dir).unwrap() {
+        let path = dir.join(&name);
+        if name.ends_with(suffix) {
+            out.push(path.to_string_lossy().into_owned());
+        } else if fs.list(&path).map(|l| !l.is_empty()).unwrap_or(false) {
+            out.extend(files_under(fs, &path, suffix));
+        }
+    }
+    out
+}
+
+#[test]
+fn files_go_to_the_volume_chosen_for_their_category() {
+    let fs = MemFs::new();
+    let mut opts = EngineOptions::new("/unused");
+    opts.fs = Arc::new(fs.clone());
+    opts.background_work = false;
+    opts.volumes = vec![
+        Volume::new("meta", "/ssd0", StorageType::Ssd),
+        Volume::new("fast", "/ram0", StorageType::Ram),
+        Volume::new("cold", "/hdd0", StorageType::Hdd),
+    ];
+    opts.placement = Some(Arc::new(
+        ByCategory::new()
+            .route(FileCategory::Wal, "fast")
+            .route(FileCategory::Flush, "fast")
+            .route(FileCategory::Compaction, "cold"),
+    ));
+    let engine = Engine::open(opts.clone()).unwrap();
+    let region = engine
+        .open_region(RegionSpec {
+            id: 3,
+            families: vec![FamilyOptions::new("cf")],
+        })
+        .unwrap();
+    for i in 0..4u8 {
+        region
+            .mutate(
+                vec![Cell::put(vec![b'r', i], "cf", "q", 10, vec![i])],
+                Durability::SyncWal,
+            )
+            .unwrap();
+        region.flush().unwrap();
+    }
+    assert!(
+        !files_under(&fs, Path::new("/ram0/wal"), ".log").is_empty(),
+        "WAL on the fast volume"
+    );
+    assert_eq!(
+        files_under(&fs, Path::new("/ram0"), ".sst").len(),
+        4,
+        "flushes on the fast volume"
+    );
+    region.compact(true).unwrap();
+    assert!(
+        files_under(&fs, Path::new("/ram0"), ".sst").is_empty(),
+        "inputs deleted after compaction"
+    );
+    assert_eq!(
+        files_under(&fs, Path::new("/hdd0"), ".sst").len(),
+        1,
+        "compaction output on the cold volume"
+    );
+    assert!(!files_under(&fs, Path::new("/ssd0"), "")
+        .iter()
+        .any(|f| f.ends_with(".sst")));
+    assert!(
+        fs.list(Path::new("/ssd0/regions")).unwrap().len() == 1,
+        "manifests on the first volume"
+    );
+    drop(region);
+    engine.close().unwrap();
+
+    let engine = Engine::open(opts).unwrap();
+    let region = engine
+        .open_region(RegionSpec {
+            id: 3,
+            families: vec![FamilyOptions::new("cf")],
+        })
+        .unwrap();
+    for i in 0..4u8 {
+        let row = region
+            .get(&Get::new(vec![b'r', i]))
+            .unwrap()
+            .expect("row survives");
+        assert_eq!(row.cells[0].value.as_ref(), &[i]);
+    }
+}
