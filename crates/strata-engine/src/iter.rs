@@ -15,6 +15,11 @@ pub trait KvIter: Send {
     fn key(&self) -> &[u8];
     /// The current value. Only call while `valid()`.
     fn value(&self) -> &[u8];
+    /// The current value as shared bytes. Sources that hold values in `Bytes` (memstores,
+    /// cached blocks) return a reference-counted slice instead of a copy.
+    fn value_bytes(&self) -> bytes::Bytes {
+        bytes::Bytes::copy_from_slice(self.value())
+    }
     /// Moves to the next entry.
     fn next(&mut self) -> Result<()>;
     /// The greatest key strictly less than `target`, if any. Used by reverse scans to find the

@@ -130,6 +130,12 @@ impl KvIter for MemstoreIter {
         self.current.as_ref().map_or(&[], |(_, v)| v)
     }
 
+    fn value_bytes(&self) -> Bytes {
+        self.current
+            .as_ref()
+            .map_or_else(Bytes::new, |(_, v)| v.clone())
+    }
+
     fn next(&mut self) -> Result<()> {
         if let Some((key, _)) = self.current.take() {
             self.position(Bound::Excluded(&key));

@@ -67,6 +67,11 @@ impl KvIter for MergingIter {
         self.current.map_or(&[], |i| self.sources[i].value())
     }
 
+    fn value_bytes(&self) -> bytes::Bytes {
+        self.current
+            .map_or_else(bytes::Bytes::new, |i| self.sources[i].value_bytes())
+    }
+
     fn next(&mut self) -> Result<()> {
         if let Some(i) = self.current {
             self.sources[i].next()?;

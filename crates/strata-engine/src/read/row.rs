@@ -26,7 +26,7 @@ pub fn read_row(
     while iter.valid() && iter.key().starts_with(row_prefix) {
         match matcher.decide(iter.key()) {
             Decision::Include => {
-                out.push(decode_cell(iter.key(), iter.value(), row, family)?);
+                out.push(decode_cell(iter.key(), iter.value_bytes(), row, family)?);
                 iter.next()?;
             }
             Decision::Skip => iter.next()?,
@@ -81,7 +81,7 @@ fn next_column_target(column: &[u8], matcher: &RowMatcher, row_prefix: &[u8]) ->
 
 /// Builds a [`Cell`] from an internal key and value; the row is known, so only the
 /// qualifier and suffix are decoded.
-pub fn decode_cell(key: &[u8], value: &[u8], row: &Bytes, family: &Bytes) -> Result<Cell> {
+pub fn decode_cell(key: &[u8], value: Bytes, row: &Bytes, family: &Bytes) -> Result<Cell> {
     let parsed = key::parse_key(key)
         .ok_or_else(|| Error::corruption("<merged read>", 0, "malformed internal key"))?;
     Ok(Cell {
@@ -91,6 +91,6 @@ pub fn decode_cell(key: &[u8], value: &[u8], row: &Bytes, family: &Bytes) -> Res
         timestamp: parsed.timestamp,
         cell_type: parsed.cell_type,
         seq: parsed.seq,
-        value: Bytes::copy_from_slice(value),
+        value,
     })
 }

@@ -137,15 +137,17 @@ impl Region {
         read_point: u64,
     ) -> ReadParams {
         let family = store.family();
-        let now = self.shared.clock.now_millis();
+        // Only a TTL needs the clock; reading it on every get costs a syscall on some hosts.
+        let oldest_unexpired_ts = match family.ttl_millis() {
+            Some(ttl) => self.shared.clock.now_millis().saturating_sub(ttl),
+            None => i64::MIN,
+        };
         ReadParams {
             read_point,
             time_range,
             max_versions: versions.min(family.max_versions),
             min_versions: family.min_versions,
-            oldest_unexpired_ts: family
-                .ttl_millis()
-                .map_or(i64::MIN, |ttl| now.saturating_sub(ttl)),
+            oldest_unexpired_ts,
             keep_deleted_cells: family.keep_deleted_cells
                 != crate::options::KeepDeletedCells::False,
             columns: qualifiers.map(|set| set.iter().map(|q| key::escape_component(q)).collect()),

@@ -1,10 +1,9 @@
-//! The two-level table iterator: a cursor over the index block picks the data block, a
-//! cursor over that block yields the entries.
+//! The two-level table iterator: the decoded index picks the data block, a cursor over that
+//! block yields the entries.
 
 use std::sync::Arc;
 
 use super::block::BlockIter;
-use super::format::BlockHandle;
 use super::reader::TableReader;
 use crate::error::Result;
 use crate::iter::KvIter;
@@ -12,9 +11,9 @@ use crate::iter::KvIter;
 /// Iterates one table in key order. Created by [`TableReader::iter`].
 pub struct TableIter {
     table: Arc<TableReader>,
-    /// Loaded on first use, so creating an iterator never fails.
-    index: Option<BlockIter>,
-    /// The data block of the current index entry; `None` when unpositioned.
+    /// Index position of the current data block.
+    block: usize,
+    /// The data block at `block`; `None` when unpositioned.
     data: Option<BlockIter>,
 }
 
@@ -22,39 +21,25 @@ impl TableIter {
     pub(super) fn new(table: Arc<TableReader>) -> Self {
         TableIter {
             table,
-            index: None,
+            block: 0,
             data: None,
         }
     }
 
-    /// The index cursor, loading the index block the first time.
-    fn index(&mut self) -> Result<&mut BlockIter> {
-        let index = match self.index.take() {
-            Some(index) => index,
-            None => BlockIter::new(self.table.index_block()?),
-        };
-        Ok(self.index.insert(index))
-    }
-
-    /// Opens the data block the index cursor points at (or clears `data` past the end).
-    fn open_data_block(&mut self) -> Result<()> {
+    /// Opens data block `i` (or clears `data` past the last block).
+    fn open_data_block(&mut self, i: usize) -> Result<()> {
+        self.block = i;
         self.data = None;
-        let Some(index) = self.index.as_ref().filter(|i| i.valid()) else {
-            return Ok(());
-        };
-        let handle = BlockHandle::decode_varint(index.value()).ok_or_else(|| {
-            self.table
-                .corruption(index.offset(), "bad block handle in index")
-        })?;
-        self.data = Some(BlockIter::new(self.table.data_block(handle)?));
+        if let Some(handle) = self.table.index().handle(i) {
+            self.data = Some(BlockIter::new(self.table.data_block(handle)?));
+        }
         Ok(())
     }
 
     /// Moves to later blocks while the current one is exhausted.
     fn skip_exhausted_blocks(&mut self) -> Result<()> {
         while self.data.as_ref().is_some_and(|d| !d.valid()) {
-            self.index()?.advance()?;
-            self.open_data_block()?;
+            self.open_data_block(self.block + 1)?;
             if let Some(data) = &mut self.data {
                 data.seek_to_first()?;
             }
@@ -76,8 +61,7 @@ impl KvIter for TableIter {
     fn seek(&mut self, target: &[u8]) -> Result<()> {
         self.guarded(|it| {
             // The first block whose last key is >= target holds the answer, if any does.
-            it.index()?.seek(target)?;
-            it.open_data_block()?;
+            it.open_data_block(it.table.index().lower_bound(target))?;
             if let Some(data) = &mut it.data {
                 data.seek(target)?;
             }
@@ -87,8 +71,7 @@ impl KvIter for TableIter {
 
     fn seek_to_first(&mut self) -> Result<()> {
         self.guarded(|it| {
-            it.index()?.seek_to_first()?;
-            it.open_data_block()?;
+            it.open_data_block(0)?;
             if let Some(data) = &mut it.data {
                 data.seek_to_first()?;
             }
@@ -108,6 +91,12 @@ impl KvIter for TableIter {
         self.data.as_ref().map_or(&[], BlockIter::value)
     }
 
+    fn value_bytes(&self) -> bytes::Bytes {
+        self.data
+            .as_ref()
+            .map_or_else(bytes::Bytes::new, BlockIter::value_bytes)
+    }
+
     fn next(&mut self) -> Result<()> {
         self.guarded(|it| {
             if let Some(data) = &mut it.data {
@@ -122,14 +111,14 @@ impl KvIter for TableIter {
         self.guarded(|it| {
             // Index keys are the exact last keys of their blocks. In the first block whose
             // last key is >= target, look for a smaller key; failing that, the previous
-            // block's last key (the greatest index key < target) is the answer.
-            it.index()?.seek(target)?;
-            it.open_data_block()?;
+            // block's last key is the answer.
+            let block = it.table.index().lower_bound(target);
+            it.open_data_block(block)?;
             if let Some(data) = &mut it.data {
                 found = data.last_key_before(target)?;
             }
-            if found.is_none() {
-                found = it.index()?.last_key_before(target)?;
+            if found.is_none() && block > 0 {
+                found = Some(it.table.index().key(block - 1).to_vec());
             }
             it.data = None;
             Ok(())

@@ -24,6 +24,7 @@ pub mod builder;
 pub mod compression;
 pub mod format;
 pub mod frame;
+pub mod index;
 pub mod iter;
 pub mod meta;
 pub mod options;

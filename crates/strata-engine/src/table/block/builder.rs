@@ -2,6 +2,12 @@
 
 use crate::util::coding::{put_u32_le, put_varint};
 
+/// A restart point is also started once this many bytes follow the last one, so a seek
+/// never scans linearly over more than about this much: with large values a scan over 16
+/// entries would touch many cache lines for little prefix sharing. (A writer choice only:
+/// readers follow whatever restart array a block has.)
+pub const RESTART_BYTES: usize = 1024;
+
 /// Accumulates sorted entries into one block.
 #[derive(Debug)]
 pub struct BlockBuilder {
@@ -29,7 +35,14 @@ impl BlockBuilder {
 
     /// Appends an entry. The caller guarantees `key` sorts after the previous key.
     pub fn add(&mut self, key: &[u8], value: &[u8]) {
-        let shared = if self.since_restart == 0 || self.since_restart >= self.restart_interval {
+        let bytes_since_restart = self
+            .restarts
+            .last()
+            .map_or(0, |&r| self.buf.len() - r as usize);
+        let shared = if self.since_restart == 0
+            || self.since_restart >= self.restart_interval
+            || bytes_since_restart >= RESTART_BYTES
+        {
             self.restarts.push(self.buf.len() as u32);
             self.since_restart = 0;
             0

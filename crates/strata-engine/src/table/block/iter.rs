@@ -43,6 +43,11 @@ impl BlockIter {
         self.block.slice(self.value)
     }
 
+    /// The current value as a shared slice of the block (only while valid).
+    pub fn value_bytes(&self) -> bytes::Bytes {
+        self.block.slice_bytes(self.value)
+    }
+
     /// Offset of the block in its file.
     pub fn offset(&self) -> u64 {
         self.block.offset()

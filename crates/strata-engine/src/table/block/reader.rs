@@ -123,6 +123,15 @@ impl Block {
         self.data.get(range.0..range.1).unwrap_or_default()
     }
 
+    /// Bytes in `range` as a shared slice of the block (no copy).
+    pub(super) fn slice_bytes(&self, range: (usize, usize)) -> Bytes {
+        if range.0 <= range.1 && range.1 <= self.data.len() {
+            self.data.slice(range.0..range.1)
+        } else {
+            Bytes::new()
+        }
+    }
+
     /// A corruption error for this block.
     pub(super) fn corrupt(&self, reason: &str) -> Error {
         Error::corruption(&*self.path, self.offset, format!("block: {reason}"))
