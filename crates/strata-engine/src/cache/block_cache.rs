@@ -8,8 +8,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use bytes::Bytes;
 use quick_cache::sync::Cache;
+
+use crate::table::block::Block;
 use quick_cache::{Lifecycle, Weighter};
 
 /// (file id, block offset).
@@ -56,9 +57,9 @@ const TYPICAL_BLOCK: u64 = 16 * 1024;
 #[derive(Debug, Clone, Copy)]
 struct ByteWeighter;
 
-impl Weighter<CacheKey, Bytes> for ByteWeighter {
-    fn weight(&self, _key: &CacheKey, val: &Bytes) -> u64 {
-        val.len() as u64 + ENTRY_OVERHEAD
+impl Weighter<CacheKey, Block> for ByteWeighter {
+    fn weight(&self, _key: &CacheKey, val: &Block) -> u64 {
+        val.memory_bytes() as u64 + ENTRY_OVERHEAD
     }
 }
 
@@ -66,16 +67,16 @@ impl Weighter<CacheKey, Bytes> for ByteWeighter {
 #[derive(Debug, Clone)]
 struct CountEvictions(Arc<AtomicU64>);
 
-impl Lifecycle<CacheKey, Bytes> for CountEvictions {
+impl Lifecycle<CacheKey, Block> for CountEvictions {
     type RequestState = ();
 
-    fn on_evict(&self, _state: &mut (), _key: CacheKey, _val: Bytes) {
+    fn on_evict(&self, _state: &mut (), _key: CacheKey, _val: Block) {
         self.0.fetch_add(1, Ordering::Relaxed);
     }
 }
 
 type Partition =
-    Cache<CacheKey, Bytes, ByteWeighter, quick_cache::DefaultHashBuilder, CountEvictions>;
+    Cache<CacheKey, Block, ByteWeighter, quick_cache::DefaultHashBuilder, CountEvictions>;
 
 /// Source of [`BlockCache::next_file_id`].
 static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
@@ -139,7 +140,7 @@ impl BlockCache {
     }
 
     /// Looks a block up in both partitions.
-    pub fn get(&self, key: &CacheKey) -> Option<Bytes> {
+    pub fn get(&self, key: &CacheKey) -> Option<Block> {
         let found = self
             .high
             .as_ref()
@@ -155,7 +156,7 @@ impl BlockCache {
     }
 
     /// Caches a block in the partition for `priority`.
-    pub fn insert(&self, key: CacheKey, block: Bytes, priority: Priority) {
+    pub fn insert(&self, key: CacheKey, block: Block, priority: Priority) {
         let partition = match priority {
             Priority::High => &self.high,
             Priority::Normal => &self.normal,
@@ -196,19 +197,35 @@ impl BlockCache {
 mod tests {
     use super::*;
 
-    fn block(n: usize) -> Bytes {
-        Bytes::from(vec![7u8; n])
+    /// A structurally valid block of exactly `n` bytes (n a multiple of 4, at least 4): no
+    /// entries, and restart slots filling the space.
+    fn block(n: usize) -> Block {
+        let slots = (n - 4) / 4;
+        let mut data = vec![0u8; n];
+        data[n - 4..].copy_from_slice(&(slots as u32).to_le_bytes());
+        let path: std::sync::Arc<std::path::Path> = std::sync::Arc::from(std::path::Path::new("t"));
+        Block::new(bytes::Bytes::from(data), path, 0).unwrap()
     }
 
     #[test]
     fn hits_misses_and_inserts_are_counted() {
         let cache = BlockCache::new(1 << 20);
-        assert_eq!(cache.get(&(1, 0)), None);
+        assert_eq!(cache.get(&(1, 0)).map(Block::into_bytes), None);
         cache.insert((1, 0), block(100), Priority::Normal);
         cache.insert((1, 200), block(50), Priority::High);
-        assert_eq!(cache.get(&(1, 0)), Some(block(100)));
-        assert_eq!(cache.get(&(1, 200)), Some(block(50)));
-        assert_eq!(cache.get(&(2, 0)), None, "another file's block");
+        assert_eq!(
+            cache.get(&(1, 0)).map(Block::into_bytes),
+            Some(block(100).into_bytes())
+        );
+        assert_eq!(
+            cache.get(&(1, 200)).map(Block::into_bytes),
+            Some(block(50).into_bytes())
+        );
+        assert_eq!(
+            cache.get(&(2, 0)).map(Block::into_bytes),
+            None,
+            "another file's block"
+        );
         let s = cache.stats();
         assert_eq!((s.hits, s.misses, s.inserts, s.entries), (2, 2, 2, 2));
         assert_eq!(s.size_bytes, 150 + 2 * ENTRY_OVERHEAD);
@@ -227,7 +244,7 @@ mod tests {
         }
         for i in 0..20 {
             assert!(
-                cache.get(&(1, i)).is_some(),
+                cache.get(&(1, i)).map(Block::into_bytes).is_some(),
                 "high-priority block {i} evicted"
             );
         }
@@ -242,7 +259,7 @@ mod tests {
         let cache = BlockCache::disabled();
         cache.insert((1, 0), block(10), Priority::High);
         assert!(cache.is_empty());
-        assert_eq!(cache.get(&(1, 0)), None);
+        assert_eq!(cache.get(&(1, 0)).map(Block::into_bytes), None);
         assert_eq!(cache.stats().misses, 1);
     }
 

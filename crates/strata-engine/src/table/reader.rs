@@ -179,27 +179,28 @@ impl TableReader {
 
     /// The data block at `handle` (decoded from an index entry).
     pub(super) fn data_block(&self, handle: BlockHandle) -> Result<Block> {
-        let bytes = self.read_data_block(handle)?;
-        Block::new(bytes, self.path.clone(), handle.offset)
+        self.read_data_block(handle)
     }
 
-    /// Reads a data block through the cache according to the cache policy.
-    fn read_data_block(&self, handle: BlockHandle) -> Result<Bytes> {
+    /// Reads a data block through the cache according to the cache policy. A block that
+    /// enters the cache gets its prefix index, since it will be searched many times.
+    fn read_data_block(&self, handle: BlockHandle) -> Result<Block> {
         let priority = match (self.policy.cache_data_blocks, self.policy.in_memory) {
             (false, _) => None,
             (true, true) => Some(Priority::High),
             (true, false) => Some(Priority::Normal),
         };
+        let parse = |bytes: Bytes| Block::new(bytes, self.path.clone(), handle.offset);
         let (Some(cache), Some(priority)) = (&self.cache, priority) else {
-            return self.read_from_disk(handle);
+            return parse(self.read_from_disk(handle)?);
         };
         let key = (self.file_id, handle.offset);
-        if let Some(bytes) = cache.get(&key) {
-            return Ok(bytes);
+        if let Some(block) = cache.get(&key) {
+            return Ok(block);
         }
-        let bytes = self.read_from_disk(handle)?;
-        cache.insert(key, bytes.clone(), priority);
-        Ok(bytes)
+        let block = parse(self.read_from_disk(handle)?)?.with_prefix_index()?;
+        cache.insert(key, block.clone(), priority);
+        Ok(block)
     }
 
     fn read_from_disk(&self, handle: BlockHandle) -> Result<Bytes> {

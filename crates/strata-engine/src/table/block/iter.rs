@@ -96,7 +96,10 @@ impl BlockIter {
 
     /// Number of restart points whose key is < `target` (binary search).
     fn restarts_below(&self, target: &[u8]) -> Result<usize> {
-        let (mut lo, mut hi) = (0, self.block.num_restarts());
+        let (mut lo, mut hi) = match self.block.prefix_index() {
+            Some(index) => index.candidates(target),
+            None => (0, self.block.num_restarts()),
+        };
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             if self.block.restart_key(mid)? < target {

@@ -16,6 +16,8 @@ mod builder;
 mod iter;
 mod reader;
 
+pub mod prefix_index;
+
 pub use builder::BlockBuilder;
 pub use iter::BlockIter;
 pub use reader::Block;

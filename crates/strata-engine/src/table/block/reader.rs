@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
+use super::prefix_index::PrefixIndex;
 use crate::error::{Error, Result};
 use crate::util::coding::Decoder;
 
@@ -28,6 +29,8 @@ pub struct Block {
     num_restarts: usize,
     path: Arc<Path>,
     offset: u64,
+    /// Search aid built when the block enters the cache (see [`PrefixIndex`]).
+    prefix_index: Option<Arc<PrefixIndex>>,
 }
 
 impl Block {
@@ -56,7 +59,29 @@ impl Block {
             num_restarts: n,
             path,
             offset,
+            prefix_index: None,
         })
+    }
+
+    /// Adds the restart-key prefix index (worth it for a block that will be searched many
+    /// times, i.e. a cached one). Fails like a read would if a restart entry is damaged.
+    pub fn with_prefix_index(mut self) -> Result<Block> {
+        let keys = (0..self.num_restarts)
+            .map(|i| self.restart_key(i))
+            .collect::<Result<Vec<&[u8]>>>()?;
+        let index = PrefixIndex::build(keys.into_iter());
+        self.prefix_index = Some(Arc::new(index));
+        Ok(self)
+    }
+
+    /// The prefix index, if built.
+    pub(super) fn prefix_index(&self) -> Option<&PrefixIndex> {
+        self.prefix_index.as_deref()
+    }
+
+    /// Bytes held in memory: the block plus its prefix index.
+    pub fn memory_bytes(&self) -> usize {
+        self.data.len() + self.prefix_index.as_ref().map_or(0, |p| p.memory_bytes())
     }
 
     /// Number of restart points.

@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::fs::{FileSystem, LocalFs};
 use crate::key::row_prefix_of;
 use crate::options::{BloomType, Compression, DataBlockEncoding};
+use crate::table::block::Block;
 
 fn opts(c: Compression, e: DataBlockEncoding, b: BloomType, block_size: usize) -> TableOptions {
     TableOptions {
@@ -316,12 +317,11 @@ fn in_memory_data_blocks_go_to_the_high_priority_partition() {
     .unwrap();
     scan(&mut table.iter()).unwrap();
     // Flood the normal partition with another file's blocks: the table's stay cached.
+    let mut filler = vec![0u8; 1024];
+    filler[1020..].copy_from_slice(&255u32.to_le_bytes()); // 255 restart slots, no entries
+    let filler = Block::new(bytes::Bytes::from(filler), Arc::from(path()), 0).unwrap();
     for i in 0..4000 {
-        cache.insert(
-            (u64::MAX, i),
-            bytes::Bytes::from(vec![0u8; 1024]),
-            Priority::Normal,
-        );
+        cache.insert((u64::MAX, i), filler.clone(), Priority::Normal);
     }
     let before = cache.stats().misses;
     scan(&mut table.iter()).unwrap();
