@@ -33,7 +33,8 @@ pub struct EngineOptions {
     /// Writers to a store with this many SSTables wait for compaction (HBase's
     /// hbase.hstore.blockingStoreFiles), so reads cannot degrade without bound.
     pub blocking_store_files: usize,
-    /// Compaction write bandwidth; `None` = unlimited.
+    /// Compaction write bandwidth (default 128 MiB/s, so compactions leave I/O to
+    /// foreground work); `None` = unlimited.
     pub compaction_bytes_per_sec: Option<u64>,
     /// Run flushes and compactions in background threads. Tests turn this off to decide
     /// themselves when flushes and compactions happen.
@@ -56,7 +57,7 @@ impl EngineOptions {
             block_cache_bytes: 256 << 20,
             compaction: CompactionConfig::default(),
             blocking_store_files: 16,
-            compaction_bytes_per_sec: None,
+            compaction_bytes_per_sec: Some(128 << 20),
             background_work: true,
         }
     }
