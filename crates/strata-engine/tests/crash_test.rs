@@ -144,7 +144,7 @@ fn run_seed(seed: u64, ops: u64, mode: Mode) {
 
 #[test]
 fn crashes_keep_durable_writes_and_atomic_mutations() {
-    let seeds = env_or("STRATA_CRASH_SEEDS", 10);
+    let seeds = env_or("STRATA_CRASH_SEEDS", 14);
     let ops = env_or("STRATA_CRASH_OPS", 300);
     let base = env_or("STRATA_CRASH_BASE_SEED", 0xC4A5);
     for seed in base..base + seeds {
@@ -154,7 +154,7 @@ fn crashes_keep_durable_writes_and_atomic_mutations() {
 
 #[test]
 fn crashes_during_background_flushes_and_compactions() {
-    let seeds = env_or("STRATA_CRASH_SEEDS", 8);
+    let seeds = env_or("STRATA_CRASH_SEEDS", 12);
     let ops = env_or("STRATA_CRASH_OPS", 300);
     let base = env_or("STRATA_CRASH_BASE_SEED", 0xB4C6);
     for seed in base..base + seeds {
