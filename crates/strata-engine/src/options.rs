@@ -90,7 +90,9 @@ impl FamilyOptions {
 /// How durable a write must be before it is acknowledged (HBase's Durability).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Durability {
-    /// Not written to the WAL at all; lost on a crash before flush.
+    /// Not written to the WAL at all; lost on a crash before flush. A write touching several
+    /// families can also be partly kept: a crash between two stores' flush commits keeps the
+    /// families already flushed.
     SkipWal,
     /// Appended to the WAL; a background task flushes it at an interval.
     AsyncWal,

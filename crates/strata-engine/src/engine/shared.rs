@@ -108,6 +108,8 @@ impl Shared {
 
     /// After a flush: delete WAL segments no region needs, and queue compactions.
     pub fn after_flush(&self) {
+        // Read before the regions: a write that gets its sequence id later is above it.
+        let next_seq = self.last_seq() + 1;
         let regions = self.open_regions();
         let pending_recovered = self
             .recovered
@@ -120,7 +122,7 @@ impl Shared {
             .filter_map(|r| r.min_unflushed_seq())
             .chain(pending_recovered)
             .min()
-            .unwrap_or(self.last_seq() + 1);
+            .unwrap_or(next_seq);
         if let Err(e) = self.wal.mark_flushed(min_unflushed) {
             tracing::warn!(error = %e, "could not delete flushed WAL segments");
         }

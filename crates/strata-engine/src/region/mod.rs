@@ -137,24 +137,54 @@ impl Region {
             .sum()
     }
 
-    /// Smallest sequence id not yet in an SSTable, if any.
+    /// Smallest sequence id not yet in an SSTable, if any. Writes in flight count: one may
+    /// be in the WAL already and not yet in a memstore. (In-flight writes are looked at
+    /// first: a write that completes meanwhile is then in a memstore.)
     pub fn min_unflushed_seq(&self) -> Option<u64> {
+        let in_flight = self.mvcc.oldest_pending();
         self.stores
             .values()
             .filter_map(|s| s.view().min_unflushed_seq())
+            .chain(in_flight)
             .min()
     }
 
-    /// Flushes every store's memstore to SSTables, now, in the calling thread.
+    /// Flushes every store's memstore to SSTables, now, in the calling thread. On success
+    /// every write acknowledged before the call is in an SSTable.
     pub fn flush(&self) -> Result<()> {
+        // A snapshot that already exists (left by a failed flush, or being written by a
+        // concurrent one) holds only older edits and is flushed first; then a second round
+        // flushes the memstore as it was at this call.
+        if self.flush_round()? {
+            self.flush_round()?;
+        }
+        Ok(())
+    }
+
+    /// One flush of every store; returns true if some store had a snapshot already, so its
+    /// memstore was not taken.
+    fn flush_round(&self) -> Result<bool> {
+        let mut had_snapshot = false;
         let prepared: Vec<&Arc<Store>> = {
             let _exclusive = self.updates.write();
-            self.stores.values().filter(|s| s.prepare_flush()).collect()
+            self.stores
+                .values()
+                .filter(|s| {
+                    had_snapshot |= s.view().snapshot.is_some();
+                    s.prepare_flush()
+                })
+                .collect()
         };
+        // The stores commit their flushes one by one, so a crash between two commits keeps
+        // part of each flushed write in SSTables and the rest only in the WAL. Making the WAL
+        // durable before each snapshot is written (as HBase does before a flush) lets replay
+        // restore the rest of every logged write, however it was acknowledged. (Per snapshot,
+        // because a concurrent flush may have set aside the snapshot a store writes.)
         let now = self.shared.clock.now_millis();
+        let sync_wal = || self.shared.wal.sync();
         let mut result = Ok(());
         for store in prepared {
-            match store.flush_snapshot(now) {
+            match store.flush_snapshot(now, &sync_wal) {
                 Ok(freed) => self.shared.memory.release(freed),
                 Err(e) => {
                     tracing::error!(region = self.id, error = %e, "flush failed; the snapshot stays in memory and is retried");
@@ -164,7 +194,13 @@ impl Region {
         }
         self.flush_requested.store(false, Ordering::Release);
         self.shared.after_flush();
-        result
+        if result.is_ok() {
+            // Writes that arrived during the flush found a flush already requested; if they
+            // filled the memstore again, ask for the next one now rather than at the next
+            // write, which may never come.
+            self.maybe_request_flush();
+        }
+        result.map(|()| had_snapshot)
     }
 
     /// Compacts every store: all files when `major`, else what the policy picks. Returns

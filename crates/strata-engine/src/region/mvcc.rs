@@ -30,6 +30,12 @@ impl Mvcc {
         self.read_point.load(Ordering::Acquire)
     }
 
+    /// The oldest sequence id begun and not yet visible: a write that may be logged but not
+    /// yet in a memstore.
+    pub fn oldest_pending(&self) -> Option<u64> {
+        self.pending.lock().front().map(|&(seq, _)| seq)
+    }
+
     /// Starts a write: `allocate` hands out the sequence id while the queue is locked, so
     /// ids enter the queue in increasing order.
     pub fn begin(&self, allocate: impl FnOnce() -> u64) -> u64 {

@@ -85,7 +85,7 @@ impl Region {
         Ok(())
     }
 
-    fn maybe_request_flush(&self) {
+    pub(super) fn maybe_request_flush(&self) {
         let over_region = self.memstore_bytes() >= self.shared.options.memstore_flush_size;
         if (over_region || self.shared.memory.should_flush())
             && !self.flush_requested.swap(true, Ordering::AcqRel)

@@ -33,12 +33,19 @@ impl Store {
     }
 
     /// Writes the snapshot to an SSTable and makes it live. Returns the memstore bytes freed.
-    pub fn flush_snapshot(&self, now_ms: i64) -> Result<u64> {
+    /// `before_write` runs first, once the snapshot to write is known (the region makes the
+    /// WAL durable there, so every edit of the snapshot can be replayed in full).
+    pub fn flush_snapshot(
+        &self,
+        now_ms: i64,
+        before_write: &dyn Fn() -> Result<()>,
+    ) -> Result<u64> {
         let _guard = self.flush_lock.lock();
         let Some(snapshot) = self.view().snapshot.clone() else {
             return Ok(0);
         };
         if !snapshot.is_empty() {
+            before_write()?;
             let file = self.write_table(&snapshot, now_ms)?;
             self.install_flushed(file, snapshot.max_seq())?;
         }
@@ -76,45 +83,61 @@ impl Store {
         let placement = self.ctx.volumes.place(category, &relative)?;
         let fs = Arc::clone(self.ctx.volumes.fs());
         let writer = fs.create(&placement.path)?;
-        let mut builder = TableBuilder::new(
-            writer,
-            placement.path.clone(),
-            TableOptions::from_family(&family),
-        );
-        let mut written = 0u64;
-        while iter.valid() {
-            if keep(iter.key()) {
-                builder.add(iter.key(), iter.value())?;
-                written += 1;
-                if let Some(throttle) = throttle {
-                    throttle((iter.key().len() + iter.value().len()) as u64);
+        let build = || -> Result<Option<Arc<StoreFile>>> {
+            let mut builder = TableBuilder::new(
+                writer,
+                placement.path.clone(),
+                TableOptions::from_family(&family),
+            );
+            let mut written = 0u64;
+            while iter.valid() {
+                if keep(iter.key()) {
+                    builder.add(iter.key(), iter.value())?;
+                    written += 1;
+                    if let Some(throttle) = throttle {
+                        throttle((iter.key().len() + iter.value().len()) as u64);
+                    }
                 }
+                iter.next()?;
             }
-            iter.next()?;
+            if written == 0 {
+                drop(builder);
+                fs.remove(&placement.path)?;
+                return Ok(None);
+            }
+            let meta = builder.finish()?;
+            let entry = file_entry(
+                file_number,
+                &placement.volume,
+                &relative,
+                &meta,
+                &fs,
+                &placement.path,
+                origin,
+                now_ms,
+            )?;
+            let reader = TableReader::open(
+                fs.open_read(&placement.path)?,
+                placement.path.clone(),
+                Some(Arc::clone(&self.ctx.cache)),
+                CachePolicy::from_family(&family),
+            )?;
+            Ok(Some(StoreFile::new(
+                entry,
+                reader,
+                placement.path.clone(),
+                Arc::clone(&fs),
+            )))
+        };
+        let result = build();
+        if result.is_err() {
+            // The half-written table is in no manifest. Removing it now keeps retries of a
+            // failing flush from filling the disk (the next open would remove it too).
+            if let Err(e) = fs.remove(&placement.path) {
+                tracing::warn!(path = %placement.path.display(), error = %e, "could not remove a failed SSTable");
+            }
         }
-        if written == 0 {
-            drop(builder);
-            fs.remove(&placement.path)?;
-            return Ok(None);
-        }
-        let meta = builder.finish()?;
-        let entry = file_entry(
-            file_number,
-            &placement.volume,
-            &relative,
-            &meta,
-            &fs,
-            &placement.path,
-            origin,
-            now_ms,
-        )?;
-        let reader = TableReader::open(
-            fs.open_read(&placement.path)?,
-            placement.path.clone(),
-            Some(Arc::clone(&self.ctx.cache)),
-            CachePolicy::from_family(&family),
-        )?;
-        Ok(Some(StoreFile::new(entry, reader, placement.path, fs)))
+        result
     }
 
     fn install_flushed(&self, file: Arc<StoreFile>, max_seq: u64) -> Result<()> {

@@ -81,7 +81,14 @@ fn replay_segment(
         on_edit(edit)
     })?;
     let size = match end {
-        SegmentEnd::Clean => reader.len(),
+        SegmentEnd::Clean => {
+            // After a process crash the tail may be in the OS only. Replayed edits go to
+            // memstores and are flushed store by store, so they must not be lost to a later
+            // power cut: make the segment as read durable (`truncate` to its own length
+            // syncs it).
+            fs.truncate(path, reader.len())?;
+            reader.len()
+        }
         SegmentEnd::Torn { offset, reason } => {
             tracing::warn!(path = %path.display(), offset, %reason, "truncating torn WAL tail");
             fs.truncate(path, offset)?;

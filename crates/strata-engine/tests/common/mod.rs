@@ -3,5 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod db;
 pub mod harness;
+pub mod ledger;
 pub mod model;
