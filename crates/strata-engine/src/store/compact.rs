@@ -110,7 +110,7 @@ impl Store {
     ) -> Result<Option<Arc<StoreFile>>> {
         let sources: Vec<Box<dyn KvIter>> = inputs
             .iter()
-            .map(|f| Box::new(f.reader.iter()) as Box<dyn KvIter>)
+            .map(|f| Box::new(f.reader.iter_without_cache_fill()) as Box<dyn KvIter>)
             .collect();
         let mut merged = MergingIter::new(sources);
         merged.seek_to_first()?;

@@ -15,14 +15,17 @@ pub struct TableIter {
     block: usize,
     /// The data block at `block`; `None` when unpositioned.
     data: Option<BlockIter>,
+    /// Insert blocks read from disk into the block cache (off for compaction reads).
+    fill_cache: bool,
 }
 
 impl TableIter {
-    pub(super) fn new(table: Arc<TableReader>) -> Self {
+    pub(super) fn new(table: Arc<TableReader>, fill_cache: bool) -> Self {
         TableIter {
             table,
             block: 0,
             data: None,
+            fill_cache,
         }
     }
 
@@ -31,7 +34,9 @@ impl TableIter {
         self.block = i;
         self.data = None;
         if let Some(handle) = self.table.index().handle(i) {
-            self.data = Some(BlockIter::new(self.table.data_block(handle)?));
+            self.data = Some(BlockIter::new(
+                self.table.data_block(handle, self.fill_cache)?,
+            ));
         }
         Ok(())
     }

@@ -134,7 +134,14 @@ impl TableReader {
 
     /// A new iterator over the table.
     pub fn iter(self: &Arc<Self>) -> TableIter {
-        TableIter::new(Arc::clone(self))
+        TableIter::new(Arc::clone(self), true)
+    }
+
+    /// An iterator that uses cached blocks but does not add the blocks it reads to the
+    /// cache: for compactions, whose one-off reads would otherwise evict blocks that point
+    /// reads keep using.
+    pub fn iter_without_cache_fill(self: &Arc<Self>) -> TableIter {
+        TableIter::new(Arc::clone(self), false)
     }
 
     /// False only if the table certainly holds no cell of `row`. Always true without a
@@ -178,13 +185,13 @@ impl TableReader {
     }
 
     /// The data block at `handle` (decoded from an index entry).
-    pub(super) fn data_block(&self, handle: BlockHandle) -> Result<Block> {
-        self.read_data_block(handle)
+    pub(super) fn data_block(&self, handle: BlockHandle, fill_cache: bool) -> Result<Block> {
+        self.read_data_block(handle, fill_cache)
     }
 
     /// Reads a data block through the cache according to the cache policy. A block that
     /// enters the cache gets its prefix index, since it will be searched many times.
-    fn read_data_block(&self, handle: BlockHandle) -> Result<Block> {
+    fn read_data_block(&self, handle: BlockHandle, fill_cache: bool) -> Result<Block> {
         let priority = match (self.policy.cache_data_blocks, self.policy.in_memory) {
             (false, _) => None,
             (true, true) => Some(Priority::High),
@@ -197,6 +204,9 @@ impl TableReader {
         let key = (self.file_id, handle.offset);
         if let Some(block) = cache.get(&key) {
             return Ok(block);
+        }
+        if !fill_cache {
+            return parse(self.read_from_disk(handle)?);
         }
         let block = parse(self.read_from_disk(handle)?)?.with_prefix_index()?;
         cache.insert(key, block.clone(), priority);

@@ -382,3 +382,33 @@ fn readers_and_iterators_can_cross_threads() {
     assert_send_sync::<BlockCache>();
     assert_send::<crate::table::TableIter>();
 }
+
+#[test]
+fn compaction_reads_use_but_do_not_fill_the_cache() {
+    let mut rng = rng(16);
+    let model = random_model(&mut rng, 500);
+    let (bytes, meta) = build(
+        &model,
+        TableOptions {
+            block_size: 512,
+            ..Default::default()
+        },
+    );
+    let cache = BlockCache::new(16 << 20);
+    let table = open(bytes, Some(cache.clone())).unwrap();
+    scan(&mut table.iter_without_cache_fill()).unwrap();
+    assert_eq!(
+        cache.stats().inserts,
+        0,
+        "a compaction read must not fill the cache"
+    );
+    scan(&mut table.iter()).unwrap();
+    assert_eq!(cache.stats().inserts, meta.data_block_count);
+    let hits = cache.stats().hits;
+    scan(&mut table.iter_without_cache_fill()).unwrap();
+    assert_eq!(
+        cache.stats().hits,
+        hits + meta.data_block_count,
+        "cached blocks are still used"
+    );
+}
