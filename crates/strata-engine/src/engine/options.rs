@@ -33,8 +33,9 @@ pub struct EngineOptions {
     /// Writers to a store with this many SSTables wait for compaction (HBase's
     /// hbase.hstore.blockingStoreFiles), so reads cannot degrade without bound.
     pub blocking_store_files: usize,
-    /// Compaction write bandwidth (default 128 MiB/s, so compactions leave I/O to
-    /// foreground work); `None` = unlimited.
+    /// Compaction bandwidth (default 512 MiB/s; lower it on shared or slow disks so
+    /// compactions leave I/O to foreground work, at the price of compactions that take
+    /// longer and keep more files around for reads); `None` = unlimited.
     pub compaction_bytes_per_sec: Option<u64>,
     /// Run flushes and compactions in background threads. Tests turn this off to decide
     /// themselves when flushes and compactions happen.
@@ -57,7 +58,7 @@ impl EngineOptions {
             block_cache_bytes: 256 << 20,
             compaction: CompactionConfig::default(),
             blocking_store_files: 16,
-            compaction_bytes_per_sec: Some(128 << 20),
+            compaction_bytes_per_sec: Some(512 << 20),
             background_work: true,
         }
     }
