@@ -35,6 +35,11 @@ fn backend(system: System) -> Box<dyn Backend> {
     }
 }
 
+/// The allocator the `strata` binary ships with, so Strata runs here as it does there.
+/// RocksDB's C++ code allocates with its own malloc either way.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let backends: Vec<Box<dyn Backend>> = cli.systems.iter().map(|&s| backend(s)).collect();

@@ -6,6 +6,12 @@
 
 mod cmd;
 
+/// mimalloc instead of the system allocator: the engine allocates many small objects from
+/// several threads (writers, flush, compaction), where glibc's allocator spent measurable
+/// time in arena locking and consolidation (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
