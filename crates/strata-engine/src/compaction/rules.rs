@@ -13,6 +13,7 @@
 use crate::cell::CellType;
 use crate::key;
 use crate::options::KeepDeletedCells;
+use crate::read::deletes::DeleteTracker;
 use crate::read::matcher::parse_suffix;
 
 /// The settings a compaction applies.
@@ -31,11 +32,8 @@ pub struct CompactionRules {
 pub struct CompactionFilter {
     rules: CompactionRules,
     row: Vec<u8>,
-    family_delete_ts: Option<i64>,
-    family_version_deletes: Vec<i64>,
+    deletes: DeleteTracker,
     column: Vec<u8>,
-    column_delete_ts: Option<i64>,
-    column_version_deletes: Vec<i64>,
     versions: u32,
     last_put_ts: Option<i64>,
     last_key: Vec<u8>,
@@ -47,11 +45,8 @@ impl CompactionFilter {
         CompactionFilter {
             rules,
             row: Vec::new(),
-            family_delete_ts: None,
-            family_version_deletes: Vec::new(),
+            deletes: DeleteTracker::default(),
             column: Vec::new(),
-            column_delete_ts: None,
-            column_version_deletes: Vec::new(),
             versions: 0,
             last_put_ts: None,
             last_key: Vec::new(),
@@ -62,15 +57,13 @@ impl CompactionFilter {
         let row = key::row_prefix_of(key).unwrap_or(&[]);
         if row != self.row.as_slice() {
             self.row = row.to_vec();
-            self.family_delete_ts = None;
-            self.family_version_deletes.clear();
+            self.deletes.start_row();
             self.column.clear();
         }
         let column = key::column_prefix_of(key).unwrap_or(&[]);
         if column != self.column.as_slice() {
             self.column = column.to_vec();
-            self.column_delete_ts = None;
-            self.column_version_deletes.clear();
+            self.deletes.start_column();
             self.versions = 0;
             self.last_put_ts = None;
         }
@@ -101,17 +94,7 @@ impl CompactionFilter {
     }
 
     fn keep_marker(&mut self, marker: CellType, ts: i64) -> bool {
-        match marker {
-            CellType::DeleteFamily => {
-                self.family_delete_ts = Some(self.family_delete_ts.map_or(ts, |d| d.max(ts)));
-            }
-            CellType::DeleteFamilyVersion => self.family_version_deletes.push(ts),
-            CellType::DeleteColumn => {
-                self.column_delete_ts = Some(self.column_delete_ts.map_or(ts, |d| d.max(ts)));
-            }
-            CellType::Delete => self.column_version_deletes.push(ts),
-            CellType::Put => {}
-        }
+        self.deletes.record(marker, ts);
         if !self.rules.major {
             return true;
         }
@@ -122,18 +105,11 @@ impl CompactionFilter {
         }
     }
 
-    fn is_masked(&self, ts: i64) -> bool {
-        self.family_delete_ts.is_some_and(|d| ts <= d)
-            || self.column_delete_ts.is_some_and(|d| ts <= d)
-            || self.family_version_deletes.contains(&ts)
-            || self.column_version_deletes.contains(&ts)
-    }
-
     fn keep_put(&mut self, ts: i64) -> bool {
         if self.last_put_ts.replace(ts) == Some(ts) {
             return false; // overwritten at the same timestamp
         }
-        let masked = self.is_masked(ts);
+        let masked = self.deletes.is_deleted(ts);
         if masked && !self.keeps_deleted() {
             return false;
         }

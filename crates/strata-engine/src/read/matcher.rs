@@ -13,6 +13,7 @@
 
 use std::collections::BTreeSet;
 
+use super::deletes::DeleteTracker;
 use crate::api::TimeRange;
 use crate::cell::CellType;
 use crate::key::{self, KEY_SUFFIX_LEN};
@@ -71,11 +72,8 @@ pub fn parse_suffix(key: &[u8]) -> Option<KeySuffix> {
 pub struct RowMatcher {
     params: ReadParams,
     row_prefix_len: usize,
-    family_delete_ts: Option<i64>,
-    family_version_deletes: Vec<i64>,
+    deletes: DeleteTracker,
     column: Vec<u8>,
-    column_delete_ts: Option<i64>,
-    column_version_deletes: Vec<i64>,
     versions: u32,
     /// Timestamp of the last put considered in this column: an older write at the same
     /// timestamp was overwritten and is not a version of its own.
@@ -89,11 +87,8 @@ impl RowMatcher {
         RowMatcher {
             params,
             row_prefix_len: 0,
-            family_delete_ts: None,
-            family_version_deletes: Vec::new(),
+            deletes: DeleteTracker::default(),
             column: Vec::new(),
-            column_delete_ts: None,
-            column_version_deletes: Vec::new(),
             versions: 0,
             last_put_ts: None,
             last_key: Vec::new(),
@@ -108,8 +103,7 @@ impl RowMatcher {
     /// Forgets all per-row state; call before the first cell of each row.
     pub fn start_row(&mut self, row_prefix_len: usize) {
         self.row_prefix_len = row_prefix_len;
-        self.family_delete_ts = None;
-        self.family_version_deletes.clear();
+        self.deletes.start_row();
         self.start_column(&[]);
         self.last_key.clear();
     }
@@ -117,8 +111,7 @@ impl RowMatcher {
     fn start_column(&mut self, column: &[u8]) {
         self.column.clear();
         self.column.extend_from_slice(column);
-        self.column_delete_ts = None;
-        self.column_version_deletes.clear();
+        self.deletes.start_column();
         self.versions = 0;
         self.last_put_ts = None;
     }
@@ -143,13 +136,6 @@ impl RowMatcher {
 
     fn marker_applies(&self, ts: i64) -> bool {
         !self.params.keep_deleted_cells || self.params.time_range.contains(ts)
-    }
-
-    fn is_deleted(&self, ts: i64) -> bool {
-        self.family_delete_ts.is_some_and(|d| ts <= d)
-            || self.column_delete_ts.is_some_and(|d| ts <= d)
-            || self.family_version_deletes.contains(&ts)
-            || self.column_version_deletes.contains(&ts)
     }
 
     fn skip_rest(&self) -> Decision {
@@ -180,24 +166,10 @@ impl RowMatcher {
             CellType::Put => self.decide_put(ts),
             marker => {
                 if self.marker_applies(ts) {
-                    self.record_marker(marker, ts);
+                    self.deletes.record(marker, ts);
                 }
                 Decision::Skip
             }
-        }
-    }
-
-    fn record_marker(&mut self, marker: CellType, ts: i64) {
-        match marker {
-            CellType::DeleteFamily => {
-                self.family_delete_ts = Some(self.family_delete_ts.map_or(ts, |d| d.max(ts)));
-            }
-            CellType::DeleteFamilyVersion => self.family_version_deletes.push(ts),
-            CellType::DeleteColumn => {
-                self.column_delete_ts = Some(self.column_delete_ts.map_or(ts, |d| d.max(ts)));
-            }
-            CellType::Delete => self.column_version_deletes.push(ts),
-            CellType::Put => {}
         }
     }
 
@@ -208,7 +180,7 @@ impl RowMatcher {
         if self.last_put_ts.replace(ts) == Some(ts) {
             return Decision::Skip; // overwritten by a later write at the same timestamp
         }
-        if self.is_deleted(ts) {
+        if self.deletes.is_deleted(ts) {
             return Decision::Skip;
         }
         if ts < self.params.time_range.min {
