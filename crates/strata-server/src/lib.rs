@@ -3,13 +3,14 @@
 //! adapters that translate their protocol onto this one API.
 
 pub mod catalog;
-mod data;
+pub mod data;
 pub mod error;
 pub mod names;
 mod scanner;
 mod service;
 pub mod table;
 
+pub use data::{Check, CompareOp};
 pub use error::{Result, ServiceError};
 pub use names::{TableName, DEFAULT_NAMESPACE};
 pub use scanner::SCANNER_LEASE;

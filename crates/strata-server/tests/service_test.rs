@@ -291,3 +291,111 @@ fn idle_scanners_expire_after_the_lease() {
     assert_eq!(svc.scanner_next(fresh, 5).unwrap().len(), 1);
     let _ = CellType::Put;
 }
+
+#[test]
+fn check_and_mutate_compares_like_hbase() {
+    use strata_server::{Check, CompareOp};
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("cm");
+    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    let check = |op, value: Option<&'static str>| Check {
+        row: Bytes::from_static(b"r"),
+        family: Bytes::from_static(b"cf"),
+        qualifier: Bytes::from_static(b"q"),
+        op,
+        value: value.map(|v| Bytes::from_static(v.as_bytes())),
+    };
+    let set = |v: &str| vec![put("r", "q", v)];
+    // Absent column: only a "must not exist" check passes.
+    assert!(!svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Equal, Some("x")),
+            set("1"),
+            Durability::SyncWal
+        )
+        .unwrap());
+    assert!(svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Equal, None),
+            set("m"),
+            Durability::SyncWal
+        )
+        .unwrap());
+    assert!(!svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Equal, None),
+            set("2"),
+            Durability::SyncWal
+        )
+        .unwrap());
+    // The given value on the left: Less passes when given < stored ("a" < "m").
+    assert!(svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Less, Some("a")),
+            vec![],
+            Durability::SyncWal
+        )
+        .unwrap());
+    assert!(!svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Less, Some("z")),
+            vec![],
+            Durability::SyncWal
+        )
+        .unwrap());
+    assert!(svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Greater, Some("z")),
+            set("n"),
+            Durability::SyncWal
+        )
+        .unwrap());
+    let value = svc.get(&table, &Get::new("r")).unwrap().unwrap().cells[0]
+        .value
+        .clone();
+    assert_eq!(value.as_ref(), b"n");
+    let other_row = vec![put("other", "q", "v")];
+    assert!(matches!(
+        svc.check_and_mutate(
+            &table,
+            &check(CompareOp::Equal, Some("n")),
+            other_row,
+            Durability::SyncWal
+        ),
+        Err(ServiceError::InvalidArgument(_))
+    ));
+}
+
+#[test]
+fn appends_concatenate_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("ap");
+    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    let threads: Vec<_> = (0..4)
+        .map(|i| {
+            let (svc, table) = (Arc::clone(&svc), table.clone());
+            std::thread::spawn(move || {
+                (0..25).for_each(|_| {
+                    svc.append(&table, b"r", b"cf", b"log", &[b'a' + i])
+                        .unwrap();
+                })
+            })
+        })
+        .collect();
+    threads.into_iter().for_each(|h| h.join().unwrap());
+    let value = svc.append(&table, b"r", b"cf", b"log", b"").unwrap();
+    assert_eq!(value.len(), 100, "no append was lost");
+    for i in 0..4u8 {
+        assert_eq!(value.iter().filter(|&&b| b == b'a' + i).count(), 25);
+    }
+}
