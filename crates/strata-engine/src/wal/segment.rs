@@ -31,6 +31,10 @@ pub(crate) struct SegmentSet {
     active: Option<ActiveSegment>,
     /// Closed segments, oldest first.
     closed: Vec<SegmentMeta>,
+    /// Files of rolled segments whose final fsync is still to do. It is done off the write
+    /// path (by the background flusher, or by `Wal::sync`/`close`), so a roll never makes
+    /// every writer wait for a full segment's fsync.
+    unsynced: Vec<Box<dyn WritableFile>>,
     next_number: u64,
     counters: Arc<WalCounters>,
 }
@@ -51,6 +55,7 @@ impl SegmentSet {
             segment_size,
             active: None,
             closed,
+            unsynced: Vec::new(),
             next_number,
             counters,
         };
@@ -166,10 +171,33 @@ impl SegmentSet {
         Ok(file)
     }
 
-    /// Syncs and closes the full active segment.
+    /// Retires the full active segment: its bytes are already with the OS (every batch
+    /// flushes at least), so it moves to the closed list at once and its fsync is left to
+    /// [`SegmentSet::take_unsynced`]. FsyncWal edits in it were synced when written.
     fn roll(&mut self) -> Result<()> {
         WalCounters::bump(&self.counters.rolls);
-        self.close_active()
+        let Some(mut active) = self.active.take() else {
+            return Ok(());
+        };
+        let flushed = active.flush(&self.counters);
+        active.meta.size = active.file.len();
+        self.closed.push(active.meta);
+        if flushed.is_ok() {
+            self.unsynced.push(active.file);
+        }
+        self.publish();
+        flushed
+    }
+
+    /// Hands over the rolled segments still to be fsynced; the caller syncs them without
+    /// holding the segment lock, and gives back those that failed with `return_unsynced`.
+    pub(crate) fn take_unsynced(&mut self) -> Vec<Box<dyn WritableFile>> {
+        std::mem::take(&mut self.unsynced)
+    }
+
+    /// Puts back rolled segments whose fsync failed, so a later sync retries them.
+    pub(crate) fn return_unsynced(&mut self, mut files: Vec<Box<dyn WritableFile>>) {
+        self.unsynced.append(&mut files);
     }
 
     /// Syncs the active segment and moves it to the closed list. A failed sync still closes

@@ -110,9 +110,33 @@ impl Wal {
         self.queue.submit(req, &|batch| self.write_batch(batch))
     }
 
-    /// Makes everything appended so far durable, `AsyncWal` edits included.
+    /// Makes everything appended so far durable, `AsyncWal` edits included, in rolled
+    /// segments as well as the active one.
     pub fn sync(&self) -> Result<()> {
+        self.sync_rolled()?;
         self.submit_empty(Durability::FsyncWal, false)
+    }
+
+    /// Fsyncs rolled segments whose final sync is pending, without holding the segment
+    /// lock, so writers go on appending to the new segment meanwhile.
+    pub(crate) fn sync_rolled(&self) -> Result<()> {
+        let files = self.segments.lock().take_unsynced();
+        let mut failed = Vec::new();
+        let mut first_error = None;
+        for mut file in files {
+            let started = std::time::Instant::now();
+            match file.sync() {
+                Ok(()) => self.counters.record_sync(started.elapsed()),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    failed.push(file);
+                }
+            }
+        }
+        if !failed.is_empty() {
+            self.segments.lock().return_unsynced(failed);
+        }
+        first_error.map_or(Ok(()), Err)
     }
 
     /// Deletes every closed segment whose edits all have seq below `min_unflushed_seq`
@@ -156,9 +180,10 @@ impl Wal {
             // whatever it did not flush.
             let _ = handle.join();
         }
+        let rolled = self.sync_rolled();
         let synced = self.submit_empty(Durability::FsyncWal, true);
         let closed = self.segments.lock().close_active();
-        synced.and(closed)
+        rolled.and(synced).and(closed)
     }
 
     /// A snapshot of the WAL's counters.
@@ -176,12 +201,14 @@ impl Wal {
         &self.dir
     }
 
-    /// Writes queued `AsyncWal` edits to the OS; the background flusher's tick.
+    /// The background flusher's tick: writes queued `AsyncWal` edits to the OS, and
+    /// fsyncs segments rolled since the last tick.
     pub(crate) fn flush_pending(&self) -> Result<()> {
+        let rolled = self.sync_rolled();
         if !self.queue.has_pending() {
-            return Ok(());
+            return rolled;
         }
-        self.submit_empty(Durability::SyncWal, false)
+        rolled.and(self.submit_empty(Durability::SyncWal, false))
     }
 
     fn submit_empty(&self, durability: Durability, internal: bool) -> Result<()> {

@@ -148,3 +148,35 @@ fn sync_and_close_make_async_edits_durable() {
         .collect();
     assert_eq!(seqs, vec![1, 2]);
 }
+
+#[test]
+fn a_roll_leaves_the_old_segments_fsync_off_the_write_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = TestFs::default();
+    let mut o = opts(1 << 20);
+    o.segment_size = 64; // roll after almost every edit
+    o.async_flush_interval = Duration::from_secs(3600); // keep the background tick out of it
+    let (wal, _) = open(Arc::new(fs.clone()), dir.path(), o).unwrap();
+    let syncs = || fs.ctl.syncs.load(Ordering::SeqCst);
+    let before = syncs();
+    for seq in 1..=20 {
+        wal.append(&simple_edit(1, seq), Durability::SyncWal)
+            .unwrap();
+    }
+    let rolls = wal.stats().rolls;
+    assert!(rolls >= 3, "the test needs rolls, got {rolls}");
+    // Each roll creates a segment, whose header is synced; the full old segment is not.
+    assert_eq!(
+        syncs() - before,
+        rolls,
+        "rolls must not fsync the old segment inline"
+    );
+    let before_sync = syncs();
+    wal.sync().unwrap();
+    assert!(
+        syncs() - before_sync >= rolls,
+        "sync makes every rolled segment durable"
+    );
+    wal.close().unwrap();
+    assert_eq!(replay(Arc::new(fs), dir.path()).unwrap().len(), 20);
+}
