@@ -36,10 +36,11 @@ enum Command {
 }
 
 /// Structured logs on stderr; the level comes from `STRATA_LOG` (e.g. `debug`,
-/// `strata_engine=trace`), `info` by default.
-fn init_logging() {
+/// `strata_engine=trace`), by default `info` for the server and `warn` for tools (so a
+/// benchmark's table is not interleaved with engine events).
+fn init_logging(default_level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("STRATA_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -49,7 +50,10 @@ fn init_logging() {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging();
+    init_logging(match cli.command {
+        Command::Server(_) => "info",
+        _ => "warn",
+    });
     let result = match cli.command {
         Command::Server(args) => cmd::server::run(args),
         Command::Bench(bench) => cmd::bench::run(bench).map_err(|e| e.to_string()),
