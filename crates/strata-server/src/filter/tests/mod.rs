@@ -77,6 +77,10 @@ impl Rng {
         self.below(100) < percent
     }
 
+    pub(super) fn pick_str(&mut self, items: &[&'static str]) -> &'static str {
+        items[self.below(items.len())]
+    }
+
     pub(super) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
