@@ -8,6 +8,17 @@
 //! [`parse`] turns a filter string into a [`Filter`]; the read path hands each row, after the
 //! engine chose its visible cells and versions, to [`Filter::filter_row`], which keeps some of
 //! its cells, skips it, or ends the scan. See `eval` for how AND / OR / SKIP / WHILE combine.
+//!
+//! Where this differs from HBase 2.6:
+//! - `(A OR B AND C)` and `(A AND SKIP B)` parse inside parentheses too (HBase fails on them).
+//! - Arguments must be separated by commas (HBase also accepts spaces alone).
+//! - `regexstring:` uses Rust's regex syntax: Java-only features (look-around, back-references,
+//!   possessive quantifiers) are parse errors; patterns are capped in length and compiled size.
+//! - ColumnCountGetFilter limits columns per row on scans too; HBase ends a scan after the
+//!   first row with more columns than the limit.
+//! - PageFilter counts rows actually returned; a negative page size returns nothing.
+//! - SKIP and WHILE judge a row-level operand by its row decision (HBase's SkipFilter ignores
+//!   an operand's row-key test).
 
 mod args;
 mod ast;

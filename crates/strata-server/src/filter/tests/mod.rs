@@ -1,8 +1,10 @@
 //! Tests of the filter language: parsing, errors and limits, evaluation, randomized checks.
 
+mod errors;
 mod eval;
 mod fuzz;
 mod parse;
+mod scan;
 
 use bytes::Bytes;
 use strata_engine::{Cell, RowResult};
