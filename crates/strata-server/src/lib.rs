@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod data;
 pub mod error;
+pub mod filter;
 pub mod names;
 mod scanner;
 mod service;

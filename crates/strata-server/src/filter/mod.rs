@@ -1,0 +1,53 @@
+//! HBase's filter language (the filter strings of Thrift1 scans and the HBase shell), parsed
+//! and evaluated over rows the engine has already read.
+//!
+//! ```text
+//! PrefixFilter('row1') AND (QualifierFilter(=, 'binary:a') OR SKIP ValueFilter(!=, 'substring:x'))
+//! ```
+//!
+//! [`parse`] turns a filter string into a [`Filter`]; the read path hands each row, after the
+//! engine chose its visible cells and versions, to [`Filter::filter_row`], which keeps some of
+//! its cells, skips it, or ends the scan. See `eval` for how AND / OR / SKIP / WHILE combine.
+//!
+//! Where this differs from HBase 2.6:
+//! - `(A OR B AND C)` and `(A AND SKIP B)` parse inside parentheses too (HBase fails on them).
+//! - Arguments must be separated by commas (HBase also accepts spaces alone).
+//! - `regexstring:` uses Rust's regex syntax: Java-only features (look-around, back-references,
+//!   possessive quantifiers) are parse errors; patterns are capped in length and compiled size.
+//! - ColumnCountGetFilter limits columns per row on scans too; HBase ends a scan after the
+//!   first row with more columns than the limit.
+//! - PageFilter counts rows actually returned; a negative page size returns nothing.
+//! - SKIP and WHILE judge a row-level operand by its row decision (HBase's SkipFilter ignores
+//!   an operand's row-key test).
+
+mod args;
+mod ast;
+mod cells;
+mod compare;
+mod error;
+mod eval;
+mod lexer;
+mod parser;
+mod rows;
+mod selection;
+
+#[cfg(test)]
+mod tests;
+
+pub use ast::{ColumnTest, Expr, FilterSpec};
+pub use compare::{
+    Comparator, ComparatorKind, CompareOp, MAX_REGEX_LEN, MAX_REGEX_MEMORY, MAX_REGEX_NEST,
+};
+pub use error::FilterError;
+pub use eval::{Filter, RowOutcome};
+pub use parser::{parse_expr, parse_expr_bytes, MAX_DEPTH, MAX_FILTER_LEN};
+
+/// Parses a filter string into a runnable filter. An empty string is an error, as in HBase.
+pub fn parse(text: &str) -> Result<Filter, FilterError> {
+    parse_expr(text).map(Filter::new)
+}
+
+/// Parses a filter string given as bytes (as Thrift carries it).
+pub fn parse_bytes(text: &[u8]) -> Result<Filter, FilterError> {
+    parse_expr_bytes(text).map(Filter::new)
+}
