@@ -131,6 +131,23 @@ impl Service {
         Ok(())
     }
 
+    /// Reads one row through `filter`; `None` when nothing in it passes.
+    pub fn get_filtered(
+        &self,
+        table: &TableName,
+        get: &Get,
+        filter: Option<crate::filter::Filter>,
+    ) -> Result<Option<RowResult>> {
+        let row = self.get(table, get)?;
+        Ok(match (row, filter) {
+            (Some(row), Some(mut filter)) => match filter.filter_row(row) {
+                crate::filter::RowOutcome::Keep(row) => Some(row),
+                _ => None,
+            },
+            (row, _) => row,
+        })
+    }
+
     /// Reads one row; `None` when nothing in it is visible.
     pub fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
         let state = self.table(table)?;

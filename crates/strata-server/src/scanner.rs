@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 use strata_engine::{Region, RegionScanner, RowResult, Scan};
 
 use crate::error::{Result, ServiceError};
+use crate::filter::{Filter, RowOutcome};
 use crate::names::TableName;
 use crate::service::Service;
 
@@ -20,6 +21,7 @@ pub const SCANNER_LEASE: Duration = Duration::from_secs(60);
 /// One open scanner: the regions still to scan, in scan order, and the current one.
 struct ScannerState {
     scan: Scan,
+    filter: Option<Filter>,
     pending: Vec<Arc<Region>>,
     current: Option<RegionScanner>,
     returned: usize,
@@ -34,6 +36,19 @@ impl ScannerState {
         loop {
             if let Some(scanner) = &mut self.current {
                 if let Some(row) = scanner.next_row()? {
+                    let outcome = match self.filter.as_mut() {
+                        None => RowOutcome::Keep(row),
+                        Some(filter) => filter.filter_row(row),
+                    };
+                    let row = match outcome {
+                        RowOutcome::Keep(row) => row,
+                        RowOutcome::Skip => continue,
+                        RowOutcome::StopScan => {
+                            self.pending.clear();
+                            self.current = None;
+                            return Ok(None);
+                        }
+                    };
                     self.returned += 1;
                     return Ok(Some(row));
                 }
@@ -79,6 +94,17 @@ impl Scanners {
 impl Service {
     /// Opens a scanner over `table`; returns its id.
     pub fn open_scanner(&self, table: &TableName, scan: Scan) -> Result<u64> {
+        self.open_filtered_scanner(table, scan, None)
+    }
+
+    /// Opens a scanner whose rows pass through `filter` (HBase's filter language), applied
+    /// after the versions of each row are chosen, as HBase does.
+    pub fn open_filtered_scanner(
+        &self,
+        table: &TableName,
+        scan: Scan,
+        mut filter: Option<Filter>,
+    ) -> Result<u64> {
         self.scanners.expire(self.options.scanner_lease);
         let state = self.table(table)?;
         state.check_enabled()?;
@@ -93,8 +119,12 @@ impl Service {
         if scan.reversed {
             pending.reverse();
         }
+        if let Some(f) = filter.as_mut() {
+            f.set_reversed(scan.reversed);
+        }
         let scanner = ScannerState {
             scan,
+            filter,
             pending,
             current: None,
             returned: 0,

@@ -399,3 +399,68 @@ fn appends_concatenate_atomically() {
         assert_eq!(value.iter().filter(|&&b| b == b'a' + i).count(), 25);
     }
 }
+
+#[test]
+fn filters_apply_to_scans_across_regions_and_to_gets() {
+    use strata_server::filter::parse;
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("f");
+    svc.create_table(
+        &table,
+        vec![FamilyOptions::new("cf")],
+        vec![Bytes::from_static(b"k")],
+    )
+    .unwrap();
+    let cells = ["a1", "a2", "b1", "k1", "k2", "z1"]
+        .iter()
+        .map(|r| put(r, "q", if r.ends_with('1') { "one" } else { "two" }))
+        .collect();
+    svc.mutate(&table, cells, Durability::SyncWal).unwrap();
+    let scan_with = |text: &str, scan: Scan| {
+        let id = svc
+            .open_filtered_scanner(&table, scan, Some(parse(text).unwrap()))
+            .unwrap();
+        let rows: Vec<String> = svc
+            .scanner_next(id, 100)
+            .unwrap()
+            .iter()
+            .map(|r| String::from_utf8(r.row.to_vec()).unwrap())
+            .collect();
+        rows
+    };
+    assert_eq!(
+        scan_with("ValueFilter(=, 'binary:one')", Scan::new()),
+        vec!["a1", "b1", "k1", "z1"]
+    );
+    assert_eq!(
+        scan_with("PrefixFilter('k')", Scan::new()),
+        vec!["k1", "k2"]
+    );
+    assert_eq!(
+        scan_with("PageFilter(3)", Scan::new()),
+        vec!["a1", "a2", "b1"]
+    );
+    assert_eq!(
+        scan_with("PrefixFilter('a')", Scan::new().reversed(true)),
+        vec!["a2", "a1"]
+    );
+    assert_eq!(
+        scan_with(
+            "RowFilter(>=, 'binary:k') AND ValueFilter(=, 'binary:two')",
+            Scan::new()
+        ),
+        vec!["k2"]
+    );
+    let get = |row: &str, text: &str| {
+        svc.get_filtered(
+            &table,
+            &Get::new(row.to_string()),
+            Some(parse(text).unwrap()),
+        )
+        .unwrap()
+        .is_some()
+    };
+    assert!(get("k1", "ValueFilter(=, 'binary:one')"));
+    assert!(!get("k2", "ValueFilter(=, 'binary:one')"));
+}
