@@ -29,14 +29,30 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the standalone server.
+    Server(cmd::server::ServerArgs),
     /// Benchmarks.
     Bench(cmd::bench::BenchCommand),
 }
 
+/// Structured logs on stderr; the level comes from `STRATA_LOG` (e.g. `debug`,
+/// `strata_engine=trace`), `info` by default.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("STRATA_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logging();
     let result = match cli.command {
-        Command::Bench(bench) => cmd::bench::run(bench),
+        Command::Server(args) => cmd::server::run(args),
+        Command::Bench(bench) => cmd::bench::run(bench).map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -57,7 +73,9 @@ mod tests {
         let db = dir.path().to_str().unwrap();
         let cli = Cli::try_parse_from(["strata", "bench", "engine", "--num", "2000", "--db", db])
             .unwrap();
-        let Command::Bench(bench) = cli.command;
+        let Command::Bench(bench) = cli.command else {
+            panic!("parsed as another command");
+        };
         cmd::bench::run(bench).unwrap();
     }
 

@@ -1,0 +1,142 @@
+//! The catalog: namespaces and tables, persisted in a system region of the engine (like
+//! HBase's `hbase:meta`), so catalog changes get the WAL's durability and the engine's
+//! checksums, and survive crashes and restarts like any data.
+
+mod codec;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use strata_engine::{
+    Cell, CellType, Durability, Engine, FamilyOptions, Get, Region, RegionSpec, Scan,
+    LATEST_TIMESTAMP,
+};
+
+pub use codec::{RegionEntry, TableRecord};
+
+use crate::error::{Result, ServiceError};
+use crate::names::TableName;
+
+/// The engine region holding the catalog. Table regions get ids from 1.
+pub const CATALOG_REGION_ID: u64 = 0;
+const FAMILY: &[u8] = b"info";
+const QUALIFIER: &[u8] = b"v";
+const NAMESPACE_PREFIX: &[u8] = b"n:";
+const TABLE_PREFIX: &[u8] = b"t:";
+
+/// Everything the catalog holds, as loaded at startup.
+#[derive(Debug, Default)]
+pub struct CatalogContents {
+    pub namespaces: BTreeSet<String>,
+    pub tables: BTreeMap<TableName, TableRecord>,
+}
+
+/// Reads and writes catalog records.
+pub struct Catalog {
+    region: Arc<Region>,
+}
+
+fn table_row(name: &TableName) -> Vec<u8> {
+    [
+        TABLE_PREFIX,
+        name.namespace.as_bytes(),
+        b":",
+        name.name.as_bytes(),
+    ]
+    .concat()
+}
+
+fn namespace_row(namespace: &str) -> Vec<u8> {
+    [NAMESPACE_PREFIX, namespace.as_bytes()].concat()
+}
+
+impl Catalog {
+    /// Opens the catalog region.
+    pub fn open(engine: &Engine) -> Result<Catalog> {
+        let mut family = FamilyOptions::new(FAMILY);
+        family.in_memory = true;
+        let region = engine.open_region(RegionSpec {
+            id: CATALOG_REGION_ID,
+            families: vec![family],
+        })?;
+        Ok(Catalog { region })
+    }
+
+    /// Reads every record.
+    pub fn load(&self) -> Result<CatalogContents> {
+        let mut contents = CatalogContents::default();
+        for row in self.region.scan(&Scan::new())? {
+            let row = row?;
+            let value = row
+                .cells
+                .first()
+                .map(|c| c.value.clone())
+                .unwrap_or_default();
+            if let Some(ns) = row.row.strip_prefix(NAMESPACE_PREFIX) {
+                contents
+                    .namespaces
+                    .insert(String::from_utf8_lossy(ns).into_owned());
+            } else if let Some(rest) = row.row.strip_prefix(TABLE_PREFIX) {
+                let name = TableName::from_bytes(rest).map_err(|_| {
+                    ServiceError::CatalogCorrupt(format!("bad table row {:?}", row.row))
+                })?;
+                contents.tables.insert(name, codec::decode_table(&value)?);
+            }
+        }
+        Ok(contents)
+    }
+
+    /// The highest region id any table uses (0 when there are none).
+    pub fn max_region_id(contents: &CatalogContents) -> u64 {
+        contents
+            .tables
+            .values()
+            .flat_map(|t| t.regions.iter().map(|r| r.id))
+            .max()
+            .unwrap_or(CATALOG_REGION_ID)
+    }
+
+    fn put(&self, row: Vec<u8>, value: Vec<u8>) -> Result<()> {
+        let cell = Cell::put(row, FAMILY, QUALIFIER, LATEST_TIMESTAMP, value);
+        self.region.mutate(vec![cell], Durability::FsyncWal)?;
+        Ok(())
+    }
+
+    fn delete(&self, row: Vec<u8>) -> Result<()> {
+        let cell = Cell::delete(
+            row,
+            FAMILY,
+            Bytes::new(),
+            LATEST_TIMESTAMP,
+            CellType::DeleteFamily,
+        );
+        self.region.mutate(vec![cell], Durability::FsyncWal)?;
+        Ok(())
+    }
+
+    /// Records a namespace.
+    pub fn put_namespace(&self, namespace: &str) -> Result<()> {
+        self.put(namespace_row(namespace), Vec::new())
+    }
+
+    /// Removes a namespace.
+    pub fn delete_namespace(&self, namespace: &str) -> Result<()> {
+        self.delete(namespace_row(namespace))
+    }
+
+    /// Records (or replaces) a table.
+    pub fn put_table(&self, name: &TableName, record: &TableRecord) -> Result<()> {
+        self.put(table_row(name), codec::encode_table(record))
+    }
+
+    /// Removes a table.
+    pub fn delete_table(&self, name: &TableName) -> Result<()> {
+        self.delete(table_row(name))
+    }
+
+    /// True if the table's record exists (used by tests).
+    pub fn has_table(&self, name: &TableName) -> Result<bool> {
+        Ok(self.region.get(&Get::new(table_row(name)))?.is_some())
+    }
+}

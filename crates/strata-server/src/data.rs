@@ -1,0 +1,273 @@
+//! Row operations: mutations routed to regions by row, point reads, and atomic increments.
+
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use parking_lot::{Mutex, MutexGuard};
+use strata_engine::{Cell, Durability, Get, RowResult};
+
+use crate::error::{Result, ServiceError};
+use crate::names::TableName;
+use crate::service::Service;
+
+const ROW_LOCK_STRIPES: usize = 256;
+
+/// Striped row locks for read-modify-write operations (increment, append, check-and-mutate):
+/// two of them on the same row never interleave. Plain mutations need no lock; the region's
+/// MVCC already makes each one atomic.
+pub struct RowLocks {
+    stripes: Vec<Mutex<()>>,
+}
+
+impl Default for RowLocks {
+    fn default() -> Self {
+        RowLocks {
+            stripes: (0..ROW_LOCK_STRIPES).map(|_| Mutex::new(())).collect(),
+        }
+    }
+}
+
+impl RowLocks {
+    fn stripe(&self, table: &TableName, row: &[u8]) -> usize {
+        let mut h = DefaultHasher::new();
+        (table, row).hash(&mut h);
+        (h.finish() as usize) % self.stripes.len()
+    }
+
+    /// Locks the stripe of (`table`, `row`).
+    pub fn lock(&self, table: &TableName, row: &[u8]) -> MutexGuard<'_, ()> {
+        self.stripes[self.stripe(table, row)].lock()
+    }
+
+    /// Locks the stripes of every row in `rows`, in ascending stripe order so that two
+    /// multi-row mutations can never deadlock.
+    pub fn lock_all<'a>(
+        &self,
+        table: &TableName,
+        rows: impl Iterator<Item = &'a [u8]>,
+    ) -> Vec<MutexGuard<'_, ()>> {
+        let mut stripes: Vec<usize> = rows.map(|r| self.stripe(table, r)).collect();
+        stripes.sort_unstable();
+        stripes.dedup();
+        stripes
+            .into_iter()
+            .map(|i| self.stripes[i].lock())
+            .collect()
+    }
+}
+
+/// HBase's CompareOperator for check-and-mutate. Like HBase, the operator compares the
+/// value given in the request with the value stored: `Less` passes when the given value is
+/// less than the stored one (`HRegion` compares `comparator.compareTo(cellValue)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareOp {
+    Less,
+    LessOrEqual,
+    Equal,
+    NotEqual,
+    GreaterOrEqual,
+    Greater,
+}
+
+impl CompareOp {
+    fn passes(self, given: &[u8], stored: &[u8]) -> bool {
+        let ord = given.cmp(stored);
+        match self {
+            CompareOp::Less => ord.is_lt(),
+            CompareOp::LessOrEqual => ord.is_le(),
+            CompareOp::Equal => ord.is_eq(),
+            CompareOp::NotEqual => ord.is_ne(),
+            CompareOp::GreaterOrEqual => ord.is_ge(),
+            CompareOp::Greater => ord.is_gt(),
+        }
+    }
+}
+
+/// The condition of a check-and-mutate: the newest version of one column compared with
+/// `value`; `value: None` requires the column to have no visible value.
+#[derive(Debug, Clone)]
+pub struct Check {
+    pub row: bytes::Bytes,
+    pub family: bytes::Bytes,
+    pub qualifier: bytes::Bytes,
+    pub op: CompareOp,
+    pub value: Option<bytes::Bytes>,
+}
+
+impl Service {
+    /// Applies `cells` (one region's share atomically; HBase guarantees atomicity per row).
+    pub fn mutate(
+        &self,
+        table: &TableName,
+        cells: Vec<Cell>,
+        durability: Durability,
+    ) -> Result<()> {
+        let state = self.table(table)?;
+        state.check_enabled()?;
+        for cell in &cells {
+            state.check_family(&cell.family)?;
+        }
+        // Row locks make plain writes wait for a read-modify-write of the same row, as in
+        // HBase, so an increment never overwrites a put that landed between its read and
+        // its write.
+        let _locks = self
+            .row_locks
+            .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
+        let mut by_region: BTreeMap<usize, Vec<Cell>> = BTreeMap::new();
+        for cell in cells {
+            let idx = state
+                .regions
+                .partition_point(|r| r.entry.start_key.as_ref() <= cell.row.as_ref());
+            by_region
+                .entry(idx.saturating_sub(1))
+                .or_default()
+                .push(cell);
+        }
+        for (idx, cells) in by_region {
+            if let Some(region) = state.regions.get(idx) {
+                region.region.mutate(cells, durability)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads one row; `None` when nothing in it is visible.
+    pub fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
+        let state = self.table(table)?;
+        state.check_enabled()?;
+        for family in get.columns.keys() {
+            state.check_family(family)?;
+        }
+        Ok(state.region_for(&get.row).region.get(get)?)
+    }
+
+    /// The newest visible cell of one column, read under the caller's row lock.
+    fn newest_cell(
+        &self,
+        region: &strata_engine::Region,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+    ) -> Result<Option<Cell>> {
+        let get = Get::new(row.to_vec()).column(family.to_vec(), qualifier.to_vec());
+        Ok(region.get(&get)?.and_then(|r| r.cells.into_iter().next()))
+    }
+
+    /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.
+    pub fn check_and_mutate(
+        &self,
+        table: &TableName,
+        check: &Check,
+        cells: Vec<Cell>,
+        durability: Durability,
+    ) -> Result<bool> {
+        let state = self.table(table)?;
+        state.check_enabled()?;
+        state.check_family(&check.family)?;
+        for cell in &cells {
+            state.check_family(&cell.family)?;
+            if cell.row != check.row {
+                return Err(ServiceError::InvalidArgument(
+                    "check-and-mutate: every mutation must be in the checked row".into(),
+                ));
+            }
+        }
+        let _row = self.row_locks.lock(table, &check.row);
+        let region = &state.region_for(&check.row).region;
+        let current = self.newest_cell(region, &check.row, &check.family, &check.qualifier)?;
+        let passes = match (&check.value, &current) {
+            (None, None) => true,
+            (None, Some(_)) | (Some(_), None) => false,
+            (Some(given), Some(stored)) => check.op.passes(given, &stored.value),
+        };
+        if passes && !cells.is_empty() {
+            region.mutate(cells, durability)?;
+        }
+        Ok(passes)
+    }
+
+    /// Atomically appends `suffix` to a cell's value (a missing cell counts as empty) and
+    /// returns the new value; the new version's timestamp is max(now, previous + 1).
+    pub fn append(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        suffix: &[u8],
+    ) -> Result<bytes::Bytes> {
+        let state = self.table(table)?;
+        state.check_enabled()?;
+        state.check_family(family)?;
+        let _row = self.row_locks.lock(table, row);
+        let region = &state.region_for(row).region;
+        let current = self.newest_cell(region, row, family, qualifier)?;
+        let previous_ts = current.as_ref().map_or(i64::MIN, |c| c.timestamp);
+        let mut value = current.map(|c| c.value.to_vec()).unwrap_or_default();
+        value.extend_from_slice(suffix);
+        let ts = self
+            .options
+            .engine
+            .clock
+            .now_millis()
+            .max(previous_ts.saturating_add(1));
+        let value = bytes::Bytes::from(value);
+        region.mutate(
+            vec![Cell::put(
+                row.to_vec(),
+                family.to_vec(),
+                qualifier.to_vec(),
+                ts,
+                value.clone(),
+            )],
+            Durability::SyncWal,
+        )?;
+        Ok(value)
+    }
+
+    /// Atomically adds `amount` to the 8-byte big-endian counter in a cell (a missing cell
+    /// counts as 0) and returns the new value. Like HBase: the sum wraps on overflow, the new
+    /// version's timestamp is max(now, previous + 1), and a value that is not 8 bytes wide
+    /// is an error.
+    pub fn increment(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        amount: i64,
+    ) -> Result<i64> {
+        let state = self.table(table)?;
+        state.check_enabled()?;
+        state.check_family(family)?;
+        let _row = self.row_locks.lock(table, row);
+        let region = &state.region_for(row).region;
+        let current =
+            region.get(&Get::new(row.to_vec()).column(family.to_vec(), qualifier.to_vec()))?;
+        let cell = current.and_then(|r| r.cells.into_iter().next());
+        let (value, previous_ts) = match &cell {
+            None => (0, i64::MIN),
+            Some(c) => {
+                let bytes: [u8; 8] = c.value.as_ref().try_into().map_err(|_| {
+                    ServiceError::InvalidArgument(format!(
+                        "field is not 64 bits wide: the current value has {} bytes",
+                        c.value.len()
+                    ))
+                })?;
+                (i64::from_be_bytes(bytes), c.timestamp)
+            }
+        };
+        let new_value = value.wrapping_add(amount);
+        let now = self.options.engine.clock.now_millis();
+        let ts = now.max(previous_ts.saturating_add(1));
+        let put = Cell::put(
+            row.to_vec(),
+            family.to_vec(),
+            qualifier.to_vec(),
+            ts,
+            new_value.to_be_bytes().to_vec(),
+        );
+        region.mutate(vec![put], Durability::SyncWal)?;
+        Ok(new_value)
+    }
+}

@@ -1,0 +1,34 @@
+//! The service layer's one error type. Network adapters map each kind to their protocol's
+//! error (Thrift IOError / IllegalArgument / AlreadyExists, gRPC status codes, HTTP status).
+
+/// What can go wrong in a service call.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("table {0} does not exist")]
+    TableNotFound(String),
+    #[error("table {0} already exists")]
+    TableExists(String),
+    #[error("table {0} is enabled; disable it first")]
+    TableNotDisabled(String),
+    #[error("table {0} is disabled")]
+    TableDisabled(String),
+    #[error("namespace {0} does not exist")]
+    NamespaceNotFound(String),
+    #[error("namespace {0} already exists")]
+    NamespaceExists(String),
+    #[error("namespace {0} is not empty")]
+    NamespaceNotEmpty(String),
+    #[error("column family {family} does not exist in table {table}")]
+    FamilyNotFound { table: String, family: String },
+    #[error("scanner {0} does not exist or has expired")]
+    ScannerNotFound(u64),
+    #[error("{0}")]
+    InvalidArgument(String),
+    #[error("catalog is corrupt: {0}")]
+    CatalogCorrupt(String),
+    #[error(transparent)]
+    Engine(#[from] strata_engine::Error),
+}
+
+/// The service layer's result type.
+pub type Result<T> = std::result::Result<T, ServiceError>;

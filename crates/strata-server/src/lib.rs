@@ -1,0 +1,18 @@
+//! Strata's service layer: namespaces and tables (the catalog), tables split into regions by
+//! row range, row operations and scanners. The Thrift, gRPC and HTTP servers are thin
+//! adapters that translate their protocol onto this one API.
+
+pub mod catalog;
+pub mod data;
+pub mod error;
+pub mod names;
+mod scanner;
+mod service;
+pub mod table;
+
+pub use data::{Check, CompareOp};
+pub use error::{Result, ServiceError};
+pub use names::{TableName, DEFAULT_NAMESPACE};
+pub use scanner::SCANNER_LEASE;
+pub use service::{Service, ServiceOptions};
+pub use table::{RegionInfo, TableDescriptor};

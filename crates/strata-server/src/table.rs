@@ -1,0 +1,129 @@
+//! An open table: its catalog record and its open regions, ordered by start key.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use strata_engine::{FamilyOptions, Region};
+
+use crate::catalog::{RegionEntry, TableRecord};
+use crate::error::{Result, ServiceError};
+use crate::names::TableName;
+
+/// A region with its key range.
+pub struct OpenRegion {
+    pub entry: RegionEntry,
+    pub region: Arc<Region>,
+}
+
+/// An open table. Immutable: changes (enable, disable) build a new one.
+pub struct TableState {
+    pub name: TableName,
+    pub record: TableRecord,
+    /// Sorted by start key; together they cover every row.
+    pub regions: Vec<OpenRegion>,
+}
+
+/// A table's regions as adapters report them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegionInfo {
+    pub id: u64,
+    pub start_key: Bytes,
+    pub end_key: Bytes,
+    /// HBase-style region name: `table,start_key,id`.
+    pub name: String,
+}
+
+/// A table's schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableDescriptor {
+    pub name: TableName,
+    pub families: Vec<FamilyOptions>,
+}
+
+impl TableState {
+    /// The region holding `row`.
+    pub fn region_for(&self, row: &[u8]) -> &OpenRegion {
+        // The first region starts at the empty key, so the index is at least 1.
+        let idx = self
+            .regions
+            .partition_point(|r| r.entry.start_key.as_ref() <= row);
+        &self.regions[idx.saturating_sub(1).min(self.regions.len() - 1)]
+    }
+
+    /// Fails unless the table is enabled.
+    pub fn check_enabled(&self) -> Result<()> {
+        if self.record.enabled {
+            Ok(())
+        } else {
+            Err(ServiceError::TableDisabled(self.name.to_string()))
+        }
+    }
+
+    /// Fails unless `family` exists.
+    pub fn check_family(&self, family: &[u8]) -> Result<()> {
+        if self.record.families.iter().any(|f| f.name == family) {
+            Ok(())
+        } else {
+            Err(ServiceError::FamilyNotFound {
+                table: self.name.to_string(),
+                family: String::from_utf8_lossy(family).into_owned(),
+            })
+        }
+    }
+
+    /// The regions as adapters report them.
+    pub fn region_infos(&self) -> Vec<RegionInfo> {
+        self.regions
+            .iter()
+            .map(|r| RegionInfo {
+                id: r.entry.id,
+                start_key: r.entry.start_key.clone(),
+                end_key: r.entry.end_key.clone(),
+                name: format!(
+                    "{},{},{}",
+                    self.name,
+                    String::from_utf8_lossy(&r.entry.start_key),
+                    r.entry.id
+                ),
+            })
+            .collect()
+    }
+}
+
+/// Region key ranges for a table pre-split at `split_keys`: `["", k1), [k1, k2), …, [kn, "")`.
+pub fn region_ranges(split_keys: &[Bytes]) -> Result<Vec<(Bytes, Bytes)>> {
+    let mut keys: Vec<Bytes> = split_keys.to_vec();
+    keys.sort();
+    keys.dedup();
+    if keys.len() != split_keys.len() || keys.iter().any(|k| k.is_empty()) {
+        return Err(ServiceError::InvalidArgument(
+            "split keys must be non-empty and distinct".into(),
+        ));
+    }
+    let mut bounds = vec![Bytes::new()];
+    bounds.extend(keys);
+    let ends = bounds
+        .iter()
+        .skip(1)
+        .cloned()
+        .chain(std::iter::once(Bytes::new()));
+    Ok(bounds.iter().cloned().zip(ends).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_keys_make_contiguous_ranges() {
+        let r = region_ranges(&[Bytes::from_static(b"m"), Bytes::from_static(b"c")]).unwrap();
+        let as_str: Vec<(&[u8], &[u8])> = r.iter().map(|(a, b)| (a.as_ref(), b.as_ref())).collect();
+        assert_eq!(
+            as_str,
+            vec![(&b""[..], &b"c"[..]), (b"c", b"m"), (b"m", b"")]
+        );
+        assert_eq!(region_ranges(&[]).unwrap().len(), 1);
+        assert!(region_ranges(&[Bytes::new()]).is_err());
+        assert!(region_ranges(&[Bytes::from_static(b"a"), Bytes::from_static(b"a")]).is_err());
+    }
+}

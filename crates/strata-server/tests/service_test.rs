@@ -1,0 +1,401 @@
+//! The service layer end to end on a real engine in a temporary directory.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use strata_engine::{Cell, CellType, Durability, FamilyOptions, Get, Scan, LATEST_TIMESTAMP};
+use strata_server::{Service, ServiceError, ServiceOptions, TableName};
+
+fn open(dir: &std::path::Path) -> Arc<Service> {
+    let mut options = ServiceOptions::new(dir);
+    options.scanner_lease = Duration::from_millis(200);
+    Service::open(options).unwrap()
+}
+
+fn t(name: &str) -> TableName {
+    TableName::parse(name).unwrap()
+}
+
+fn put(row: &str, q: &str, v: &str) -> Cell {
+    Cell::put(
+        row.to_string(),
+        "cf",
+        q.to_string(),
+        LATEST_TIMESTAMP,
+        v.to_string(),
+    )
+}
+
+fn rows(svc: &Service, table: &TableName, scan: Scan) -> Vec<String> {
+    let id = svc.open_scanner(table, scan).unwrap();
+    let mut out = Vec::new();
+    loop {
+        let batch = svc.scanner_next(id, 3).unwrap();
+        if batch.is_empty() {
+            break;
+        }
+        out.extend(
+            batch
+                .into_iter()
+                .map(|r| String::from_utf8(r.row.to_vec()).unwrap()),
+        );
+    }
+    svc.close_scanner(id).unwrap();
+    out
+}
+
+#[test]
+fn tables_are_created_listed_disabled_and_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    svc.create_table(&t("t1"), vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    assert!(matches!(
+        svc.create_table(&t("t1"), vec![FamilyOptions::new("cf")], vec![]),
+        Err(ServiceError::TableExists(_))
+    ));
+    assert!(matches!(
+        svc.create_table(&t("nope:t"), vec![FamilyOptions::new("cf")], vec![]),
+        Err(ServiceError::NamespaceNotFound(_))
+    ));
+    assert!(matches!(
+        svc.create_table(&t("t2"), vec![], vec![]),
+        Err(ServiceError::InvalidArgument(_))
+    ));
+    svc.create_namespace("ns").unwrap();
+    svc.create_table(
+        &t("ns:t2"),
+        vec![FamilyOptions::new("a"), FamilyOptions::new("b")],
+        vec![],
+    )
+    .unwrap();
+    assert_eq!(
+        svc.list_tables(),
+        vec![t("t1"), t("ns:t2")]
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+    );
+    assert!(matches!(
+        svc.drop_namespace("ns"),
+        Err(ServiceError::NamespaceNotEmpty(_))
+    ));
+    assert!(matches!(
+        svc.delete_table(&t("t1")),
+        Err(ServiceError::TableNotDisabled(_))
+    ));
+    svc.disable_table(&t("t1")).unwrap();
+    assert!(!svc.is_table_enabled(&t("t1")).unwrap());
+    assert!(matches!(
+        svc.get(&t("t1"), &Get::new("r")),
+        Err(ServiceError::TableDisabled(_))
+    ));
+    svc.delete_table(&t("t1")).unwrap();
+    assert!(matches!(
+        svc.describe_table(&t("t1")),
+        Err(ServiceError::TableNotFound(_))
+    ));
+    assert_eq!(svc.describe_table(&t("ns:t2")).unwrap().families.len(), 2);
+}
+
+#[test]
+fn catalog_and_data_survive_a_restart_and_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let svc = open(dir.path());
+        svc.create_namespace("ns").unwrap();
+        let mut cf = FamilyOptions::new("cf");
+        cf.max_versions = 3;
+        cf.ttl_seconds = Some(86_400);
+        svc.create_table(&t("ns:t"), vec![cf], vec![Bytes::from_static(b"m")])
+            .unwrap();
+        svc.create_table(&t("off"), vec![FamilyOptions::new("cf")], vec![])
+            .unwrap();
+        svc.disable_table(&t("off")).unwrap();
+        svc.mutate(
+            &t("ns:t"),
+            vec![put("a", "q", "1"), put("z", "q", "2")],
+            Durability::SyncWal,
+        )
+        .unwrap();
+        svc.close().unwrap();
+    }
+    {
+        let svc = open(dir.path());
+        assert_eq!(svc.list_namespaces(), vec!["default", "hbase", "ns"]);
+        let desc = svc.describe_table(&t("ns:t")).unwrap();
+        assert_eq!(
+            (desc.families[0].max_versions, desc.families[0].ttl_seconds),
+            (3, Some(86_400))
+        );
+        assert!(!svc.is_table_enabled(&t("off")).unwrap());
+        assert_eq!(svc.table_regions(&t("ns:t")).unwrap().len(), 2);
+        assert_eq!(rows(&svc, &t("ns:t"), Scan::new()), vec!["a", "z"]);
+        svc.mutate(&t("ns:t"), vec![put("b", "q", "3")], Durability::SyncWal)
+            .unwrap();
+        // No close: the next open replays the WAL.
+    }
+    let svc = open(dir.path());
+    assert_eq!(rows(&svc, &t("ns:t"), Scan::new()), vec!["a", "b", "z"]);
+}
+
+#[test]
+fn rows_route_to_pre_split_regions_and_scans_cross_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let splits = vec![Bytes::from_static(b"c"), Bytes::from_static(b"f")];
+    svc.create_table(&t("s"), vec![FamilyOptions::new("cf")], splits)
+        .unwrap();
+    let cells = ["a", "b", "c", "d", "e", "f", "g"]
+        .iter()
+        .map(|r| put(r, "q", r))
+        .collect();
+    svc.mutate(&t("s"), cells, Durability::SyncWal).unwrap();
+    let regions = svc.table_regions(&t("s")).unwrap();
+    assert_eq!(
+        regions
+            .iter()
+            .map(|r| r.start_key.clone())
+            .collect::<Vec<_>>(),
+        vec![
+            Bytes::new(),
+            Bytes::from_static(b"c"),
+            Bytes::from_static(b"f")
+        ]
+    );
+    assert_eq!(
+        rows(&svc, &t("s"), Scan::new()),
+        vec!["a", "b", "c", "d", "e", "f", "g"]
+    );
+    assert_eq!(
+        rows(&svc, &t("s"), Scan::new().range("b", "g")),
+        vec!["b", "c", "d", "e", "f"]
+    );
+    assert_eq!(
+        rows(&svc, &t("s"), Scan::new().reversed(true)),
+        vec!["g", "f", "e", "d", "c", "b", "a"]
+    );
+    assert_eq!(
+        rows(&svc, &t("s"), Scan::new().range("e", "a").reversed(true)),
+        vec!["e", "d", "c", "b"]
+    );
+    assert_eq!(
+        rows(&svc, &t("s"), Scan::new().limit(4)),
+        vec!["a", "b", "c", "d"]
+    );
+    let got = svc.get(&t("s"), &Get::new("e")).unwrap().unwrap();
+    assert_eq!(got.cells[0].value.as_ref(), b"e");
+    svc.flush_table(&t("s")).unwrap();
+    svc.compact_table(&t("s"), true).unwrap();
+    assert_eq!(rows(&svc, &t("s"), Scan::new()).len(), 7);
+}
+
+#[test]
+fn unknown_families_and_tables_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    svc.create_table(&t("t"), vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    let bad = Cell::put("r", "nope", "q", 1, "v");
+    assert!(matches!(
+        svc.mutate(&t("t"), vec![bad], Durability::SyncWal),
+        Err(ServiceError::FamilyNotFound { .. })
+    ));
+    assert!(matches!(
+        svc.get(&t("missing"), &Get::new("r")),
+        Err(ServiceError::TableNotFound(_))
+    ));
+    assert!(matches!(
+        svc.get(&t("t"), &Get::new("r").family("nope")),
+        Err(ServiceError::FamilyNotFound { .. })
+    ));
+    assert!(matches!(
+        svc.scanner_next(12345, 1),
+        Err(ServiceError::ScannerNotFound(12345))
+    ));
+}
+
+#[test]
+fn increments_are_atomic_wrap_and_reject_wrong_widths() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("c");
+    let mut cf = FamilyOptions::new("cf");
+    cf.max_versions = 10;
+    svc.create_table(&table, vec![cf], vec![]).unwrap();
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let (svc, table) = (Arc::clone(&svc), table.clone());
+            std::thread::spawn(move || {
+                (0..50).for_each(|_| {
+                    svc.increment(&table, b"r", b"cf", b"n", 1).unwrap();
+                })
+            })
+        })
+        .collect();
+    threads.into_iter().for_each(|h| h.join().unwrap());
+    assert_eq!(svc.increment(&table, b"r", b"cf", b"n", 0).unwrap(), 200);
+    let versions = svc
+        .get(&table, &Get::new("r").versions(10))
+        .unwrap()
+        .unwrap()
+        .cells;
+    assert!(
+        versions.windows(2).all(|w| w[0].timestamp > w[1].timestamp),
+        "each increment is a new, later version"
+    );
+    svc.mutate(
+        &table,
+        vec![Cell::put(
+            "r",
+            "cf",
+            "max",
+            1,
+            i64::MAX.to_be_bytes().to_vec(),
+        )],
+        Durability::SyncWal,
+    )
+    .unwrap();
+    assert_eq!(
+        svc.increment(&table, b"r", b"cf", b"max", 1).unwrap(),
+        i64::MIN
+    );
+    svc.mutate(&table, vec![put("r", "short", "abc")], Durability::SyncWal)
+        .unwrap();
+    assert!(matches!(
+        svc.increment(&table, b"r", b"cf", b"short", 1),
+        Err(ServiceError::InvalidArgument(_))
+    ));
+}
+
+#[test]
+fn idle_scanners_expire_after_the_lease() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    svc.create_table(&t("t"), vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    svc.mutate(&t("t"), vec![put("a", "q", "1")], Durability::SyncWal)
+        .unwrap();
+    let idle = svc.open_scanner(&t("t"), Scan::new()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let fresh = svc.open_scanner(&t("t"), Scan::new()).unwrap();
+    assert_eq!(svc.open_scanner_count(), 1, "the idle scanner was dropped");
+    assert!(matches!(
+        svc.scanner_next(idle, 1),
+        Err(ServiceError::ScannerNotFound(_))
+    ));
+    assert_eq!(svc.scanner_next(fresh, 5).unwrap().len(), 1);
+    let _ = CellType::Put;
+}
+
+#[test]
+fn check_and_mutate_compares_like_hbase() {
+    use strata_server::{Check, CompareOp};
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("cm");
+    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    let check = |op, value: Option<&'static str>| Check {
+        row: Bytes::from_static(b"r"),
+        family: Bytes::from_static(b"cf"),
+        qualifier: Bytes::from_static(b"q"),
+        op,
+        value: value.map(|v| Bytes::from_static(v.as_bytes())),
+    };
+    let set = |v: &str| vec![put("r", "q", v)];
+    // Absent column: only a "must not exist" check passes.
+    assert!(!svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Equal, Some("x")),
+            set("1"),
+            Durability::SyncWal
+        )
+        .unwrap());
+    assert!(svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Equal, None),
+            set("m"),
+            Durability::SyncWal
+        )
+        .unwrap());
+    assert!(!svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Equal, None),
+            set("2"),
+            Durability::SyncWal
+        )
+        .unwrap());
+    // The given value on the left: Less passes when given < stored ("a" < "m").
+    assert!(svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Less, Some("a")),
+            vec![],
+            Durability::SyncWal
+        )
+        .unwrap());
+    assert!(!svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Less, Some("z")),
+            vec![],
+            Durability::SyncWal
+        )
+        .unwrap());
+    assert!(svc
+        .check_and_mutate(
+            &table,
+            &check(CompareOp::Greater, Some("z")),
+            set("n"),
+            Durability::SyncWal
+        )
+        .unwrap());
+    let value = svc.get(&table, &Get::new("r")).unwrap().unwrap().cells[0]
+        .value
+        .clone();
+    assert_eq!(value.as_ref(), b"n");
+    let other_row = vec![put("other", "q", "v")];
+    assert!(matches!(
+        svc.check_and_mutate(
+            &table,
+            &check(CompareOp::Equal, Some("n")),
+            other_row,
+            Durability::SyncWal
+        ),
+        Err(ServiceError::InvalidArgument(_))
+    ));
+}
+
+#[test]
+fn appends_concatenate_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("ap");
+    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    let threads: Vec<_> = (0..4)
+        .map(|i| {
+            let (svc, table) = (Arc::clone(&svc), table.clone());
+            std::thread::spawn(move || {
+                (0..25).for_each(|_| {
+                    svc.append(&table, b"r", b"cf", b"log", &[b'a' + i])
+                        .unwrap();
+                })
+            })
+        })
+        .collect();
+    threads.into_iter().for_each(|h| h.join().unwrap());
+    let value = svc.append(&table, b"r", b"cf", b"log", b"").unwrap();
+    assert_eq!(value.len(), 100, "no append was lost");
+    for i in 0..4u8 {
+        assert_eq!(value.iter().filter(|&&b| b == b'a' + i).count(), 25);
+    }
+}

@@ -1,0 +1,141 @@
+//! `strata server` settings: defaults, then the TOML file given with `--config`, then flags.
+//! Every setting is documented in README.md ("Configuration").
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+use strata_engine::EngineOptions;
+use strata_server::ServiceOptions;
+
+/// The configuration file's shape; every field is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub data_dir: Option<PathBuf>,
+    pub listen: Option<IpAddr>,
+    pub thrift_port: Option<u16>,
+    pub http_port: Option<u16>,
+    pub grpc_port: Option<u16>,
+    #[serde(default)]
+    pub engine: EngineConfig,
+}
+
+/// Engine settings in the configuration file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineConfig {
+    pub block_cache_mb: Option<u64>,
+    pub memstore_limit_mb: Option<u64>,
+    pub memstore_flush_mb: Option<u64>,
+    pub wal_segment_mb: Option<u64>,
+    pub wal_async_flush_ms: Option<u64>,
+    pub compaction_mb_per_sec: Option<u64>,
+    pub blocking_store_files: Option<usize>,
+    pub write_wait_timeout_ms: Option<u64>,
+    pub scanner_lease_ms: Option<u64>,
+}
+
+/// The effective server settings.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub data_dir: PathBuf,
+    pub listen: IpAddr,
+    pub thrift_port: u16,
+    pub http_port: u16,
+    pub grpc_port: u16,
+    pub service: ServiceOptions,
+}
+
+/// Reads and parses a configuration file, with errors that name the file.
+pub fn read_file(path: &std::path::Path) -> Result<FileConfig, String> {
+    #[allow(clippy::disallowed_methods)] // the binary reads its own config file, not engine data
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    toml::from_str(&text).map_err(|e| format!("invalid config file {}: {e}", path.display()))
+}
+
+const MIB: u64 = 1 << 20;
+
+impl ServerConfig {
+    /// Applies the file's settings over the defaults.
+    pub fn from_file(file: FileConfig) -> ServerConfig {
+        let data_dir = file
+            .data_dir
+            .unwrap_or_else(|| PathBuf::from("strata-data"));
+        let mut engine = EngineOptions::new(&data_dir);
+        let e = &file.engine;
+        if let Some(v) = e.block_cache_mb {
+            engine.block_cache_bytes = v * MIB;
+        }
+        if let Some(v) = e.memstore_limit_mb {
+            engine.memstore_limit = v * MIB;
+        }
+        if let Some(v) = e.memstore_flush_mb {
+            engine.memstore_flush_size = v * MIB;
+        }
+        if let Some(v) = e.wal_segment_mb {
+            engine.wal.segment_size = v * MIB;
+        }
+        if let Some(v) = e.wal_async_flush_ms {
+            engine.wal.async_flush_interval = Duration::from_millis(v);
+        }
+        if let Some(v) = e.compaction_mb_per_sec {
+            engine.compaction_bytes_per_sec = (v > 0).then_some(v * MIB);
+        }
+        if let Some(v) = e.blocking_store_files {
+            engine.blocking_store_files = v;
+        }
+        if let Some(v) = e.write_wait_timeout_ms {
+            engine.write_wait_timeout = Duration::from_millis(v);
+        }
+        let mut service = ServiceOptions {
+            engine,
+            ..ServiceOptions::new(&data_dir)
+        };
+        if let Some(v) = e.scanner_lease_ms {
+            service.scanner_lease = Duration::from_millis(v);
+        }
+        ServerConfig {
+            data_dir,
+            listen: file.listen.unwrap_or(IpAddr::from([127, 0, 0, 1])),
+            thrift_port: file.thrift_port.unwrap_or(9090),
+            http_port: file.http_port.unwrap_or(8080),
+            grpc_port: file.grpc_port.unwrap_or(50051),
+            service,
+        }
+    }
+
+    /// Moves the data directory (a `--data-dir` flag).
+    pub fn set_data_dir(&mut self, dir: PathBuf) {
+        self.service.engine.data_dir = dir.clone();
+        self.data_dir = dir;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_standalone_on_loopback() {
+        let c = ServerConfig::from_file(FileConfig::default());
+        assert_eq!(c.listen, IpAddr::from([127, 0, 0, 1]));
+        assert_eq!(c.thrift_port, 9090);
+        assert_eq!(c.data_dir, PathBuf::from("strata-data"));
+    }
+
+    #[test]
+    fn file_settings_apply_and_unknown_keys_are_rejected() {
+        let file: FileConfig = toml::from_str(
+            "thrift_port = 9191\n[engine]\nblock_cache_mb = 64\nscanner_lease_ms = 5\n",
+        )
+        .unwrap();
+        let c = ServerConfig::from_file(file);
+        assert_eq!(c.thrift_port, 9191);
+        assert_eq!(c.service.engine.block_cache_bytes, 64 * MIB);
+        assert_eq!(c.service.scanner_lease, Duration::from_millis(5));
+        assert!(toml::from_str::<FileConfig>("thrift_prot = 1").is_err());
+    }
+}

@@ -1,0 +1,118 @@
+//! `strata server`: the standalone server. It needs no configuration and no other service:
+//! data goes in `./strata-data`, it listens on 127.0.0.1 only, and it prints one line once
+//! it is ready. SIGINT and SIGTERM flush everything and exit cleanly.
+
+mod config;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+use strata_server::Service;
+
+use config::{FileConfig, ServerConfig};
+
+/// Flags of `strata server` (they override the configuration file).
+#[derive(Debug, Args)]
+pub struct ServerArgs {
+    /// Data directory [default: ./strata-data]
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1]
+    #[arg(long)]
+    listen: Option<std::net::IpAddr>,
+    /// Port of the HBase Thrift1 API [default: 9090, HBase's own]
+    #[arg(long)]
+    thrift_port: Option<u16>,
+    /// Port of the HTTP API (status UI, metrics, REST) [default: 8080; 0 = off]
+    #[arg(long)]
+    http_port: Option<u16>,
+    /// Port of the gRPC API (Cloud Bigtable v2) [default: 50051; 0 = off]
+    #[arg(long)]
+    grpc_port: Option<u16>,
+    /// TOML configuration file (see README.md, "Configuration")
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+fn effective_config(args: &ServerArgs) -> Result<ServerConfig, String> {
+    let file = match &args.config {
+        Some(path) => config::read_file(path)?,
+        None => FileConfig::default(),
+    };
+    let mut config = ServerConfig::from_file(file);
+    if let Some(dir) = &args.data_dir {
+        config.set_data_dir(dir.clone());
+    }
+    if let Some(listen) = args.listen {
+        config.listen = listen;
+    }
+    if let Some(port) = args.thrift_port {
+        config.thrift_port = port;
+    }
+    if let Some(port) = args.http_port {
+        config.http_port = port;
+    }
+    if let Some(port) = args.grpc_port {
+        config.grpc_port = port;
+    }
+    Ok(config)
+}
+
+/// Runs the server until SIGINT or SIGTERM.
+pub fn run(args: ServerArgs) -> Result<(), String> {
+    let config = effective_config(&args)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("strata-io")
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(serve(config))
+}
+
+async fn serve(config: ServerConfig) -> Result<(), String> {
+    let service = Service::open(config.service.clone())
+        .map_err(|e| format!("cannot open {}: {e}", config.data_dir.display()))?;
+    let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
+    let endpoints = start_endpoints(&service, thrift_addr).await?;
+    println!(
+        "strata server listening on {endpoints} (data in {})",
+        config.data_dir.display()
+    );
+    wait_for_shutdown_signal().await;
+    tracing::info!("shutting down: flushing memstores");
+    let closing = Arc::clone(&service);
+    tokio::task::spawn_blocking(move || closing.close())
+        .await
+        .map_err(|e| format!("shutdown failed: {e}"))?
+        .map_err(|e| format!("shutdown failed: {e}"))?;
+    println!("strata server stopped");
+    Ok(())
+}
+
+/// Starts the network APIs and describes where they listen.
+async fn start_endpoints(
+    _service: &Arc<Service>,
+    thrift_addr: SocketAddr,
+) -> Result<String, String> {
+    // The Thrift1 adapter (crates/strata-thrift) plugs in here; until it lands the server
+    // only reserves its port, so clients get "connection refused" rather than a hang.
+    let _ = thrift_addr;
+    Ok("(no network API yet)".to_string())
+}
+
+async fn wait_for_shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
