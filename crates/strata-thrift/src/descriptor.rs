@@ -7,7 +7,7 @@ use strata_engine::{BloomType, Compression, FamilyOptions};
 
 use crate::columns::ColumnSpec;
 use crate::failure::{CallResult, Failure};
-use crate::gen::volo_gen::hbase::ColumnDescriptor;
+use crate::gen::volo_gen::hbase::{ColumnDescriptor, Text};
 
 /// HBase's "no TTL" (Integer.MAX_VALUE seconds).
 pub const FOREVER: i32 = i32::MAX;
@@ -19,7 +19,7 @@ const DEFAULT_MAX_VERSIONS: i32 = 3;
 /// only the part before the first colon). Unset fields take the IDL defaults, which differ from
 /// the engine's own (3 versions, no bloom filter, no block cache).
 pub fn family_from_thrift(d: &ColumnDescriptor) -> CallResult<FamilyOptions> {
-    let name = d.name.clone().unwrap_or_default();
+    let name = d.name.clone().map(|t| t.0).unwrap_or_default();
     if name.is_empty() {
         return Err(Failure::illegal("column family name is empty"));
     }
@@ -65,7 +65,7 @@ pub fn family_to_thrift(f: &FamilyOptions) -> ColumnDescriptor {
         .ttl_seconds
         .map_or(FOREVER, |s| i32::try_from(s).unwrap_or(FOREVER));
     ColumnDescriptor {
-        name: Some(Bytes::from(name)),
+        name: Some(Text(Bytes::from(name))),
         max_versions: Some(i32::try_from(f.max_versions).unwrap_or(i32::MAX)),
         compression: Some(FastStr::from_static_str(compression_name(f.compression))),
         in_memory: Some(f.in_memory),
@@ -129,7 +129,7 @@ mod tests {
 
     fn descriptor(name: &str) -> ColumnDescriptor {
         ColumnDescriptor {
-            name: Some(Bytes::copy_from_slice(name.as_bytes())),
+            name: Some(Text(Bytes::copy_from_slice(name.as_bytes()))),
             ..Default::default()
         }
     }
@@ -149,7 +149,7 @@ mod tests {
     #[test]
     fn every_field_maps() {
         let d = ColumnDescriptor {
-            name: Some(Bytes::from_static(b"data")),
+            name: Some(Text(Bytes::from_static(b"data"))),
             max_versions: Some(7),
             compression: Some("snappy".into()),
             in_memory: Some(true),
@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(f.ttl_seconds, Some(3600));
 
         let back = family_to_thrift(&f);
-        assert_eq!(back.name.as_deref(), Some(&b"data:"[..]));
+        assert_eq!(back.name.map(|t| t.0), Some(Bytes::from_static(b"data:")));
         assert_eq!(back.max_versions, Some(7));
         assert_eq!(back.compression.as_deref(), Some("SNAPPY"));
         assert_eq!(back.bloom_filter_type.as_deref(), Some("ROWCOL"));

@@ -9,7 +9,7 @@ use strata_engine::{Cell, CellType, Durability};
 
 use crate::columns::ColumnSpec;
 use crate::failure::{CallResult, Failure};
-use crate::gen::volo_gen::hbase::Mutation;
+use crate::gen::volo_gen::hbase::{Mutation, Text};
 
 /// The cells of a batch, puts and deletes kept apart because HBase applies them as two steps.
 #[derive(Debug, Default)]
@@ -38,7 +38,7 @@ impl Cells {
         timestamp: i64,
     ) -> CallResult<()> {
         for m in mutations {
-            let column = m.column.clone().unwrap_or_default();
+            let column = m.column.clone().map(|t| t.0).unwrap_or_default();
             if !m.write_to_wal.unwrap_or(true) {
                 self.skip_wal = true;
             }
@@ -73,7 +73,7 @@ impl Cells {
                         )));
                     }
                     ColumnSpec::Column { family, qualifier } => {
-                        let value = m.value.clone().unwrap_or_default();
+                        let value = m.value.clone().map(|t| t.0).unwrap_or_default();
                         self.puts
                             .push(Cell::put(row.clone(), family, qualifier, timestamp, value));
                     }
@@ -127,8 +127,8 @@ mod tests {
     fn m(column: &str, value: Option<&str>, delete: bool) -> Mutation {
         Mutation {
             is_delete: Some(delete),
-            column: Some(Bytes::copy_from_slice(column.as_bytes())),
-            value: value.map(|v| Bytes::copy_from_slice(v.as_bytes())),
+            column: Some(Text(Bytes::copy_from_slice(column.as_bytes()))),
+            value: value.map(|v| Text(Bytes::copy_from_slice(v.as_bytes()))),
             write_to_wal: Some(true),
         }
     }

@@ -4,12 +4,12 @@ use pilota::AHashMap;
 use strata_engine::{Cell, RowResult};
 
 use crate::columns::column_name;
-use crate::gen::volo_gen::hbase::{TCell, TColumn, TRowResult};
+use crate::gen::volo_gen::hbase::{self as t, TCell, TColumn, TRowResult, Text};
 
 /// One cell as a TCell: value and timestamp only.
 pub fn tcell(cell: &Cell) -> TCell {
     TCell {
-        value: Some(cell.value.clone()),
+        value: Some(t::Bytes(cell.value.clone())),
         timestamp: Some(cell.timestamp),
     }
 }
@@ -30,7 +30,7 @@ pub fn row_result(row: &RowResult, sorted: bool) -> TRowResult {
             .cells
             .iter()
             .map(|c| TColumn {
-                column_name: Some(column_name(&c.family, &c.qualifier)),
+                column_name: Some(Text(column_name(&c.family, &c.qualifier))),
                 cell: Some(tcell(c)),
             })
             .collect();
@@ -38,12 +38,12 @@ pub fn row_result(row: &RowResult, sorted: bool) -> TRowResult {
     } else {
         let mut map = AHashMap::with_capacity(row.cells.len());
         for c in &row.cells {
-            map.insert(column_name(&c.family, &c.qualifier), tcell(c));
+            map.insert(Text(column_name(&c.family, &c.qualifier)), tcell(c));
         }
         (Some(map), None)
     };
     TRowResult {
-        row: Some(row.row.clone()),
+        row: Some(Text(row.row.clone())),
         columns,
         sorted_columns,
     }
@@ -79,12 +79,12 @@ mod tests {
     #[test]
     fn columns_are_keyed_family_colon_qualifier() {
         let r = row_result(&row(), false);
-        assert_eq!(r.row.as_deref(), Some(&b"r1"[..]));
+        assert_eq!(r.row.map(|t| t.0), Some(Bytes::from_static(b"r1")));
         assert!(r.sorted_columns.is_none());
         let columns = r.columns.expect("columns map");
         assert_eq!(columns.len(), 2);
-        assert_eq!(columns[&Bytes::from_static(b"b:")].timestamp, Some(5));
-        assert!(columns.contains_key(&Bytes::from_static(b"a:x")));
+        assert_eq!(columns[&Text(Bytes::from_static(b"b:"))].timestamp, Some(5));
+        assert!(columns.contains_key(&Text(Bytes::from_static(b"a:x"))));
     }
 
     #[test]
@@ -94,9 +94,12 @@ mod tests {
         let list = r.sorted_columns.expect("sorted list");
         let names: Vec<_> = list
             .iter()
-            .map(|c| c.column_name.clone().expect("name"))
+            .map(|c| c.column_name.clone().expect("name").0)
             .collect();
-        assert_eq!(names, ["a:x", "a:x", "b:"].map(Bytes::from_static));
+        assert_eq!(
+            names,
+            ["a:x", "a:x", "b:"].map(|s| Bytes::from_static(s.as_bytes()))
+        );
         assert_eq!(list[0].cell.as_ref().and_then(|c| c.timestamp), Some(20));
     }
 
