@@ -154,6 +154,20 @@ pub fn from_engine(error: strata_engine::Error) -> Failure {
     }
 }
 
+/// Maps a service error to what HBase's Thrift1 server reports for the same condition.
+pub fn from_service(error: strata_server::ServiceError) -> Failure {
+    use strata_server::ServiceError as E;
+    match error {
+        E::TableExists(t) => Failure::AlreadyExists(format!("table name already in use: {t}")),
+        E::InvalidArgument(m) => Failure::IllegalArgument(m),
+        E::ScannerNotFound(id) => {
+            Failure::IllegalArgument(format!("scanner ID {id} is invalid (closed or expired)"))
+        }
+        E::Engine(e) => from_engine(e),
+        other => Failure::Io(other.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

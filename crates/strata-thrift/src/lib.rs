@@ -10,5 +10,10 @@ pub mod gen {
 pub mod columns;
 pub mod descriptor;
 pub mod failure;
+pub mod handler;
 pub mod mutations;
+pub mod ops;
 pub mod results;
+pub mod server;
+
+pub use server::{serve, serve_listener, ServeError};

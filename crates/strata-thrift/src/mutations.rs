@@ -9,7 +9,7 @@ use strata_engine::{Cell, CellType, Durability};
 
 use crate::columns::ColumnSpec;
 use crate::failure::{CallResult, Failure};
-use crate::gen::volo_gen::hbase::{Mutation, Text};
+use crate::gen::volo_gen::hbase::Mutation;
 
 /// The cells of a batch, puts and deletes kept apart because HBase applies them as two steps.
 #[derive(Debug, Default)]
@@ -123,6 +123,7 @@ pub fn delete_column(row: &Bytes, column: &Bytes, timestamp: i64) -> Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::volo_gen::hbase::Text;
 
     fn m(column: &str, value: Option<&str>, delete: bool) -> Mutation {
         Mutation {
