@@ -1,0 +1,239 @@
+// Strata's description of the HBase Thrift1 wire interface (the `Hbase` service as served by
+// HBase 2.x's ThriftServer), written for Strata. Names, field ids, types and struct field
+// requiredness are wire facts and follow HBase; everything else here is ours.
+//
+// One deliberate departure, invisible on the wire: every service argument is `optional`. The
+// Rust code generator (pilota) rejects a request that omits an argument of default
+// requiredness, and clients such as happybase omit arguments they hold as None (for example
+// `columns` of getRowWithColumns). Optional arguments decode as `Option` instead. Struct fields of
+// default requiredness already decode as `Option` in pilota, so structs are left as HBase has
+// them.
+
+namespace rs hbase
+
+typedef binary Text
+typedef binary Bytes
+typedef i32 ScannerID
+
+// One version of one column: its value and timestamp.
+struct TCell {
+  1: Bytes value,
+  2: i64 timestamp
+}
+
+// A column family's settings. `name` carries a trailing ':'.
+struct ColumnDescriptor {
+  1: Text name,
+  2: i32 maxVersions = 3,
+  3: string compression = "NONE",
+  4: bool inMemory = 0,
+  5: string bloomFilterType = "NONE",
+  6: i32 bloomFilterVectorSize = 0,
+  7: i32 bloomFilterNbHashes = 0,
+  8: bool blockCacheEnabled = 0,
+  9: i32 timeToLive = 0x7fffffff
+}
+
+struct TRegionInfo {
+  1: Text startKey,
+  2: Text endKey,
+  3: i64 id,
+  4: Text name,
+  5: byte version,
+  6: Text serverName,
+  7: i32 port
+}
+
+// A put (or, with isDelete, a delete) of one column spec.
+struct Mutation {
+  1: bool isDelete = 0,
+  2: Text column,
+  3: Text value,
+  4: bool writeToWAL = 1
+}
+
+struct BatchMutation {
+  1: Text row,
+  2: list<Mutation> mutations
+}
+
+// The misspelt field name is part of the interface.
+struct TIncrement {
+  1: Text table,
+  2: Text row,
+  3: Text column,
+  4: i64 ammount
+}
+
+struct TColumn {
+  1: Text columnName,
+  2: TCell cell
+}
+
+// A row as returned to clients: `columns` keyed by "family:qualifier", or, when the scan asked
+// for sorted columns, `sortedColumns` in column order.
+struct TRowResult {
+  1: Text row,
+  2: optional map<Text, TCell> columns,
+  3: optional list<TColumn> sortedColumns
+}
+
+struct TScan {
+  1: optional Text startRow,
+  2: optional Text stopRow,
+  3: optional i64 timestamp,
+  4: optional list<Text> columns,
+  5: optional i32 caching,
+  6: optional Text filterString,
+  7: optional i32 batchSize,
+  8: optional bool sortColumns,
+  9: optional bool reversed,
+  10: optional bool cacheBlocks
+}
+
+struct TAppend {
+  1: Text table,
+  2: Text row,
+  3: list<Text> columns,
+  4: list<Text> values
+}
+
+exception IOError {
+  1: string message,
+  2: bool canRetry
+}
+
+exception IllegalArgument {
+  1: string message
+}
+
+exception AlreadyExists {
+  1: string message
+}
+
+enum TThriftServerType {
+  ONE = 1,
+  TWO = 2
+}
+
+enum TPermissionScope {
+  TABLE = 0,
+  NAMESPACE = 1
+}
+
+struct TAccessControlEntity {
+  1: required string username,
+  2: required TPermissionScope scope,
+  4: required string actions,
+  5: optional Bytes tableName,
+  6: optional string nsName
+}
+
+service Hbase {
+  // Table administration.
+  void enableTable(1: optional Bytes tableName) throws (1: IOError io)
+  void disableTable(1: optional Bytes tableName) throws (1: IOError io)
+  bool isTableEnabled(1: optional Bytes tableName) throws (1: IOError io)
+  void compact(1: optional Bytes tableNameOrRegionName) throws (1: IOError io)
+  void majorCompact(1: optional Bytes tableNameOrRegionName) throws (1: IOError io)
+  list<Text> getTableNames() throws (1: IOError io)
+  map<Text, bool> getTableNamesWithIsTableEnabled() throws (1: IOError io)
+  map<Text, ColumnDescriptor> getColumnDescriptors(1: optional Text tableName)
+    throws (1: IOError io)
+  list<TRegionInfo> getTableRegions(1: optional Text tableName) throws (1: IOError io)
+  void createTable(1: optional Text tableName, 2: optional list<ColumnDescriptor> columnFamilies)
+    throws (1: IOError io, 2: IllegalArgument ia, 3: AlreadyExists exist)
+  void deleteTable(1: optional Text tableName) throws (1: IOError io)
+
+  // Point reads of one column.
+  list<TCell> get(1: optional Text tableName, 2: optional Text row, 3: optional Text column,
+    4: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TCell> getVer(1: optional Text tableName, 2: optional Text row, 3: optional Text column,
+    4: optional i32 numVersions, 5: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TCell> getVerTs(1: optional Text tableName, 2: optional Text row,
+    3: optional Text column, 4: optional i64 timestamp, 5: optional i32 numVersions,
+    6: optional map<Text, Text> attributes) throws (1: IOError io)
+
+  // Row reads.
+  list<TRowResult> getRow(1: optional Text tableName, 2: optional Text row,
+    3: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TRowResult> getRowWithColumns(1: optional Text tableName, 2: optional Text row,
+    3: optional list<Text> columns, 4: optional map<Text, Text> attributes)
+    throws (1: IOError io)
+  list<TRowResult> getRowTs(1: optional Text tableName, 2: optional Text row,
+    3: optional i64 timestamp, 4: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TRowResult> getRowWithColumnsTs(1: optional Text tableName, 2: optional Text row,
+    3: optional list<Text> columns, 4: optional i64 timestamp,
+    5: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TRowResult> getRows(1: optional Text tableName, 2: optional list<Text> rows,
+    3: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TRowResult> getRowsWithColumns(1: optional Text tableName,
+    2: optional list<Text> rows, 3: optional list<Text> columns,
+    4: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TRowResult> getRowsTs(1: optional Text tableName, 2: optional list<Text> rows,
+    3: optional i64 timestamp, 4: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TRowResult> getRowsWithColumnsTs(1: optional Text tableName,
+    2: optional list<Text> rows, 3: optional list<Text> columns, 4: optional i64 timestamp,
+    5: optional map<Text, Text> attributes) throws (1: IOError io)
+
+  // Writes.
+  void mutateRow(1: optional Text tableName, 2: optional Text row,
+    3: optional list<Mutation> mutations, 4: optional map<Text, Text> attributes)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  void mutateRowTs(1: optional Text tableName, 2: optional Text row,
+    3: optional list<Mutation> mutations, 4: optional i64 timestamp,
+    5: optional map<Text, Text> attributes) throws (1: IOError io, 2: IllegalArgument ia)
+  void mutateRows(1: optional Text tableName, 2: optional list<BatchMutation> rowBatches,
+    3: optional map<Text, Text> attributes) throws (1: IOError io, 2: IllegalArgument ia)
+  void mutateRowsTs(1: optional Text tableName, 2: optional list<BatchMutation> rowBatches,
+    3: optional i64 timestamp, 4: optional map<Text, Text> attributes)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  i64 atomicIncrement(1: optional Text tableName, 2: optional Text row,
+    3: optional Text column, 4: optional i64 value)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  void deleteAll(1: optional Text tableName, 2: optional Text row, 3: optional Text column,
+    4: optional map<Text, Text> attributes) throws (1: IOError io)
+  void deleteAllTs(1: optional Text tableName, 2: optional Text row, 3: optional Text column,
+    4: optional i64 timestamp, 5: optional map<Text, Text> attributes) throws (1: IOError io)
+  void deleteAllRow(1: optional Text tableName, 2: optional Text row,
+    3: optional map<Text, Text> attributes) throws (1: IOError io)
+  void increment(1: optional TIncrement increment) throws (1: IOError io)
+  void incrementRows(1: optional list<TIncrement> increments) throws (1: IOError io)
+  void deleteAllRowTs(1: optional Text tableName, 2: optional Text row,
+    3: optional i64 timestamp, 4: optional map<Text, Text> attributes) throws (1: IOError io)
+
+  // Scanners.
+  ScannerID scannerOpenWithScan(1: optional Text tableName, 2: optional TScan scan,
+    3: optional map<Text, Text> attributes) throws (1: IOError io)
+  ScannerID scannerOpen(1: optional Text tableName, 2: optional Text startRow,
+    3: optional list<Text> columns, 4: optional map<Text, Text> attributes)
+    throws (1: IOError io)
+  ScannerID scannerOpenWithStop(1: optional Text tableName, 2: optional Text startRow,
+    3: optional Text stopRow, 4: optional list<Text> columns,
+    5: optional map<Text, Text> attributes) throws (1: IOError io)
+  ScannerID scannerOpenWithPrefix(1: optional Text tableName,
+    2: optional Text startAndPrefix, 3: optional list<Text> columns,
+    4: optional map<Text, Text> attributes) throws (1: IOError io)
+  ScannerID scannerOpenTs(1: optional Text tableName, 2: optional Text startRow,
+    3: optional list<Text> columns, 4: optional i64 timestamp,
+    5: optional map<Text, Text> attributes) throws (1: IOError io)
+  ScannerID scannerOpenWithStopTs(1: optional Text tableName, 2: optional Text startRow,
+    3: optional Text stopRow, 4: optional list<Text> columns, 5: optional i64 timestamp,
+    6: optional map<Text, Text> attributes) throws (1: IOError io)
+  list<TRowResult> scannerGet(1: optional ScannerID id)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  list<TRowResult> scannerGetList(1: optional ScannerID id, 2: optional i32 nbRows)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  void scannerClose(1: optional ScannerID id) throws (1: IOError io, 2: IllegalArgument ia)
+
+  // Less common calls.
+  TRegionInfo getRegionInfo(1: optional Text row) throws (1: IOError io)
+  list<TCell> append(1: optional TAppend append) throws (1: IOError io)
+  bool checkAndPut(1: optional Text tableName, 2: optional Text row, 3: optional Text column,
+    5: optional Text value, 6: optional Mutation mput, 7: optional map<Text, Text> attributes)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  TThriftServerType getThriftServerType()
+  string getClusterId()
+  bool grant(1: optional TAccessControlEntity info) throws (1: IOError io)
+  bool revoke(1: optional TAccessControlEntity info) throws (1: IOError io)
+}

@@ -1,0 +1,208 @@
+//! How a failed call reaches the client.
+//!
+//! Every Thrift method declares which exceptions it may throw, and each gets its own generated
+//! exception enum. The adapter reports failures as a [`Failure`]; [`reply`] turns it into the
+//! method's declared exception when there is one, and into a TApplicationException otherwise,
+//! which is what HBase's server does with an argument error in a method that does not declare
+//! IllegalArgument (an empty row key in `get`, for instance).
+
+use pilota::FastStr;
+use volo_thrift::{ApplicationException, ApplicationExceptionKind, MaybeException, ServerError};
+
+use crate::gen::volo_gen::hbase::{AlreadyExists, IllegalArgument, IoError};
+
+/// Why a call failed, before it is fitted to the method's declared exceptions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// A server-side problem: a missing table or family, an engine error.
+    Io(String),
+    /// The request itself is wrong.
+    IllegalArgument(String),
+    /// createTable on a table that exists.
+    AlreadyExists(String),
+}
+
+impl Failure {
+    pub fn io(message: impl Into<String>) -> Failure {
+        Failure::Io(message.into())
+    }
+
+    pub fn illegal(message: impl Into<String>) -> Failure {
+        Failure::IllegalArgument(message.into())
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Io(m) | Failure::IllegalArgument(m) | Failure::AlreadyExists(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+pub type CallResult<T> = Result<T, Failure>;
+
+fn io_error(message: &str) -> IoError {
+    IoError {
+        message: Some(FastStr::new(message)),
+        can_retry: Some(false),
+    }
+}
+
+fn illegal_argument(message: &str) -> IllegalArgument {
+    IllegalArgument {
+        message: Some(FastStr::new(message)),
+    }
+}
+
+fn already_exists(message: &str) -> AlreadyExists {
+    AlreadyExists {
+        message: Some(FastStr::new(message)),
+    }
+}
+
+/// A method's generated exception enum.
+pub trait Declared: Sized {
+    /// The declared exception for `failure`, or the failure back if the method does not declare
+    /// a matching exception.
+    fn declared(failure: Failure) -> Result<Self, Failure>;
+}
+
+/// Fits a call's outcome to what the method may return.
+pub fn reply<T, E: Declared>(result: CallResult<T>) -> Result<MaybeException<T, E>, ServerError> {
+    match result {
+        Ok(value) => Ok(MaybeException::Ok(value)),
+        Err(failure) => match E::declared(failure) {
+            Ok(exception) => Ok(MaybeException::Exception(exception)),
+            Err(failure) => {
+                tracing::debug!(%failure, "undeclared failure sent as TApplicationException");
+                Err(ServerError::Application(ApplicationException::new(
+                    ApplicationExceptionKind::INTERNAL_ERROR,
+                    failure.message().to_string(),
+                )))
+            }
+        },
+    }
+}
+
+/// Implements [`Declared`] for exception enums: `io` only, `io, ia`, or `io, ia, exist`.
+macro_rules! declared {
+    (io: $($name:ident),* $(,)?) => {$(
+        impl Declared for crate::gen::volo_gen::hbase::$name {
+            fn declared(failure: Failure) -> Result<Self, Failure> {
+                match failure {
+                    Failure::Io(m) => Ok(Self::Io(io_error(&m))),
+                    other => Err(other),
+                }
+            }
+        }
+    )*};
+    (io_ia: $($name:ident),* $(,)?) => {$(
+        impl Declared for crate::gen::volo_gen::hbase::$name {
+            fn declared(failure: Failure) -> Result<Self, Failure> {
+                match failure {
+                    Failure::Io(m) => Ok(Self::Io(io_error(&m))),
+                    Failure::IllegalArgument(m) => Ok(Self::Ia(illegal_argument(&m))),
+                    other => Err(other),
+                }
+            }
+        }
+    )*};
+}
+
+declared!(io:
+    HbaseEnableTableException, HbaseDisableTableException, HbaseIsTableEnabledException,
+    HbaseCompactException, HbaseMajorCompactException, HbaseGetTableNamesException,
+    HbaseGetTableNamesWithIsTableEnabledException, HbaseGetColumnDescriptorsException,
+    HbaseGetTableRegionsException, HbaseDeleteTableException, HbaseGetException,
+    HbaseGetVerException, HbaseGetVerTsException, HbaseGetRowException,
+    HbaseGetRowWithColumnsException, HbaseGetRowTsException, HbaseGetRowWithColumnsTsException,
+    HbaseGetRowsException, HbaseGetRowsWithColumnsException, HbaseGetRowsTsException,
+    HbaseGetRowsWithColumnsTsException, HbaseDeleteAllException, HbaseDeleteAllTsException,
+    HbaseDeleteAllRowException, HbaseDeleteAllRowTsException, HbaseIncrementException,
+    HbaseIncrementRowsException, HbaseScannerOpenWithScanException, HbaseScannerOpenException,
+    HbaseScannerOpenWithStopException, HbaseScannerOpenWithPrefixException,
+    HbaseScannerOpenTsException, HbaseScannerOpenWithStopTsException,
+    HbaseGetRegionInfoException, HbaseAppendException, HbaseGrantException, HbaseRevokeException,
+);
+
+declared!(io_ia:
+    HbaseMutateRowException, HbaseMutateRowTsException, HbaseMutateRowsException,
+    HbaseMutateRowsTsException, HbaseAtomicIncrementException, HbaseScannerGetException,
+    HbaseScannerGetListException, HbaseScannerCloseException, HbaseCheckAndPutException,
+);
+
+impl Declared for crate::gen::volo_gen::hbase::HbaseCreateTableException {
+    fn declared(failure: Failure) -> Result<Self, Failure> {
+        Ok(match failure {
+            Failure::Io(m) => Self::Io(io_error(&m)),
+            Failure::IllegalArgument(m) => Self::Ia(illegal_argument(&m)),
+            Failure::AlreadyExists(m) => Self::Exist(already_exists(&m)),
+        })
+    }
+}
+
+/// Maps an engine error: argument errors are the caller's, the rest are I/O.
+pub fn from_engine(error: strata_engine::Error) -> Failure {
+    match error {
+        strata_engine::Error::InvalidArgument(m) => Failure::IllegalArgument(m),
+        other => Failure::Io(other.to_string()),
+    }
+}
+
+/// Maps a service error to what HBase's Thrift1 server reports for the same condition.
+pub fn from_service(error: strata_server::ServiceError) -> Failure {
+    use strata_server::ServiceError as E;
+    match error {
+        E::TableExists(t) => Failure::AlreadyExists(format!("table name already in use: {t}")),
+        E::InvalidArgument(m) => Failure::IllegalArgument(m),
+        E::ScannerNotFound(id) => {
+            Failure::IllegalArgument(format!("scanner ID {id} is invalid (closed or expired)"))
+        }
+        E::Engine(e) => from_engine(e),
+        other => Failure::Io(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::volo_gen::hbase::{
+        HbaseCreateTableException, HbaseGetException, HbaseMutateRowException,
+    };
+
+    #[test]
+    fn failures_fit_the_declared_exceptions() {
+        let r: Result<MaybeException<(), HbaseGetException>, _> =
+            reply(Err(Failure::io("no table")));
+        assert!(matches!(
+            r,
+            Ok(MaybeException::Exception(HbaseGetException::Io(_)))
+        ));
+
+        // get does not declare IllegalArgument: HBase answers with a TApplicationException.
+        let r: Result<MaybeException<(), HbaseGetException>, _> =
+            reply(Err(Failure::illegal("empty row")));
+        assert!(matches!(r, Err(ServerError::Application(_))));
+
+        let r: Result<MaybeException<(), HbaseMutateRowException>, _> =
+            reply(Err(Failure::illegal("bad column")));
+        assert!(matches!(
+            r,
+            Ok(MaybeException::Exception(HbaseMutateRowException::Ia(_)))
+        ));
+
+        let r: Result<MaybeException<(), HbaseCreateTableException>, _> =
+            reply(Err(Failure::AlreadyExists("t".into())));
+        assert!(matches!(
+            r,
+            Ok(MaybeException::Exception(HbaseCreateTableException::Exist(
+                _
+            )))
+        ));
+    }
+}

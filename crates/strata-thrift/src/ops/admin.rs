@@ -1,0 +1,118 @@
+//! Table administration.
+
+use bytes::Bytes;
+use pilota::AHashMap;
+use strata_server::Service;
+
+use super::table_name;
+use crate::descriptor::{family_from_thrift, family_to_thrift};
+use crate::failure::{from_service, CallResult, Failure};
+use crate::gen::volo_gen::hbase::{ColumnDescriptor, TRegionInfo, Text};
+
+/// HBase reports region info version 1 (the field is no longer used).
+const REGION_VERSION: i8 = 1;
+
+pub fn table_names(service: &Service) -> Vec<Text> {
+    service
+        .list_tables()
+        .iter()
+        .map(|t| Text(Bytes::from(t.to_string())))
+        .collect()
+}
+
+pub fn table_names_enabled(service: &Service) -> CallResult<AHashMap<Text, bool>> {
+    let mut out = AHashMap::default();
+    for t in service.list_tables() {
+        let enabled = service.is_table_enabled(&t).map_err(from_service)?;
+        out.insert(Text(Bytes::from(t.to_string())), enabled);
+    }
+    Ok(out)
+}
+
+pub fn create_table(
+    service: &Service,
+    name: &[u8],
+    families: &[ColumnDescriptor],
+) -> CallResult<()> {
+    let name = table_name(name)?;
+    if families.is_empty() {
+        return Err(Failure::illegal(format!(
+            "table {name} needs at least one column family"
+        )));
+    }
+    let families = families
+        .iter()
+        .map(family_from_thrift)
+        .collect::<CallResult<Vec<_>>>()?;
+    service
+        .create_table(&name, families, Vec::new())
+        .map_err(from_service)
+}
+
+pub fn column_descriptors(
+    service: &Service,
+    name: &[u8],
+) -> CallResult<AHashMap<Text, ColumnDescriptor>> {
+    let name = table_name(name)?;
+    let desc = service.describe_table(&name).map_err(from_service)?;
+    let mut out = AHashMap::default();
+    for f in &desc.families {
+        let d = family_to_thrift(f);
+        out.insert(d.name.clone().unwrap_or_default(), d);
+    }
+    Ok(out)
+}
+
+/// HBase answers an empty list for a table that does not exist.
+pub fn table_regions(service: &Service, name: &[u8]) -> CallResult<Vec<TRegionInfo>> {
+    let name = table_name(name)?;
+    let regions = match service.table_regions(&name) {
+        Ok(r) => r,
+        Err(strata_server::ServiceError::TableNotFound(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(from_service(e)),
+    };
+    Ok(regions
+        .into_iter()
+        .map(|r| TRegionInfo {
+            start_key: Some(Text(r.start_key)),
+            end_key: Some(Text(r.end_key)),
+            id: Some(i64::try_from(r.id).unwrap_or(i64::MAX)),
+            name: Some(Text(Bytes::from(r.name))),
+            version: Some(REGION_VERSION),
+            // A standalone server serves every region itself; the address is not known here.
+            server_name: Some(Text(Bytes::from_static(b"localhost"))),
+            port: Some(0),
+        })
+        .collect())
+}
+
+pub fn delete_table(service: &Service, name: &[u8]) -> CallResult<()> {
+    service
+        .delete_table(&table_name(name)?)
+        .map_err(from_service)
+}
+
+pub fn set_enabled(service: &Service, name: &[u8], enabled: bool) -> CallResult<()> {
+    let name = table_name(name)?;
+    if enabled {
+        service.enable_table(&name)
+    } else {
+        service.disable_table(&name)
+    }
+    .map_err(from_service)
+}
+
+pub fn is_enabled(service: &Service, name: &[u8]) -> CallResult<bool> {
+    service
+        .is_table_enabled(&table_name(name)?)
+        .map_err(from_service)
+}
+
+/// `compact`/`majorCompact` take a table or region name; Strata compacts whole tables, so a
+/// region name (`table,start,id`) compacts its table.
+pub fn compact(service: &Service, name: &[u8], major: bool) -> CallResult<()> {
+    let table = name.split(|&b| b == b',').next().unwrap_or(name);
+    service
+        .compact_table(&table_name(table)?, major)
+        .map_err(from_service)
+}

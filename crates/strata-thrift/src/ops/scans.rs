@@ -1,0 +1,207 @@
+//! Scanners. The service layer owns the scan state; this side keeps what Thrift1 adds on top:
+//! a 32-bit id, whether results come back as sorted columns, and HBase's `batchSize`, which
+//! splits a wide row into several results of at most that many cells.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use parking_lot::Mutex;
+use strata_engine::{RowResult, Scan};
+use strata_server::Service;
+
+use super::{before, table_name};
+use crate::columns;
+use crate::failure::{from_service, CallResult, Failure};
+use crate::gen::volo_gen::hbase::{TRowResult, TScan};
+use crate::results::row_results;
+
+/// A Thrift scanner.
+struct OpenScanner {
+    service_id: u64,
+    sorted: bool,
+    batch: Option<usize>,
+    /// Pieces of a row already split by `batch` but not yet returned.
+    pending: VecDeque<RowResult>,
+}
+
+/// The open Thrift scanners (shared by every connection, as in HBase).
+#[derive(Default)]
+pub struct Scanners {
+    open: Mutex<HashMap<i32, Arc<Mutex<OpenScanner>>>>,
+    next_id: AtomicI32,
+}
+
+/// What a Thrift call asks a scanner to do.
+#[derive(Debug, Default)]
+pub struct ScanRequest {
+    pub start: Bytes,
+    pub stop: Bytes,
+    pub columns: Option<Vec<Bytes>>,
+    pub timestamp: Option<i64>,
+    pub filter: Option<Bytes>,
+    pub sorted: bool,
+    pub reversed: bool,
+    pub batch: Option<i32>,
+}
+
+impl ScanRequest {
+    /// From a TScan (`scannerOpenWithScan`).
+    pub fn from_tscan(s: TScan) -> ScanRequest {
+        ScanRequest {
+            start: s.start_row.map(|t| t.0).unwrap_or_default(),
+            stop: s.stop_row.map(|t| t.0).unwrap_or_default(),
+            columns: s.columns.map(|c| c.into_iter().map(|t| t.0).collect()),
+            timestamp: s.timestamp,
+            filter: s.filter_string.map(|t| t.0),
+            sorted: s.sort_columns.unwrap_or(false),
+            reversed: s.reversed.unwrap_or(false),
+            batch: s.batch_size,
+        }
+    }
+}
+
+/// The smallest key above every key starting with `prefix` (empty: no bound).
+pub fn prefix_end(prefix: &[u8]) -> Bytes {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < u8::MAX {
+            end.push(last + 1);
+            return Bytes::from(end);
+        }
+    }
+    Bytes::new()
+}
+
+impl Scanners {
+    pub fn open(&self, service: &Service, table: &[u8], req: ScanRequest) -> CallResult<i32> {
+        let table = table_name(table)?;
+        if req.filter.is_some() {
+            // Strata has no filter language yet; refusing is safer than ignoring the filter.
+            return Err(Failure::illegal(
+                "filterString is not supported by Strata yet".to_string(),
+            ));
+        }
+        let batch = match req.batch {
+            Some(b) if b > 0 => Some(usize::try_from(b).unwrap_or(usize::MAX)),
+            _ => None,
+        };
+        let mut scan = Scan::new()
+            .range(req.start, req.stop)
+            .reversed(req.reversed);
+        scan.columns = columns::selection(req.columns.as_deref());
+        if let Some(ts) = req.timestamp {
+            scan.time_range = before(ts)?;
+        }
+        let service_id = service.open_scanner(&table, scan).map_err(from_service)?;
+        let scanner = OpenScanner {
+            service_id,
+            sorted: req.sorted,
+            batch,
+            pending: VecDeque::new(),
+        };
+        // Thrift ids are 32-bit; they wrap after 2^31 scanners, long after the early ones expired.
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed).wrapping_add(1) & i32::MAX;
+        self.open.lock().insert(id, Arc::new(Mutex::new(scanner)));
+        Ok(id)
+    }
+
+    fn get(&self, id: i32) -> CallResult<Arc<Mutex<OpenScanner>>> {
+        self.open
+            .lock()
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| Failure::illegal(format!("scanner ID {id} is invalid")))
+    }
+
+    /// Up to `n` further results; empty once the scanner is exhausted.
+    pub fn next(&self, service: &Service, id: i32, n: i32) -> CallResult<Vec<TRowResult>> {
+        let scanner = self.get(id)?;
+        let mut s = scanner.lock();
+        let want = usize::try_from(n).unwrap_or(0);
+        let mut out: Vec<RowResult> = Vec::with_capacity(want.min(1024));
+        while out.len() < want {
+            if let Some(piece) = s.pending.pop_front() {
+                out.push(piece);
+                continue;
+            }
+            let rows = service
+                .scanner_next(s.service_id, want - out.len())
+                .map_err(|e| match e {
+                    // The service expired it: to the client the id is simply no longer valid.
+                    strata_server::ServiceError::ScannerNotFound(_) => {
+                        Failure::illegal(format!("scanner ID {id} is invalid (expired)"))
+                    }
+                    e => from_service(e),
+                })?;
+            if rows.is_empty() {
+                break;
+            }
+            for row in rows {
+                match s.batch {
+                    Some(b) => s.pending.extend(split(row, b)),
+                    None => s.pending.push_back(row),
+                }
+            }
+        }
+        Ok(row_results(&out, s.sorted))
+    }
+
+    pub fn close(&self, service: &Service, id: i32) -> CallResult<()> {
+        let scanner = self
+            .open
+            .lock()
+            .remove(&id)
+            .ok_or_else(|| Failure::illegal(format!("scanner ID {id} is invalid")))?;
+        let service_id = scanner.lock().service_id;
+        match service.close_scanner(service_id) {
+            // Already expired on the service side: closing it is still a success.
+            Ok(()) | Err(strata_server::ServiceError::ScannerNotFound(_)) => Ok(()),
+            Err(e) => Err(from_service(e)),
+        }
+    }
+}
+
+/// Splits a row into results of at most `batch` cells each.
+fn split(row: RowResult, batch: usize) -> Vec<RowResult> {
+    if row.cells.len() <= batch {
+        return vec![row];
+    }
+    row.cells
+        .chunks(batch)
+        .map(|c| RowResult {
+            row: row.row.clone(),
+            cells: c.to_vec(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strata_engine::Cell;
+
+    #[test]
+    fn prefix_end_skips_trailing_ff() {
+        assert_eq!(prefix_end(b"ab"), Bytes::from_static(b"ac"));
+        assert_eq!(prefix_end(b"a\xff"), Bytes::from_static(b"b"));
+        assert_eq!(prefix_end(b"\xff\xff"), Bytes::new());
+        assert_eq!(prefix_end(b""), Bytes::new());
+    }
+
+    #[test]
+    fn split_cuts_wide_rows() {
+        let row = RowResult {
+            row: Bytes::from_static(b"r"),
+            cells: (0..5)
+                .map(|i| Cell::put("r", "f", format!("q{i}"), 1, "v"))
+                .collect(),
+        };
+        let parts = split(row, 2);
+        assert_eq!(
+            parts.iter().map(|p| p.cells.len()).collect::<Vec<_>>(),
+            [2, 2, 1]
+        );
+    }
+}

@@ -1,0 +1,105 @@
+//! Serving the `Hbase` service on a TCP port.
+//!
+//! One port serves every client configuration HBase's Thrift server offers: volo's default
+//! codec looks at the first bytes of each request and recognises a frame header (framed
+//! transport) or its absence (buffered transport), then the protocol id byte: 0x80 for binary,
+//! 0x82 for compact. Replies use the framing and protocol of the request.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use strata_server::Service;
+use tokio::net::TcpListener;
+use volo::net::conn::Conn;
+use volo::net::incoming::{Incoming, MakeIncoming};
+
+use crate::gen::volo_gen::hbase::HbaseServer;
+use crate::handler::Handler;
+
+/// Why the server stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("thrift server failed: {0}")]
+    Server(String),
+}
+
+/// Binds `addr` and serves until `shutdown` completes.
+pub async fn serve(
+    addr: SocketAddr,
+    service: Arc<Service>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind { addr, source })?;
+    serve_listener(listener, service, shutdown).await
+}
+
+/// Serves on an already bound listener (so a caller can bind port 0 and learn the port).
+///
+/// After `shutdown`, no new connection is accepted; volo then lets open connections finish
+/// their current call (it waits up to about 30 s for them to close).
+///
+/// volo also stops the server on SIGINT, SIGTERM and SIGHUP on its own.
+pub async fn serve_listener(
+    listener: TcpListener,
+    service: Arc<Service>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let incoming = StoppableIncoming {
+        listener,
+        shutdown: Box::pin(shutdown),
+    };
+    HbaseServer::new(Handler::new(service))
+        .run(incoming)
+        .await
+        .map_err(|e| ServeError::Server(e.to_string()))
+}
+
+/// A listener whose accept loop ends when the shutdown future completes: volo's server stops
+/// accepting when its incoming stream ends.
+struct StoppableIncoming {
+    listener: TcpListener,
+    shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
+}
+
+impl std::fmt::Debug for StoppableIncoming {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "thrift listener {:?}", self.listener.local_addr().ok())
+    }
+}
+
+impl MakeIncoming for StoppableIncoming {
+    type Incoming = StoppableIncoming;
+
+    async fn make_incoming(self) -> std::io::Result<Self::Incoming> {
+        Ok(self)
+    }
+}
+
+impl Incoming for StoppableIncoming {
+    async fn accept(&mut self) -> std::io::Result<Option<Conn>> {
+        loop {
+            tokio::select! {
+                () = &mut self.shutdown => return Ok(None),
+                accepted = self.listener.accept() => match accepted {
+                    Ok((stream, _)) => return Ok(Some(Conn::from(stream))),
+                    // Out of file descriptors and the like: an error here would end volo's
+                    // accept loop for good, so wait and keep serving the open connections.
+                    Err(e) => {
+                        tracing::warn!(error = %e, "thrift accept failed");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                },
+            }
+        }
+    }
+}
