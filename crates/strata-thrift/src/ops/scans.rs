@@ -77,12 +77,16 @@ pub fn prefix_end(prefix: &[u8]) -> Bytes {
 impl Scanners {
     pub fn open(&self, service: &Service, table: &[u8], req: ScanRequest) -> CallResult<i32> {
         let table = table_name(table)?;
-        if req.filter.is_some() {
-            // Strata has no filter language yet; refusing is safer than ignoring the filter.
-            return Err(Failure::illegal(
-                "filterString is not supported by Strata yet".to_string(),
-            ));
-        }
+        // A filter string that does not parse is refused with the position of the error
+        // (scannerOpenWithScan declares no IllegalArgument, so it reaches the client as a
+        // TApplicationException, as in HBase).
+        let filter = match &req.filter {
+            Some(text) => Some(
+                strata_server::filter::parse_bytes(text)
+                    .map_err(|e| Failure::illegal(format!("invalid filter string: {e}")))?,
+            ),
+            None => None,
+        };
         let batch = match req.batch {
             Some(b) if b > 0 => Some(usize::try_from(b).unwrap_or(usize::MAX)),
             _ => None,
@@ -94,7 +98,9 @@ impl Scanners {
         if let Some(ts) = req.timestamp {
             scan.time_range = before(ts)?;
         }
-        let service_id = service.open_scanner(&table, scan).map_err(from_service)?;
+        let service_id = service
+            .open_filtered_scanner(&table, scan, filter)
+            .map_err(from_service)?;
         let scanner = OpenScanner {
             service_id,
             sorted: req.sorted,

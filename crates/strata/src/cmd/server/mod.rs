@@ -75,13 +75,15 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     let service = Service::open(config.service.clone())
         .map_err(|e| format!("cannot open {}: {e}", config.data_dir.display()))?;
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
-    let endpoints = start_endpoints(&service, thrift_addr).await?;
+    let thrift = start_thrift(&service, thrift_addr).await?;
     println!(
-        "strata server listening on {endpoints} (data in {})",
+        "strata server listening on thrift {} (data in {})",
+        thrift.addr,
         config.data_dir.display()
     );
     wait_for_shutdown_signal().await;
-    tracing::info!("shutting down: flushing memstores");
+    tracing::info!("shutting down: closing connections, then flushing memstores");
+    thrift.stop().await;
     let closing = Arc::clone(&service);
     tokio::task::spawn_blocking(move || closing.close())
         .await
@@ -91,15 +93,40 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// Starts the network APIs and describes where they listen.
-async fn start_endpoints(
-    _service: &Arc<Service>,
-    thrift_addr: SocketAddr,
-) -> Result<String, String> {
-    // The Thrift1 adapter (crates/strata-thrift) plugs in here; until it lands the server
-    // only reserves its port, so clients get "connection refused" rather than a hang.
-    let _ = thrift_addr;
-    Ok("(no network API yet)".to_string())
+/// A running Thrift1 server and the way to stop it.
+struct ThriftEndpoint {
+    addr: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ThriftEndpoint {
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.task.await;
+    }
+}
+
+/// Binds the Thrift1 port (so a port in use is reported before "listening" is printed) and
+/// serves HBase's Thrift1 API on it.
+async fn start_thrift(service: &Arc<Service>, addr: SocketAddr) -> Result<ThriftEndpoint, String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let service = Arc::clone(service);
+    let task = tokio::spawn(async move {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        if let Err(e) = strata_thrift::serve_listener(listener, service, shutdown).await {
+            tracing::error!(error = %e, "thrift server stopped with an error");
+        }
+    });
+    Ok(ThriftEndpoint { addr, stop, task })
 }
 
 async fn wait_for_shutdown_signal() {
