@@ -148,11 +148,29 @@ async fn write_read_scan_delete() {
     assert_eq!(rows.len(), 6, "3 rows x 2 cells, one cell per result");
     assert!(rows[0].sorted_columns.is_some() && rows[0].columns.is_none());
     let filtered = TScan {
-        filter_string: t("PrefixFilter('r')"),
+        filter_string: t("PrefixFilter('r') AND KeyOnlyFilter()"),
+        ..Default::default()
+    };
+    let MaybeException::Ok(fid) = c
+        .scanner_open_with_scan(t("d"), Some(filtered), None)
+        .await
+        .unwrap()
+    else {
+        panic!("a valid filter string opens a scanner")
+    };
+    let MaybeException::Ok(rows) = c.scanner_get_list(Some(fid), Some(100)).await.unwrap() else {
+        panic!()
+    };
+    assert!(!rows.is_empty());
+    assert!(rows
+        .iter()
+        .all(|r| r.row.as_ref().is_some_and(|row| row.0.starts_with(b"r"))));
+    let malformed = TScan {
+        filter_string: t("PrefixFilter('r'"),
         ..Default::default()
     };
     assert!(c
-        .scanner_open_with_scan(t("d"), Some(filtered), None)
+        .scanner_open_with_scan(t("d"), Some(malformed), None)
         .await
         .is_err());
 
