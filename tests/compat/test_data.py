@@ -6,7 +6,6 @@ import time
 import pytest
 
 import Hbase_thrift
-from conftest import hbase_bug
 
 
 def now_ms():
