@@ -266,7 +266,7 @@ impl Service {
             None => (0, i64::MIN),
             Some(c) => {
                 let bytes: [u8; 8] = c.value.as_ref().try_into().map_err(|_| {
-                    ServiceError::InvalidArgument(format!(
+                    ServiceError::IncompatibleValue(format!(
                         "field is not 64 bits wide: the current value has {} bytes",
                         c.value.len()
                     ))

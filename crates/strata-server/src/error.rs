@@ -8,9 +8,10 @@ pub enum ServiceError {
     TableNotFound(String),
     #[error("table {0} already exists")]
     TableExists(String),
-    #[error("table {0} is enabled; disable it first")]
+    // The HBase exception names are in the messages: clients and scripts match on them.
+    #[error("TableNotDisabledException: table {0} is enabled; disable it first")]
     TableNotDisabled(String),
-    #[error("table {0} is disabled")]
+    #[error("TableNotEnabledException: table {0} is disabled")]
     TableDisabled(String),
     #[error("namespace {0} does not exist")]
     NamespaceNotFound(String),
@@ -24,6 +25,13 @@ pub enum ServiceError {
     ScannerNotFound(u64),
     #[error("{0}")]
     InvalidArgument(String),
+    /// A namespace or table name that breaks HBase's naming rules.
+    #[error("{0}")]
+    IllegalName(String),
+    /// A stored value that an operation cannot use (an increment of a value that is not
+    /// 8 bytes wide).
+    #[error("{0}")]
+    IncompatibleValue(String),
     #[error("catalog is corrupt: {0}")]
     CatalogCorrupt(String),
     #[error(transparent)]

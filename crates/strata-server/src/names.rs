@@ -27,7 +27,7 @@ fn check_part(kind: &str, part: &str) -> Result<()> {
     if legal {
         Ok(())
     } else {
-        Err(ServiceError::InvalidArgument(format!(
+        Err(ServiceError::IllegalName(format!(
             "illegal {kind} name {part:?}: use letters, digits, '_', '-' and '.', not starting with '.' or '-'"
         )))
     }
@@ -56,7 +56,7 @@ impl TableName {
     /// Parses a name given as bytes (Thrift sends names as binary).
     pub fn from_bytes(bytes: &[u8]) -> Result<TableName> {
         let text = std::str::from_utf8(bytes)
-            .map_err(|_| ServiceError::InvalidArgument("a table name must be UTF-8".into()))?;
+            .map_err(|_| ServiceError::IllegalName("a table name must be UTF-8".into()))?;
         TableName::parse(text)
     }
 }

@@ -199,8 +199,11 @@ impl Service {
     fn set_enabled(&self, name: &TableName, enabled: bool) -> Result<()> {
         let _admin = self.admin.lock();
         let state = self.table(name)?;
-        if state.record.enabled == enabled {
-            return Ok(());
+        // Like HBase: enabling an enabled table or disabling a disabled one is an error.
+        match (state.record.enabled, enabled) {
+            (true, true) => return Err(ServiceError::TableNotDisabled(name.to_string())),
+            (false, false) => return Err(ServiceError::TableDisabled(name.to_string())),
+            _ => {}
         }
         let mut record = state.record.clone();
         record.enabled = enabled;

@@ -268,7 +268,7 @@ fn increments_are_atomic_wrap_and_reject_wrong_widths() {
         .unwrap();
     assert!(matches!(
         svc.increment(&table, b"r", b"cf", b"short", 1),
-        Err(ServiceError::InvalidArgument(_))
+        Err(ServiceError::IncompatibleValue(_))
     ));
 }
 

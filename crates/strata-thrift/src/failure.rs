@@ -20,6 +20,10 @@ pub enum Failure {
     IllegalArgument(String),
     /// createTable on a table that exists.
     AlreadyExists(String),
+    /// Sent as a TApplicationException (INTERNAL_ERROR) whatever the method declares: what
+    /// HBase's server does when a request fails its argument checks (an empty or oversized
+    /// row key, a negative timestamp, a put to a bare family, an illegal table name).
+    Internal(String),
 }
 
 impl Failure {
@@ -33,7 +37,10 @@ impl Failure {
 
     pub fn message(&self) -> &str {
         match self {
-            Failure::Io(m) | Failure::IllegalArgument(m) | Failure::AlreadyExists(m) => m,
+            Failure::Io(m)
+            | Failure::IllegalArgument(m)
+            | Failure::AlreadyExists(m)
+            | Failure::Internal(m) => m,
         }
     }
 }
@@ -142,14 +149,16 @@ impl Declared for crate::gen::volo_gen::hbase::HbaseCreateTableException {
             Failure::Io(m) => Self::Io(io_error(&m)),
             Failure::IllegalArgument(m) => Self::Ia(illegal_argument(&m)),
             Failure::AlreadyExists(m) => Self::Exist(already_exists(&m)),
+            internal @ Failure::Internal(_) => return Err(internal),
         })
     }
 }
 
-/// Maps an engine error: argument errors are the caller's, the rest are I/O.
+/// Maps an engine error: argument errors (row keys, timestamps) are what HBase reports as a
+/// TApplicationException; the rest are I/O.
 pub fn from_engine(error: strata_engine::Error) -> Failure {
     match error {
-        strata_engine::Error::InvalidArgument(m) => Failure::IllegalArgument(m),
+        strata_engine::Error::InvalidArgument(m) => Failure::Internal(m),
         other => Failure::Io(other.to_string()),
     }
 }
@@ -160,6 +169,7 @@ pub fn from_service(error: strata_server::ServiceError) -> Failure {
     match error {
         E::TableExists(t) => Failure::AlreadyExists(format!("table name already in use: {t}")),
         E::InvalidArgument(m) => Failure::IllegalArgument(m),
+        E::IllegalName(m) => Failure::Internal(m),
         E::ScannerNotFound(id) => {
             Failure::IllegalArgument(format!("scanner ID {id} is invalid (closed or expired)"))
         }

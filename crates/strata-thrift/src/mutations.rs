@@ -64,7 +64,7 @@ impl Cells {
             } else {
                 match spec {
                     ColumnSpec::Family(family) => {
-                        return Err(Failure::illegal(format!(
+                        return Err(Failure::Internal(format!(
                             "a put needs a column qualifier: {:?} names only the family {:?} \
                              (write \"{}:\" for the empty qualifier)",
                             String::from_utf8_lossy(&column),
@@ -163,7 +163,7 @@ mod tests {
     fn put_to_a_bare_family_is_illegal() {
         let mut cells = Cells::default();
         let r = cells.add_row(&Bytes::from_static(b"r"), &[m("cf", Some("v"), false)], 1);
-        assert!(matches!(r, Err(Failure::IllegalArgument(_))));
+        assert!(matches!(r, Err(Failure::Internal(_))));
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub fn table_name(bytes: &[u8]) -> CallResult<TableName> {
 /// HBase's reads "as of T": the half-open range `[0, T)`.
 pub fn before(timestamp: i64) -> CallResult<TimeRange> {
     if timestamp < 0 {
-        return Err(Failure::illegal(format!(
+        return Err(Failure::Internal(format!(
             "timestamp {timestamp} is negative"
         )));
     }
@@ -30,10 +30,10 @@ pub fn before(timestamp: i64) -> CallResult<TimeRange> {
 /// Rejects the row keys HBase rejects before touching a table.
 pub fn check_row(row: &Bytes) -> CallResult<()> {
     if row.is_empty() {
-        return Err(Failure::illegal("row key must not be empty"));
+        return Err(Failure::Internal("row key must not be empty".to_string()));
     }
     if row.len() > strata_engine::cell::MAX_ROW_LEN {
-        return Err(Failure::illegal(format!(
+        return Err(Failure::Internal(format!(
             "row key is {} bytes, the limit is {}",
             row.len(),
             strata_engine::cell::MAX_ROW_LEN

@@ -125,7 +125,9 @@ impl Scanners {
     pub fn next(&self, service: &Service, id: i32, n: i32) -> CallResult<Vec<TRowResult>> {
         let scanner = self.get(id)?;
         let mut s = scanner.lock();
-        let want = usize::try_from(n).unwrap_or(0);
+        // HBase rejects a negative count outright (and returns nothing for 0).
+        let want = usize::try_from(n)
+            .map_err(|_| Failure::Internal(format!("the number of rows to fetch is {n}")))?;
         let mut out: Vec<RowResult> = Vec::with_capacity(want.min(1024));
         while out.len() < want {
             if let Some(piece) = s.pending.pop_front() {

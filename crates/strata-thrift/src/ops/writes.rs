@@ -12,7 +12,7 @@ use crate::mutations::{delete_column, delete_row, Cells};
 
 fn check_timestamp(timestamp: i64) -> CallResult<()> {
     if timestamp < 0 {
-        return Err(Failure::illegal(format!(
+        return Err(Failure::Internal(format!(
             "timestamp {timestamp} is negative"
         )));
     }
