@@ -204,7 +204,7 @@ impl Service {
     }
 
     /// Atomically appends `suffix` to a cell's value (a missing cell counts as empty) and
-    /// returns the new value; the new version's timestamp is max(now, previous + 1).
+    /// returns the new cell; its timestamp is max(now, previous + 1).
     pub fn append(
         &self,
         table: &TableName,
@@ -212,7 +212,7 @@ impl Service {
         family: &[u8],
         qualifier: &[u8],
         suffix: &[u8],
-    ) -> Result<bytes::Bytes> {
+    ) -> Result<Cell> {
         let state = self.table(table)?;
         state.check_enabled()?;
         state.check_family(family)?;
@@ -222,24 +222,11 @@ impl Service {
         let previous_ts = current.as_ref().map_or(i64::MIN, |c| c.timestamp);
         let mut value = current.map(|c| c.value.to_vec()).unwrap_or_default();
         value.extend_from_slice(suffix);
-        let ts = self
-            .options
-            .engine
-            .clock
-            .now_millis()
-            .max(previous_ts.saturating_add(1));
-        let value = bytes::Bytes::from(value);
-        region.mutate(
-            vec![Cell::put(
-                row.to_vec(),
-                family.to_vec(),
-                qualifier.to_vec(),
-                ts,
-                value.clone(),
-            )],
-            Durability::SyncWal,
-        )?;
-        Ok(value)
+        let now = self.options.engine.clock.now_millis();
+        let ts = now.max(previous_ts.saturating_add(1));
+        let cell = Cell::put(row.to_vec(), family.to_vec(), qualifier.to_vec(), ts, value);
+        region.mutate(vec![cell.clone()], Durability::SyncWal)?;
+        Ok(cell)
     }
 
     /// Atomically adds `amount` to the 8-byte big-endian counter in a cell (a missing cell

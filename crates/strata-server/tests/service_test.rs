@@ -393,7 +393,7 @@ fn appends_concatenate_atomically() {
         })
         .collect();
     threads.into_iter().for_each(|h| h.join().unwrap());
-    let value = svc.append(&table, b"r", b"cf", b"log", b"").unwrap();
+    let value = svc.append(&table, b"r", b"cf", b"log", b"").unwrap().value;
     assert_eq!(value.len(), 100, "no append was lost");
     for i in 0..4u8 {
         assert_eq!(value.iter().filter(|&&b| b == b'a' + i).count(), 25);

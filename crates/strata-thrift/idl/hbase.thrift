@@ -229,6 +229,9 @@ service Hbase {
   // Less common calls.
   TRegionInfo getRegionInfo(1: optional Text row) throws (1: IOError io)
   list<TCell> append(1: optional TAppend append) throws (1: IOError io)
+  // Removed in HBase 2; kept so the server can answer it with UNKNOWN_METHOD.
+  list<TCell> getRowOrBefore(1: optional Text tableName, 2: optional Text row,
+    3: optional Text family) throws (1: IOError io)
   bool checkAndPut(1: optional Text tableName, 2: optional Text row, 3: optional Text column,
     5: optional Text value, 6: optional Mutation mput, 7: optional map<Text, Text> attributes)
     throws (1: IOError io, 2: IllegalArgument ia)

@@ -134,7 +134,7 @@ declared!(io:
     HbaseIncrementRowsException, HbaseScannerOpenWithScanException, HbaseScannerOpenException,
     HbaseScannerOpenWithStopException, HbaseScannerOpenWithPrefixException,
     HbaseScannerOpenTsException, HbaseScannerOpenWithStopTsException,
-    HbaseGetRegionInfoException, HbaseAppendException, HbaseGrantException, HbaseRevokeException,
+    HbaseGetRegionInfoException, HbaseAppendException, HbaseGetRowOrBeforeException, HbaseGrantException, HbaseRevokeException,
 );
 
 declared!(io_ia:

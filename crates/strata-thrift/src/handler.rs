@@ -622,8 +622,43 @@ impl Hbase for Handler {
         unsupported("getRegionInfo (a lookup in hbase:meta)")
     }
 
-    async fn append(&self, _append: Option<TAppend>) -> Reply<Vec<TCell>, HbaseAppendException> {
-        unsupported("append")
+    async fn append(&self, append: Option<TAppend>) -> Reply<Vec<TCell>, HbaseAppendException> {
+        self.run(move |s, _| {
+            let append = append.unwrap_or_default();
+            let columns: Vec<Bytes> = append
+                .columns
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| c.0)
+                .collect();
+            let values: Vec<Bytes> = append
+                .values
+                .unwrap_or_default()
+                .into_iter()
+                .map(|v| v.0)
+                .collect();
+            let table = append.table.map(|t| t.0).unwrap_or_default();
+            let row = append.row.map(|r| r.0).unwrap_or_default();
+            let cells = writes::append(s, &table, row, &columns, &values)?;
+            Ok(cells.iter().map(crate::results::tcell).collect())
+        })
+        .await
+    }
+
+    async fn get_row_or_before(
+        &self,
+        _table_name: Option<Text>,
+        _row: Option<Text>,
+        _family: Option<Text>,
+    ) -> Reply<Vec<TCell>, HbaseGetRowOrBeforeException> {
+        // HBase 2 removed getRowOrBefore and answers it as an unknown method; so does Strata
+        // (the method is in the IDL only so the reply is that error, not a dropped connection).
+        Err(ServerError::Application(
+            volo_thrift::ApplicationException::new(
+                volo_thrift::ApplicationExceptionKind::UNKNOWN_METHOD,
+                "Invalid method name: 'getRowOrBefore'".to_string(),
+            ),
+        ))
     }
 
     async fn check_and_put(

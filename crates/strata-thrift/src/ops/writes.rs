@@ -129,6 +129,34 @@ pub fn increment(
         .map_err(from_service)
 }
 
+/// `append`: appends each value to its column, atomically per column; returns the new cells.
+pub fn append(
+    service: &Service,
+    table: &[u8],
+    row: Bytes,
+    columns: &[Bytes],
+    values: &[Bytes],
+) -> CallResult<Vec<strata_engine::Cell>> {
+    let table = table_name(table)?;
+    check_row(&row)?;
+    if columns.len() != values.len() {
+        return Err(Failure::illegal("append needs one value per column"));
+    }
+    columns
+        .iter()
+        .zip(values)
+        .map(|(column, value)| {
+            let (family, qualifier) = match ColumnSpec::parse(column) {
+                ColumnSpec::Family(f) => (f, Bytes::new()),
+                ColumnSpec::Column { family, qualifier } => (family, qualifier),
+            };
+            service
+                .append(&table, &row, &family, &qualifier, value)
+                .map_err(from_service)
+        })
+        .collect()
+}
+
 /// `checkAndPut`: puts `mput` if the column holds `expected` (or is absent when `None`).
 pub fn check_and_put(
     service: &Service,
