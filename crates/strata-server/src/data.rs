@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use bytes::Bytes;
 use parking_lot::{Mutex, MutexGuard};
 use strata_engine::{Cell, Durability, Get, RowResult};
 
@@ -203,30 +204,46 @@ impl Service {
         Ok(passes)
     }
 
-    /// Atomically appends `suffix` to a cell's value (a missing cell counts as empty) and
-    /// returns the new cell; its timestamp is max(now, previous + 1).
+    /// Atomically appends each `(family, qualifier, suffix)` to its cell's value (a missing
+    /// cell counts as empty) in one row mutation, and returns the new cells. Like HBase's
+    /// Append, every new cell gets the same timestamp: max(now, newest previous + 1).
     pub fn append(
         &self,
         table: &TableName,
         row: &[u8],
-        family: &[u8],
-        qualifier: &[u8],
-        suffix: &[u8],
-    ) -> Result<Cell> {
+        columns: &[(Bytes, Bytes, Bytes)],
+    ) -> Result<Vec<Cell>> {
         let state = self.table(table)?;
         state.check_enabled()?;
-        state.check_family(family)?;
+        for (family, _, _) in columns {
+            state.check_family(family)?;
+        }
         let _row = self.row_locks.lock(table, row);
         let region = &state.region_for(row).region;
-        let current = self.newest_cell(region, row, family, qualifier)?;
-        let previous_ts = current.as_ref().map_or(i64::MIN, |c| c.timestamp);
-        let mut value = current.map(|c| c.value.to_vec()).unwrap_or_default();
-        value.extend_from_slice(suffix);
-        let now = self.options.engine.clock.now_millis();
-        let ts = now.max(previous_ts.saturating_add(1));
-        let cell = Cell::put(row.to_vec(), family.to_vec(), qualifier.to_vec(), ts, value);
-        region.mutate(vec![cell.clone()], Durability::SyncWal)?;
-        Ok(cell)
+        let mut values = Vec::with_capacity(columns.len());
+        let mut ts = self.options.engine.clock.now_millis();
+        for (family, qualifier, suffix) in columns {
+            let current = self.newest_cell(region, row, family, qualifier)?;
+            ts = ts.max(
+                current
+                    .as_ref()
+                    .map_or(i64::MIN, |c| c.timestamp.saturating_add(1)),
+            );
+            let mut value = current.map(|c| c.value.to_vec()).unwrap_or_default();
+            value.extend_from_slice(suffix);
+            values.push(value);
+        }
+        let cells: Vec<Cell> = columns
+            .iter()
+            .zip(values)
+            .map(|((family, qualifier, _), value)| {
+                Cell::put(row.to_vec(), family.clone(), qualifier.clone(), ts, value)
+            })
+            .collect();
+        if !cells.is_empty() {
+            region.mutate(cells.clone(), Durability::SyncWal)?;
+        }
+        Ok(cells)
     }
 
     /// Atomically adds `amount` to the 8-byte big-endian counter in a cell (a missing cell

@@ -90,6 +90,20 @@ impl TableState {
     }
 }
 
+/// HBase's region name: `table,start_key,id.ENCODED.` where ENCODED is 32 hex digits
+/// derived from the rest (HBase uses an MD5; clients only parse the shape, and Strata's
+/// digits come from its own stable hash).
+pub fn region_name(table: &TableName, start_key: &[u8], id: u64) -> String {
+    use std::hash::{Hash, Hasher};
+    let base = format!("{},{},{}", table, String::from_utf8_lossy(start_key), id);
+    let digest = |salt: u64| {
+        let mut h = std::hash::DefaultHasher::new();
+        (salt, &base).hash(&mut h);
+        h.finish()
+    };
+    format!("{base}.{:016x}{:016x}.", digest(1), digest(2))
+}
+
 /// Region key ranges for a table pre-split at `split_keys`: `["", k1), [k1, k2), …, [kn, "")`.
 pub fn region_ranges(split_keys: &[Bytes]) -> Result<Vec<(Bytes, Bytes)>> {
     let mut keys: Vec<Bytes> = split_keys.to_vec();

@@ -386,14 +386,30 @@ fn appends_concatenate_atomically() {
             let (svc, table) = (Arc::clone(&svc), table.clone());
             std::thread::spawn(move || {
                 (0..25).for_each(|_| {
-                    svc.append(&table, b"r", b"cf", b"log", &[b'a' + i])
-                        .unwrap();
+                    let column = (
+                        Bytes::from_static(b"cf"),
+                        Bytes::from_static(b"log"),
+                        Bytes::from(vec![b'a' + i]),
+                    );
+                    svc.append(&table, b"r", &[column]).unwrap();
                 })
             })
         })
         .collect();
     threads.into_iter().for_each(|h| h.join().unwrap());
-    let value = svc.append(&table, b"r", b"cf", b"log", b"").unwrap().value;
+    let value = svc
+        .append(
+            &table,
+            b"r",
+            &[(
+                Bytes::from_static(b"cf"),
+                Bytes::from_static(b"log"),
+                Bytes::new(),
+            )],
+        )
+        .unwrap()[0]
+        .value
+        .clone();
     assert_eq!(value.len(), 100, "no append was lost");
     for i in 0..4u8 {
         assert_eq!(value.iter().filter(|&&b| b == b'a' + i).count(), 25);

@@ -142,19 +142,15 @@ pub fn append(
     if columns.len() != values.len() {
         return Err(Failure::illegal("append needs one value per column"));
     }
-    columns
+    let columns: Vec<(Bytes, Bytes, Bytes)> = columns
         .iter()
         .zip(values)
-        .map(|(column, value)| {
-            let (family, qualifier) = match ColumnSpec::parse(column) {
-                ColumnSpec::Family(f) => (f, Bytes::new()),
-                ColumnSpec::Column { family, qualifier } => (family, qualifier),
-            };
-            service
-                .append(&table, &row, &family, &qualifier, value)
-                .map_err(from_service)
+        .map(|(column, value)| match ColumnSpec::parse(column) {
+            ColumnSpec::Family(f) => (f, Bytes::new(), value.clone()),
+            ColumnSpec::Column { family, qualifier } => (family, qualifier, value.clone()),
         })
-        .collect()
+        .collect();
+    service.append(&table, &row, &columns).map_err(from_service)
 }
 
 /// `checkAndPut`: puts `mput` if the column holds `expected` (or is absent when `None`).
