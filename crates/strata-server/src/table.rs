@@ -79,12 +79,7 @@ impl TableState {
                 id: r.entry.id,
                 start_key: r.entry.start_key.clone(),
                 end_key: r.entry.end_key.clone(),
-                name: format!(
-                    "{},{},{}",
-                    self.name,
-                    String::from_utf8_lossy(&r.entry.start_key),
-                    r.entry.id
-                ),
+                name: region_name(&self.name, &r.entry.start_key, r.entry.id),
             })
             .collect()
     }

@@ -25,13 +25,16 @@ type Attributes = Option<AHashMap<Text, Text>>;
 pub struct Handler {
     service: Arc<Service>,
     scanners: Arc<Scanners>,
+    /// The port this server listens on, reported as every region's server port.
+    port: u16,
 }
 
 impl Handler {
-    pub fn new(service: Arc<Service>) -> Handler {
+    pub fn new(service: Arc<Service>, port: u16) -> Handler {
         Handler {
             service,
             scanners: Arc::new(Scanners::default()),
+            port,
         }
     }
 
@@ -133,7 +136,8 @@ impl Hbase for Handler {
         &self,
         table_name: Option<Text>,
     ) -> Reply<Vec<TRegionInfo>, HbaseGetTableRegionsException> {
-        self.run(move |s, _| admin::table_regions(s, &b(table_name)))
+        let port = self.port;
+        self.run(move |s, _| admin::table_regions(s, &b(table_name), port))
             .await
     }
 

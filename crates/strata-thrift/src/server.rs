@@ -54,11 +54,12 @@ pub async fn serve_listener(
     service: Arc<Service>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
     let incoming = StoppableIncoming {
         listener,
         shutdown: Box::pin(shutdown),
     };
-    HbaseServer::new(Handler::new(service))
+    HbaseServer::new(Handler::new(service, port))
         .run(incoming)
         .await
         .map_err(|e| ServeError::Server(e.to_string()))

@@ -64,7 +64,7 @@ pub fn column_descriptors(
 }
 
 /// HBase answers an empty list for a table that does not exist.
-pub fn table_regions(service: &Service, name: &[u8]) -> CallResult<Vec<TRegionInfo>> {
+pub fn table_regions(service: &Service, name: &[u8], port: u16) -> CallResult<Vec<TRegionInfo>> {
     let name = table_name(name)?;
     let regions = match service.table_regions(&name) {
         Ok(r) => r,
@@ -79,9 +79,9 @@ pub fn table_regions(service: &Service, name: &[u8]) -> CallResult<Vec<TRegionIn
             id: Some(i64::try_from(r.id).unwrap_or(i64::MAX)),
             name: Some(Text(Bytes::from(r.name))),
             version: Some(REGION_VERSION),
-            // A standalone server serves every region itself; the address is not known here.
+            // A standalone server serves every region itself.
             server_name: Some(Text(Bytes::from_static(b"localhost"))),
-            port: Some(0),
+            port: Some(i32::from(port)),
         })
         .collect())
 }
