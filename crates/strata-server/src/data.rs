@@ -139,14 +139,23 @@ impl Service {
         get: &Get,
         filter: Option<crate::filter::Filter>,
     ) -> Result<Option<RowResult>> {
-        let row = self.get(table, get)?;
-        Ok(match (row, filter) {
-            (Some(row), Some(mut filter)) => match filter.filter_row(row) {
-                crate::filter::RowOutcome::Keep(row) => Some(row),
+        let Some(mut filter) = filter else {
+            return self.get(table, get);
+        };
+        // HBase filters among every stored version, then applies the read's version limit.
+        let mut every_version = get.clone();
+        every_version.max_versions = u32::MAX;
+        Ok(
+            match self
+                .get(table, &every_version)?
+                .map(|row| filter.filter_row(row))
+            {
+                Some(crate::filter::RowOutcome::Keep(row)) => {
+                    Some(crate::scanner::trim_versions(row, get.max_versions))
+                }
                 _ => None,
             },
-            (row, _) => row,
-        })
+        )
     }
 
     /// Reads one row; `None` when nothing in it is visible.

@@ -22,6 +22,9 @@ pub const SCANNER_LEASE: Duration = Duration::from_secs(60);
 struct ScannerState {
     scan: Scan,
     filter: Option<Filter>,
+    /// With a filter, the engine reads every stored version and this many per column are
+    /// kept after the filter (HBase filters among the stored versions first).
+    versions_after_filter: u32,
     pending: Vec<Arc<Region>>,
     current: Option<RegionScanner>,
     returned: usize,
@@ -41,7 +44,7 @@ impl ScannerState {
                         Some(filter) => filter.filter_row(row),
                     };
                     let row = match outcome {
-                        RowOutcome::Keep(row) => row,
+                        RowOutcome::Keep(row) => trim_versions(row, self.versions_after_filter),
                         RowOutcome::Skip => continue,
                         RowOutcome::StopScan => {
                             self.pending.clear();
@@ -61,6 +64,23 @@ impl ScannerState {
             self.current = Some(region.scan(&self.scan)?);
         }
     }
+}
+
+/// Keeps the newest `versions` cells of each column (cells come ordered by column, newest
+/// first).
+pub(crate) fn trim_versions(mut row: RowResult, versions: u32) -> RowResult {
+    let mut kept = 0u32;
+    let mut previous: Option<(bytes::Bytes, bytes::Bytes)> = None;
+    row.cells.retain(|c| {
+        let column = (c.family.clone(), c.qualifier.clone());
+        if previous.as_ref() != Some(&column) {
+            previous = Some(column);
+            kept = 0;
+        }
+        kept += 1;
+        kept <= versions
+    });
+    row
 }
 
 /// The open scanners of the service.
@@ -102,7 +122,7 @@ impl Service {
     pub fn open_filtered_scanner(
         &self,
         table: &TableName,
-        scan: Scan,
+        mut scan: Scan,
         mut filter: Option<Filter>,
     ) -> Result<u64> {
         self.scanners.expire(self.options.scanner_lease);
@@ -119,12 +139,15 @@ impl Service {
         if scan.reversed {
             pending.reverse();
         }
+        let versions_after_filter = scan.max_versions;
         if let Some(f) = filter.as_mut() {
             f.set_reversed(scan.reversed);
+            scan.max_versions = u32::MAX; // the family's VERSIONS caps it
         }
         let scanner = ScannerState {
             scan,
             filter,
+            versions_after_filter,
             pending,
             current: None,
             returned: 0,

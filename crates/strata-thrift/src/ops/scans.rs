@@ -91,9 +91,15 @@ impl Scanners {
             Some(b) if b > 0 => Some(usize::try_from(b).unwrap_or(usize::MAX)),
             _ => None,
         };
-        let mut scan = Scan::new()
-            .range(req.start, req.stop)
-            .reversed(req.reversed);
+        // HBase treats a scan whose start and stop rows are equal as a get of that row.
+        let stop = if !req.start.is_empty() && req.start == req.stop && !req.reversed {
+            let mut next = req.start.to_vec();
+            next.push(0);
+            Bytes::from(next)
+        } else {
+            req.stop
+        };
+        let mut scan = Scan::new().range(req.start, stop).reversed(req.reversed);
         scan.columns = columns::selection(req.columns.as_deref());
         if let Some(ts) = req.timestamp {
             scan.time_range = before(ts)?;

@@ -57,8 +57,33 @@ pub fn mutate_rows(
         )?;
     }
     let durability = cells.durability();
-    apply(service, &table, cells.puts, durability)?;
-    apply(service, &table, cells.deletes, durability)
+    // Like HBase: every put before every delete, each row on its own, so a row that fails
+    // (a missing family) does not stop the others; the first failure is reported.
+    let puts = apply_per_row(service, &table, cells.puts, durability);
+    let deletes = apply_per_row(service, &table, cells.deletes, durability);
+    puts.and(deletes)
+}
+
+fn apply_per_row(
+    service: &Service,
+    table: &strata_server::TableName,
+    cells: Vec<Cell>,
+    durability: Durability,
+) -> CallResult<()> {
+    let mut rows: Vec<(Bytes, Vec<Cell>)> = Vec::new();
+    for cell in cells {
+        match rows.iter_mut().find(|(row, _)| *row == cell.row) {
+            Some((_, row_cells)) => row_cells.push(cell),
+            None => rows.push((cell.row.clone(), vec![cell])),
+        }
+    }
+    let mut first_error = None;
+    for (_, row_cells) in rows {
+        if let Err(e) = apply(service, table, row_cells, durability) {
+            first_error.get_or_insert(e);
+        }
+    }
+    first_error.map_or(Ok(()), Err)
 }
 
 fn apply(
