@@ -7,7 +7,7 @@ import struct
 import pytest
 from thriftpy2.thrift import TApplicationException
 
-from conftest import Hbase_thrift as H
+from conftest import strata_gap, Hbase_thrift as H
 
 
 def be64(n):
@@ -93,11 +93,12 @@ def test_get_row_or_before_is_gone(raw, tname):
     assert raw.getTableNames() is not None  # connection still usable
 
 
-def test_get_table_regions_and_region_info(raw, tname):
+def test_get_table_regions_and_region_info(server, raw, tname):
     [region] = raw.getTableRegions(tname)
     assert region.startKey == b"" and region.endKey == b""
     assert re.fullmatch(re.escape(tname) + rb",,%d\.[0-9a-f]{32}\." % region.id, region.name)
     assert raw.getTableRegions(b"no_such_table_xyz") == []
+    strata_gap(server, "getRegionInfo (a lookup of a meta row key) is not implemented")
     # getRegionInfo takes a meta row key "<table>,<row>,<ts>" and finds its region
     info = raw.getRegionInfo(tname + b",somerow,99999999999999")
     assert info == region
