@@ -57,31 +57,14 @@ impl RowLocks {
     }
 }
 
-/// HBase's CompareOperator for check-and-mutate. Like HBase, the operator compares the
-/// value given in the request with the value stored: `Less` passes when the given value is
-/// less than the stored one (`HRegion` compares `comparator.compareTo(cellValue)`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CompareOp {
-    Less,
-    LessOrEqual,
-    Equal,
-    NotEqual,
-    GreaterOrEqual,
-    Greater,
-}
+/// Check-and-mutate compares with HBase's CompareOperator (the same type as the filter
+/// language's). Like HBase, it compares the value given in the request with the value
+/// stored: `Less` passes when the given value is less than the stored one (`HRegion`
+/// compares `comparator.compareTo(cellValue)`).
+pub use crate::filter::CompareOp;
 
-impl CompareOp {
-    fn passes(self, given: &[u8], stored: &[u8]) -> bool {
-        let ord = given.cmp(stored);
-        match self {
-            CompareOp::Less => ord.is_lt(),
-            CompareOp::LessOrEqual => ord.is_le(),
-            CompareOp::Equal => ord.is_eq(),
-            CompareOp::NotEqual => ord.is_ne(),
-            CompareOp::GreaterOrEqual => ord.is_ge(),
-            CompareOp::Greater => ord.is_gt(),
-        }
-    }
+fn check_passes(op: CompareOp, given: &[u8], stored: &[u8]) -> bool {
+    op.keeps(given.cmp(stored))
 }
 
 /// The condition of a check-and-mutate: the newest version of one column compared with
@@ -205,7 +188,7 @@ impl Service {
         let passes = match (&check.value, &current) {
             (None, None) => true,
             (None, Some(_)) | (Some(_), None) => false,
-            (Some(given), Some(stored)) => check.op.passes(given, &stored.value),
+            (Some(given), Some(stored)) => check_passes(check.op, given, &stored.value),
         };
         if passes && !cells.is_empty() {
             region.mutate(cells, durability)?;
