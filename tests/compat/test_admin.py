@@ -51,7 +51,6 @@ def test_families_with_no_options_report_thrift_defaults(conn, make_table):
 
 
 def test_families_with_options(server, conn, make_table):
-    strata_gap(server, "GZ compression is not implemented (NONE, LZ4, ZSTD and SNAPPY are)")
     t = make_table(
         {
             "a": dict(max_versions=5),

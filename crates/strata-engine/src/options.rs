@@ -10,6 +10,8 @@ pub enum Compression {
     Lz4,
     Zstd,
     Snappy,
+    /// DEFLATE in gzip framing (HBase's GZ).
+    Gz,
 }
 
 /// Data block key encoding.

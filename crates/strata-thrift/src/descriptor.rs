@@ -84,8 +84,9 @@ fn compression_from_name(name: &str) -> CallResult<Compression> {
         "lz4" => Ok(Compression::Lz4),
         "zstd" => Ok(Compression::Zstd),
         "snappy" => Ok(Compression::Snappy),
-        "gz" | "lzo" | "bzip2" | "lzma" => Err(Failure::illegal(format!(
-            "compression {name} is not supported by Strata (use NONE, LZ4, ZSTD or SNAPPY)"
+        "gz" => Ok(Compression::Gz),
+        "lzo" | "bzip2" | "lzma" => Err(Failure::illegal(format!(
+            "compression {name} is not supported by Strata (use NONE, GZ, LZ4, ZSTD or SNAPPY)"
         ))),
         _ => Err(Failure::illegal(format!("unknown compression {name:?}"))),
     }
@@ -97,6 +98,7 @@ fn compression_name(c: Compression) -> &'static str {
         Compression::Lz4 => "LZ4",
         Compression::Zstd => "ZSTD",
         Compression::Snappy => "SNAPPY",
+        Compression::Gz => "GZ",
     }
 }
 

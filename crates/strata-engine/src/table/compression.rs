@@ -19,6 +19,7 @@ pub fn codec_byte(c: Compression) -> u8 {
         Compression::Lz4 => 1,
         Compression::Zstd => 2,
         Compression::Snappy => 3,
+        Compression::Gz => 4,
     }
 }
 
@@ -29,8 +30,29 @@ pub fn codec_from_byte(b: u8) -> Option<Compression> {
         1 => Compression::Lz4,
         2 => Compression::Zstd,
         3 => Compression::Snappy,
+        4 => Compression::Gz,
         _ => return None,
     })
+}
+
+fn gzip(raw: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(raw).ok()?;
+    encoder.finish().ok()
+}
+
+/// Inflates at most `len` bytes (the recorded length), so a damaged stream cannot expand
+/// into unbounded memory.
+fn gunzip(body: &[u8], len: usize) -> Result<Vec<u8>, &'static str> {
+    use std::io::Read;
+    let mut out = Vec::with_capacity(len);
+    let mut decoder = flate2::read::GzDecoder::new(body).take(len as u64 + 1);
+    decoder.read_to_end(&mut out).map_err(|_| "bad gzip data")?;
+    if out.len() != len {
+        return Err("gzip length disagrees with the recorded length");
+    }
+    Ok(out)
 }
 
 /// Compresses `raw` with `codec`. Returns `None` when compression fails, is not worth it
@@ -44,6 +66,7 @@ pub fn compress(codec: Compression, raw: &[u8]) -> Option<Vec<u8>> {
         Compression::Lz4 => lz4_flex::block::compress(raw),
         Compression::Zstd => zstd::bulk::compress(raw, ZSTD_LEVEL).ok()?,
         Compression::Snappy => snap::raw::Encoder::new().compress_vec(raw).ok()?,
+        Compression::Gz => gzip(raw)?,
     };
     let mut out = Vec::with_capacity(body.len() + 5);
     put_varint(&mut out, raw.len() as u64);
@@ -69,6 +92,7 @@ pub fn decompress(codec: Compression, payload: &[u8]) -> Result<Vec<u8>, &'stati
             out
         }
         Compression::Zstd => zstd::bulk::decompress(body, len).map_err(|_| "bad zstd data")?,
+        Compression::Gz => gunzip(body, len)?,
         Compression::Snappy => {
             if snap::raw::decompress_len(body).map_err(|_| "bad snappy data")? != len {
                 return Err("snappy length disagrees with the recorded length");
@@ -88,7 +112,12 @@ pub fn decompress(codec: Compression, payload: &[u8]) -> Result<Vec<u8>, &'stati
 mod tests {
     use super::*;
 
-    const CODECS: [Compression; 3] = [Compression::Lz4, Compression::Zstd, Compression::Snappy];
+    const CODECS: [Compression; 4] = [
+        Compression::Lz4,
+        Compression::Zstd,
+        Compression::Snappy,
+        Compression::Gz,
+    ];
 
     #[test]
     fn round_trip_every_codec() {
@@ -143,10 +172,11 @@ mod tests {
             (Compression::Lz4, 1),
             (Compression::Zstd, 2),
             (Compression::Snappy, 3),
+            (Compression::Gz, 4),
         ] {
             assert_eq!(codec_byte(c), b);
             assert_eq!(codec_from_byte(b), Some(c));
         }
-        assert_eq!(codec_from_byte(4), None);
+        assert_eq!(codec_from_byte(5), None);
     }
 }

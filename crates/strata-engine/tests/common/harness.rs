@@ -34,7 +34,7 @@ pub fn families() -> Vec<FamilyOptions> {
     c.max_versions = 2;
     c.keep_deleted_cells = KeepDeletedCells::True;
     c.bloom_type = BloomType::None;
-    c.compression = Compression::Snappy;
+    c.compression = Compression::Gz;
     c.block_cache_enabled = false;
     vec![a, b, c]
 }

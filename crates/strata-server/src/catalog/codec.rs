@@ -44,6 +44,7 @@ fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
         Compression::Lz4 => 1,
         Compression::Zstd => 2,
         Compression::Snappy => 3,
+        Compression::Gz => 4,
     });
     buf.push(match f.data_block_encoding {
         DataBlockEncoding::None => 0,
@@ -95,6 +96,7 @@ fn get_family(d: &mut Decoder) -> Option<FamilyOptions> {
         1 => Compression::Lz4,
         2 => Compression::Zstd,
         3 => Compression::Snappy,
+        4 => Compression::Gz,
         _ => return None,
     };
     f.data_block_encoding = match d.u8()? {

@@ -77,6 +77,7 @@ fn every_codec_encoding_and_bloom_type_round_trips() {
         Compression::Lz4,
         Compression::Zstd,
         Compression::Snappy,
+        Compression::Gz,
     ];
     let encodings = [DataBlockEncoding::None, DataBlockEncoding::Prefix];
     let blooms = [BloomType::None, BloomType::Row, BloomType::RowCol];
