@@ -201,7 +201,7 @@ mod tests {
                 ..descriptor("cf")
             },
             ColumnDescriptor {
-                compression: Some("GZ".into()),
+                compression: Some("LZO".into()),
                 ..descriptor("cf")
             },
             ColumnDescriptor {
