@@ -130,7 +130,7 @@ async fn table_lifecycle_and_descriptors() {
     ));
     // Bad descriptors are IllegalArgument.
     let bad = ColumnDescriptor {
-        compression: Some("GZ".into()),
+        compression: Some("LZO".into()),
         ..cd("cf")
     };
     assert!(matches!(
