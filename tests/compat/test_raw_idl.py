@@ -98,7 +98,6 @@ def test_get_table_regions_and_region_info(server, raw, tname):
     assert region.startKey == b"" and region.endKey == b""
     assert re.fullmatch(re.escape(tname) + rb",,%d\.[0-9a-f]{32}\." % region.id, region.name)
     assert raw.getTableRegions(b"no_such_table_xyz") == []
-    strata_gap(server, "getRegionInfo (a lookup of a meta row key) is not implemented")
     # getRegionInfo takes a meta row key "<table>,<row>,<ts>" and finds its region
     info = raw.getRegionInfo(tname + b",somerow,99999999999999")
     assert info == region

@@ -621,9 +621,11 @@ impl Hbase for Handler {
 
     async fn get_region_info(
         &self,
-        _row: Option<Text>,
+        row: Option<Text>,
     ) -> Reply<TRegionInfo, HbaseGetRegionInfoException> {
-        unsupported("getRegionInfo (a lookup in hbase:meta)")
+        let port = self.port;
+        self.run(move |s, _| admin::region_info(s, &b(row), port))
+            .await
     }
 
     async fn append(&self, append: Option<TAppend>) -> Reply<Vec<TCell>, HbaseAppendException> {

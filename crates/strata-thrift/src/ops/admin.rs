@@ -86,6 +86,36 @@ pub fn table_regions(service: &Service, name: &[u8], port: u16) -> CallResult<Ve
         .collect())
 }
 
+/// `getRegionInfo`: the region holding a row, given HBase's meta row key
+/// `table,row,timestamp` (the row may itself contain commas).
+pub fn region_info(service: &Service, meta_key: &[u8], port: u16) -> CallResult<TRegionInfo> {
+    let first = meta_key.iter().position(|&b| b == b',');
+    let last = meta_key.iter().rposition(|&b| b == b',');
+    let (Some(first), Some(last)) = (first, last) else {
+        return Err(Failure::io(
+            "a region lookup key is \"table,row,timestamp\"",
+        ));
+    };
+    let table = &meta_key[..first];
+    let row = meta_key
+        .get(first + 1..last.max(first + 1))
+        .unwrap_or_default();
+    let regions = table_regions(service, table, port)?;
+    regions
+        .into_iter()
+        .find(|r| {
+            let start = r.start_key.as_ref().map_or(&[][..], |k| k.0.as_ref());
+            let end = r.end_key.as_ref().map_or(&[][..], |k| k.0.as_ref());
+            start <= row && (end.is_empty() || row < end)
+        })
+        .ok_or_else(|| {
+            Failure::io(format!(
+                "no region of table {:?}",
+                String::from_utf8_lossy(table)
+            ))
+        })
+}
+
 pub fn delete_table(service: &Service, name: &[u8]) -> CallResult<()> {
     service
         .delete_table(&table_name(name)?)
