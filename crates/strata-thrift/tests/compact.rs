@@ -113,3 +113,48 @@ async fn compact_keeps_the_field_after_a_list_of_structs() {
         assert_eq!(cell.value, by("3"), "{combo}");
     }
 }
+
+/// A value far larger than one socket read: the buffered path must gather the whole compact
+/// message (its length is only known by walking it) before decoding.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compact_large_values() {
+    let server = TestServer::start().await;
+    let big = "x".repeat(3 << 20);
+    for framed in [false, true] {
+        let c = server.client(framed, true);
+        let table = format!("big_{framed}");
+        ok(
+            c.create_table(t(&table), Some(vec![cd("cf:")])).await,
+            "createTable",
+        );
+        let mutations = vec![put("cf:a", &big), put("cf:b", "small")];
+        let r = c.mutate_row_ts(t(&table), t("r"), Some(mutations), Some(7), None);
+        ok(r.await, "mutateRowTs");
+        let r = c.get_row_with_columns(t(&table), t("r"), None, None).await;
+        let rows = ok(r, "getRowWithColumns");
+        let cols = rows[0].columns.as_ref().unwrap();
+        assert_eq!(cols[&text("cf:a")].value, by(&big), "framed={framed}");
+        assert_eq!(cols[&text("cf:b")].timestamp, Some(7), "framed={framed}");
+    }
+}
+
+/// A malformed compact request is answered in compact (volo's own codec answered such errors
+/// in binary, which a compact client cannot parse).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_compact_request_gets_a_compact_error() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start().await;
+    let mut conn = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let mut msg = vec![0x82, 0x21, 0x01, 13];
+    msg.extend_from_slice(b"getTableNames");
+    msg.extend_from_slice(&[0x1e, 0x00]); // a field of unknown type 14
+    conn.write_all(&msg).await.unwrap();
+    let mut first = [0u8; 2];
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        conn.read_exact(&mut first),
+    );
+    read.await.unwrap().unwrap();
+    // Compact protocol id, then version 1 with message type 3 (exception).
+    assert_eq!(first, [0x82, 0x61]);
+}
