@@ -5,18 +5,10 @@ import pytest
 from thriftpy2.thrift import TApplicationException
 
 import Hbase_thrift
-from conftest import raw_client, strata_gap
-
-
-COMPACT_GAP = (
-    "the compact protocol loses a put's timestamp (buffered) and fails on structs with bool "
-    "fields (framed) in the Thrift library Strata uses (pilota 0.13 compact decoding)"
-)
+from conftest import raw_client
 
 
 def test_roundtrip(server, combo, any_conn, make_table):
-    if "compact" in combo:
-        strata_gap(server, COMPACT_GAP)
     t = make_table({"cf": {}}, conn=any_conn)
     assert t.name in any_conn.tables()
     t.put(b"r1", {b"cf:a": b"\x00\xff" * 100, b"cf:b": b"2"}, timestamp=42)
@@ -29,8 +21,6 @@ def test_roundtrip(server, combo, any_conn, make_table):
 
 
 def test_errors_keep_connection(server, combo, any_conn, make_table):
-    if combo == "framed-compact":
-        strata_gap(server, COMPACT_GAP)
     t = make_table({"cf": {}}, conn=any_conn)
     with pytest.raises(Hbase_thrift.IOError):
         t.put(b"r", {b"nofam:a": b"v"})

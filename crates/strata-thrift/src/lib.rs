@@ -7,7 +7,9 @@ pub mod gen {
     include!(concat!(env!("OUT_DIR"), "/volo_gen.rs"));
 }
 
+pub mod codec;
 pub mod columns;
+pub mod compact;
 pub mod descriptor;
 pub mod failure;
 pub mod handler;

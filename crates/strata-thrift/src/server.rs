@@ -3,7 +3,8 @@
 //! One port serves every client configuration HBase's Thrift server offers: volo's default
 //! codec looks at the first bytes of each request and recognises a frame header (framed
 //! transport) or its absence (buffered transport), then the protocol id byte: 0x80 for binary,
-//! 0x82 for compact. Replies use the framing and protocol of the request.
+//! 0x82 for compact. Replies use the framing and protocol of the request. Compact requests are
+//! decoded through `codec.rs`, which works around pilota's compact decoder.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -60,6 +61,7 @@ pub async fn serve_listener(
         shutdown: Box::pin(shutdown),
     };
     HbaseServer::new(Handler::new(service, port))
+        .make_codec(crate::codec::server_codec())
         .run(incoming)
         .await
         .map_err(|e| ServeError::Server(e.to_string()))

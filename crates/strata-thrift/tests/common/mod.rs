@@ -8,11 +8,10 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strata_server::{Service, ServiceOptions};
+use strata_thrift::codec::MakeCompatCodec;
 use strata_thrift::gen::volo_gen::hbase::{HbaseClient, HbaseClientBuilder, Text};
 use tokio::sync::oneshot;
-use volo_thrift::codec::default::{
-    framed::MakeFramedCodec, thrift::MakeThriftCodec, DefaultMakeCodec,
-};
+use volo_thrift::codec::default::{framed::MakeFramedCodec, DefaultMakeCodec};
 use volo_thrift::Protocol;
 
 pub struct TestServer {
@@ -52,7 +51,9 @@ impl TestServer {
         } else {
             Protocol::Binary
         };
-        let thrift = MakeThriftCodec::default().with_protocol(protocol);
+        // The client needs the compact workaround too: pilota's compact decoder would misread
+        // replies the same way it misreads requests.
+        let thrift = MakeCompatCodec::new(protocol);
         let builder = HbaseClientBuilder::new("hbase").address(self.addr);
         if framed {
             builder

@@ -1,0 +1,172 @@
+//! The innermost layer of the Thrift codec: volo's own, except that compact messages are first
+//! transcoded to the binary protocol (see `compact.rs` for the pilota bugs this avoids).
+//!
+//! Binary messages and all encoding go straight to volo's `ThriftCodec`; only compact decoding
+//! is diverted. Replies still go out in the protocol of the request, because the compact marker
+//! volo's encoder looks for is set here (and the binary one its decoder sets is removed).
+//! Setting the marker *before* decoding also makes decode-error replies compact; volo's own
+//! codec answers those in binary, which compact clients cannot read.
+
+use bytes::{Buf, Bytes};
+use pilota::thrift::{new_protocol_exception, ProtocolExceptionKind, ThriftException};
+use tokio::io::{AsyncBufReadExt, AsyncRead};
+use volo::util::buf_reader::BufReader;
+use volo_thrift::codec::default::framed::MakeFramedCodec;
+use volo_thrift::codec::default::thrift::{MakeThriftCodec, ThriftCodec};
+use volo_thrift::codec::default::ttheader::MakeTTHeaderCodec;
+use volo_thrift::codec::default::{
+    DefaultMakeCodec, MakeZeroCopyCodec, ZeroCopyDecoder, ZeroCopyEncoder,
+};
+use volo_thrift::context::ThriftContext;
+use volo_thrift::{
+    EntryMessage, LinkedBytes, Protocol, ProtocolApacheCompact, ProtocolBinary, ThriftMessage,
+};
+
+use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
+
+/// The server's codec: volo's default stack (TTHeader, then framed, each detected per message
+/// and optional) around [`MakeCompatCodec`].
+pub type ServerCodec = DefaultMakeCodec<MakeTTHeaderCodec<MakeFramedCodec<MakeCompatCodec>>>;
+
+pub fn server_codec() -> ServerCodec {
+    DefaultMakeCodec::new(MakeTTHeaderCodec::new(MakeFramedCodec::new(
+        MakeCompatCodec::new(Protocol::Binary),
+    )))
+}
+
+/// Makes [`CompatCodec`]s. `protocol` only matters to a client (what it sends); a server
+/// answers in the protocol of each request.
+#[derive(Debug, Clone, Copy)]
+pub struct MakeCompatCodec {
+    inner: MakeThriftCodec,
+}
+
+impl MakeCompatCodec {
+    pub fn new(protocol: Protocol) -> Self {
+        MakeCompatCodec {
+            inner: MakeThriftCodec::new().with_protocol(protocol),
+        }
+    }
+}
+
+impl MakeZeroCopyCodec for MakeCompatCodec {
+    type Encoder = CompatCodec;
+    type Decoder = CompatCodec;
+
+    fn make_codec(&self) -> (CompatCodec, CompatCodec) {
+        let (inner, _) = self.inner.make_codec();
+        (CompatCodec { inner }, CompatCodec { inner })
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct CompatCodec {
+    inner: ThriftCodec,
+}
+
+/// Tells volo's encoder to answer in compact: its binary marker would win, so drop it.
+fn mark_compact<Cx: ThriftContext>(cx: &mut Cx) {
+    let ext = cx.extensions_mut();
+    ext.remove::<ProtocolBinary>();
+    ext.insert(ProtocolApacheCompact);
+}
+
+/// Incomplete is only final for a framed message (the frame ended inside it).
+fn to_exception(e: TranscodeError) -> ThriftException {
+    new_protocol_exception(ProtocolExceptionKind::InvalidData, e.to_string())
+}
+
+impl CompatCodec {
+    /// Decodes a complete binary message (the transcoded compact one) with volo's decoder.
+    fn decode_transcoded<Msg: Send + EntryMessage, Cx: ThriftContext>(
+        &mut self,
+        cx: &mut Cx,
+        binary: Bytes,
+    ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
+        let mut binary = binary;
+        let msg = self.inner.decode(cx, &mut binary);
+        mark_compact(cx);
+        msg
+    }
+}
+
+impl ZeroCopyDecoder for CompatCodec {
+    /// A whole framed (or TTHeader) payload.
+    fn decode<Msg: Send + EntryMessage, Cx: ThriftContext>(
+        &mut self,
+        cx: &mut Cx,
+        bytes: &mut Bytes,
+    ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
+        if bytes.first() != Some(&COMPACT_PROTOCOL_ID) {
+            return self.inner.decode(cx, bytes);
+        }
+        mark_compact(cx);
+        let (binary, used) = compact_to_binary(bytes).map_err(to_exception)?;
+        bytes.advance(used);
+        self.decode_transcoded(cx, binary.freeze())
+    }
+
+    /// An unframed (buffered) message straight off the connection: read exactly one compact
+    /// message (its length is only known by walking it), transcode it and decode that.
+    async fn decode_async<
+        Msg: Send + EntryMessage,
+        Cx: ThriftContext,
+        R: AsyncRead + Unpin + Send + Sync,
+    >(
+        &mut self,
+        cx: &mut Cx,
+        reader: &mut BufReader<R>,
+    ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
+        let first = match reader.fill_buf_at_least(1).await {
+            Ok(buf) => buf.first().copied(),
+            Err(_) => None,
+        };
+        if first != Some(COMPACT_PROTOCOL_ID) {
+            // Binary, or nothing to read: volo's codec handles (and reports) both.
+            return self.inner.decode_async(cx, reader).await;
+        }
+        mark_compact(cx);
+        let mut need = 1;
+        let (binary, used) = loop {
+            let buf = match reader.fill_buf_at_least(need).await {
+                Ok(buf) => buf,
+                Err(e) => {
+                    cx.stats_mut().record_read_end_at();
+                    return Err(e.into());
+                }
+            };
+            match compact_to_binary(buf) {
+                Ok(done) => break done,
+                // The walk stopped at the first byte it lacked, so `need` grows every round and
+                // jumps straight past long strings.
+                Err(TranscodeError::Incomplete { need: more }) => need = more,
+                Err(e) => {
+                    cx.stats_mut().record_read_end_at();
+                    return Err(to_exception(e));
+                }
+            }
+        };
+        reader.consume(used);
+        cx.stats_mut().record_read_end_at();
+        self.decode_transcoded(cx, binary.freeze())
+    }
+}
+
+impl ZeroCopyEncoder for CompatCodec {
+    fn encode<Msg: Send + EntryMessage, Cx: ThriftContext>(
+        &mut self,
+        cx: &mut Cx,
+        linked_bytes: &mut LinkedBytes,
+        msg: ThriftMessage<Msg>,
+    ) -> Result<(), ThriftException> {
+        self.inner.encode(cx, linked_bytes, msg)
+    }
+
+    fn size<Msg: Send + EntryMessage, Cx: ThriftContext>(
+        &mut self,
+        cx: &mut Cx,
+        msg: &ThriftMessage<Msg>,
+    ) -> Result<(usize, usize), ThriftException> {
+        self.inner.size(cx, msg)
+    }
+}
