@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::time::Instant;
 
 use bytes::Bytes;
 use parking_lot::{Mutex, MutexGuard};
@@ -12,6 +13,10 @@ use crate::names::TableName;
 use crate::service::Service;
 
 const ROW_LOCK_STRIPES: usize = 256;
+
+/// How long a write waits for a split or merge of its region to finish (they take
+/// milliseconds; this only bounds a stuck one).
+const SEALED_RETRY: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Striped row locks for read-modify-write operations (increment, append, check-and-mutate):
 /// two of them on the same row never interleave. Plain mutations need no lock; the region's
@@ -97,22 +102,58 @@ impl Service {
         let _locks = self
             .row_locks
             .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
-        let mut by_region: BTreeMap<usize, Vec<Cell>> = BTreeMap::new();
-        for cell in cells {
-            let idx = state
-                .regions
-                .partition_point(|r| r.entry.start_key.as_ref() <= cell.row.as_ref());
-            by_region
-                .entry(idx.saturating_sub(1))
-                .or_default()
-                .push(cell);
+        let mut pending = cells;
+        let mut state = state;
+        let deadline = std::time::Instant::now() + SEALED_RETRY;
+        loop {
+            // A share refused by a region being split or merged was not applied; it is
+            // routed again on the table's new regions.
+            let mut refused = Vec::new();
+            let mut by_region: BTreeMap<usize, Vec<Cell>> = BTreeMap::new();
+            for cell in pending {
+                let idx = state
+                    .regions
+                    .partition_point(|r| r.entry.start_key.as_ref() <= cell.row.as_ref());
+                by_region
+                    .entry(idx.saturating_sub(1))
+                    .or_default()
+                    .push(cell);
+            }
+            for (idx, cells) in by_region {
+                if let Some(region) = state.regions.get(idx) {
+                    match region.region.mutate(cells.clone(), durability) {
+                        Ok(_) => self.maybe_split(table, &region.region, state.regions.len()),
+                        Err(e) if e.is_region_sealed() && Instant::now() < deadline => {
+                            refused.extend(cells)
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            }
+            if refused.is_empty() {
+                return Ok(());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            pending = refused;
+            state = self.table(table)?;
+            state.check_enabled()?;
         }
-        for (idx, cells) in by_region {
-            if let Some(region) = state.regions.get(idx) {
-                region.region.mutate(cells, durability)?;
+    }
+
+    /// Runs a read-modify-write again while its region is sealed for a split or merge (its
+    /// write was refused, so nothing was applied).
+    fn retry_sealed<T>(&self, mut op: impl FnMut() -> Result<T>) -> Result<T> {
+        let deadline = Instant::now() + SEALED_RETRY;
+        loop {
+            match op() {
+                Err(ServiceError::Engine(e))
+                    if e.is_region_sealed() && Instant::now() < deadline =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                other => return other,
             }
         }
-        Ok(())
     }
 
     /// Reads one row through `filter`; `None` when nothing in it passes.
@@ -164,7 +205,7 @@ impl Service {
     }
 
     /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.
-    pub fn check_and_mutate(
+    fn check_and_mutate_once(
         &self,
         table: &TableName,
         check: &Check,
@@ -199,7 +240,7 @@ impl Service {
     /// Atomically appends each `(family, qualifier, suffix)` to its cell's value (a missing
     /// cell counts as empty) in one row mutation, and returns the new cells. Like HBase's
     /// Append, every new cell gets the same timestamp: max(now, newest previous + 1).
-    pub fn append(
+    fn append_once(
         &self,
         table: &TableName,
         row: &[u8],
@@ -242,7 +283,7 @@ impl Service {
     /// counts as 0) and returns the new value. Like HBase: the sum wraps on overflow, the new
     /// version's timestamp is max(now, previous + 1), and a value that is not 8 bytes wide
     /// is an error.
-    pub fn increment(
+    fn increment_once(
         &self,
         table: &TableName,
         row: &[u8],
@@ -282,5 +323,43 @@ impl Service {
         );
         region.mutate(vec![put], Durability::SyncWal)?;
         Ok(new_value)
+    }
+
+    /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.
+    pub fn check_and_mutate(
+        &self,
+        table: &TableName,
+        check: &Check,
+        cells: Vec<Cell>,
+        durability: Durability,
+    ) -> Result<bool> {
+        self.retry_sealed(|| self.check_and_mutate_once(table, check, cells.clone(), durability))
+    }
+
+    /// Atomically appends each `(family, qualifier, suffix)` to its cell's value (a missing
+    /// cell counts as empty) in one row mutation, and returns the new cells. Like HBase's
+    /// Append, every new cell gets the same timestamp: max(now, newest previous + 1).
+    pub fn append(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        columns: &[(Bytes, Bytes, Bytes)],
+    ) -> Result<Vec<Cell>> {
+        self.retry_sealed(|| self.append_once(table, row, columns))
+    }
+
+    /// Atomically adds `amount` to the 8-byte big-endian counter in a cell (a missing cell
+    /// counts as 0) and returns the new value. Like HBase: the sum wraps on overflow, the new
+    /// version's timestamp is max(now, previous + 1), and a value that is not 8 bytes wide
+    /// is an error.
+    pub fn increment(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        amount: i64,
+    ) -> Result<i64> {
+        self.retry_sealed(|| self.increment_once(table, row, family, qualifier, amount))
     }
 }

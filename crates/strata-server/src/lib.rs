@@ -9,6 +9,7 @@ pub mod filter;
 pub mod names;
 mod scanner;
 mod service;
+mod split;
 pub mod table;
 
 pub use data::{Check, CompareOp};
@@ -16,4 +17,5 @@ pub use error::{Result, ServiceError};
 pub use names::{TableName, DEFAULT_NAMESPACE};
 pub use scanner::SCANNER_LEASE;
 pub use service::{Service, ServiceOptions};
+pub use split::{SplitAt, SplitPolicy};
 pub use table::{RegionInfo, TableDescriptor};

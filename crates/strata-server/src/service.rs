@@ -22,6 +22,8 @@ pub struct ServiceOptions {
     pub engine: EngineOptions,
     /// A scanner idle this long is closed (HBase's scanner lease).
     pub scanner_lease: std::time::Duration,
+    /// When regions split by themselves.
+    pub split: crate::split::SplitPolicy,
 }
 
 impl ServiceOptions {
@@ -30,6 +32,7 @@ impl ServiceOptions {
         ServiceOptions {
             engine: EngineOptions::new(data_dir),
             scanner_lease: crate::scanner::SCANNER_LEASE,
+            split: crate::split::SplitPolicy::default(),
         }
     }
 }
@@ -38,14 +41,19 @@ impl ServiceOptions {
 pub struct Service {
     pub(crate) engine: Arc<Engine>,
     pub(crate) options: ServiceOptions,
-    catalog: Catalog,
-    /// Serialises catalog changes (creates, drops, enables); reads never take it.
-    admin: Mutex<()>,
+    pub(crate) catalog: Catalog,
+    /// Serialises catalog changes (creates, drops, enables, splits, merges); reads never
+    /// take it.
+    pub(crate) admin: Mutex<()>,
     namespaces: RwLock<BTreeSet<String>>,
     pub(crate) tables: RwLock<BTreeMap<TableName, Arc<TableState>>>,
     next_region_id: AtomicU64,
     pub(crate) scanners: Scanners,
     pub(crate) row_locks: crate::data::RowLocks,
+    /// Regions an automatic split is under way for.
+    pub(crate) splitting: Mutex<std::collections::HashSet<u64>>,
+    /// Itself, for background splits.
+    pub(crate) me: std::sync::Weak<Service>,
 }
 
 impl Service {
@@ -54,7 +62,9 @@ impl Service {
         let engine = Engine::open(options.engine.clone())?;
         let catalog = Catalog::open(&engine)?;
         let contents = catalog.load()?;
-        let next_region_id = Catalog::max_region_id(&contents) + 1;
+        // Above every directory too: a retired parent's files may outlive its catalog entry.
+        let on_disk = engine.region_ids_on_disk()?.last().copied().unwrap_or(0);
+        let next_region_id = Catalog::max_region_id(&contents).max(on_disk) + 1;
         let mut namespaces = contents.namespaces;
         namespaces.insert(DEFAULT_NAMESPACE.to_string());
         namespaces.insert(SYSTEM_NAMESPACE.to_string());
@@ -64,7 +74,18 @@ impl Service {
             tables.insert(name, Arc::new(state));
         }
         tracing::info!(tables = tables.len(), "catalog loaded");
-        Ok(Arc::new(Service {
+        // Leftovers of splits and merges: uncommitted new regions, and retired ones whose
+        // references are gone (see `split.rs`).
+        let live: std::collections::HashSet<u64> =
+            std::iter::once(crate::catalog::CATALOG_REGION_ID)
+                .chain(
+                    tables
+                        .values()
+                        .flat_map(|t: &Arc<TableState>| t.regions.iter().map(|r| r.entry.id)),
+                )
+                .collect();
+        engine.retire_all_except(&live)?;
+        Ok(Arc::new_cyclic(|me| Service {
             engine,
             options,
             catalog,
@@ -74,7 +95,13 @@ impl Service {
             next_region_id: AtomicU64::new(next_region_id),
             scanners: Scanners::default(),
             row_locks: crate::data::RowLocks::default(),
+            splitting: Mutex::new(std::collections::HashSet::new()),
+            me: me.clone(),
         }))
+    }
+
+    pub(crate) fn allocate_region_id(&self) -> u64 {
+        self.next_region_id.fetch_add(1, Ordering::AcqRel)
     }
 
     /// Flushes everything and closes the engine.
@@ -162,7 +189,7 @@ impl Service {
         let regions = ranges
             .into_iter()
             .map(|(start_key, end_key)| RegionEntry {
-                id: self.next_region_id.fetch_add(1, Ordering::AcqRel),
+                id: self.allocate_region_id(),
                 start_key,
                 end_key,
             })
@@ -192,6 +219,8 @@ impl Service {
             self.engine.close_region(region.entry.id)?;
             self.engine.drop_region(region.entry.id)?;
         }
+        // Parents of its regions' splits are referenced no more.
+        self.engine.collect_retired()?;
         tracing::info!(table = %name, "table deleted");
         Ok(())
     }

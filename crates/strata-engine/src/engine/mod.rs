@@ -2,6 +2,7 @@
 //! limit and the background worker, and opens regions on them.
 
 mod options;
+mod reference;
 mod shared;
 mod worker;
 

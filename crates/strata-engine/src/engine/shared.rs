@@ -33,6 +33,8 @@ pub struct Shared {
     /// WAL edits of regions not opened since the restart, by region id.
     pub(crate) recovered: Mutex<HashMap<u64, Vec<WalEdit>>>,
     pub(crate) queue: Arc<WorkQueue>,
+    /// Regions retired by a split or merge whose files may still be referenced.
+    pub(crate) retired: Mutex<std::collections::HashSet<u64>>,
 }
 
 impl Shared {
@@ -58,6 +60,7 @@ impl Shared {
             regions: RwLock::new(HashMap::new()),
             recovered: Mutex::new(recovered),
             queue,
+            retired: Mutex::new(std::collections::HashSet::new()),
         }
     }
 

@@ -18,7 +18,7 @@ use std::path::Path;
 use super::fields::{
     put_bytes_field, put_i64_field, put_varint_field, require, Defect, FieldReader,
 };
-use super::state::{FileOrigin, ManifestState, StoreFileEntry, FORMAT_VERSION};
+use super::state::{FileOrigin, ManifestState, RowRange, StoreFileEntry, FORMAT_VERSION};
 use crate::error::{Error, Result};
 use crate::util::coding::{put_u32_le, put_u64_le, Decoder};
 use crate::util::crc::crc32c;
@@ -52,6 +52,10 @@ const F_FIRST_KEY: u64 = 9;
 const F_LAST_KEY: u64 = 10;
 const F_ORIGIN: u64 = 11;
 const F_CREATED_AT: u64 = 12;
+// A reference's row range. Must-understand on purpose: a reader that skipped them would read
+// the whole parent file and return the sibling daughter's rows as this region's.
+const F_RANGE_START: u64 = 13;
+const F_RANGE_END: u64 = 14;
 const FILE_TAGS: &[u64] = &[
     F_NUMBER,
     F_VOLUME,
@@ -65,6 +69,8 @@ const FILE_TAGS: &[u64] = &[
     F_LAST_KEY,
     F_ORIGIN,
     F_CREATED_AT,
+    F_RANGE_START,
+    F_RANGE_END,
 ];
 
 /// A successfully decoded manifest file.
@@ -127,6 +133,10 @@ fn encode_file(f: &StoreFileEntry) -> Vec<u8> {
     put_bytes_field(&mut b, F_LAST_KEY, &f.last_key);
     put_varint_field(&mut b, F_ORIGIN, f.origin.code());
     put_i64_field(&mut b, F_CREATED_AT, f.created_at_ms);
+    if let Some(range) = &f.range {
+        put_bytes_field(&mut b, F_RANGE_START, &range.start);
+        put_bytes_field(&mut b, F_RANGE_END, &range.end);
+    }
     b
 }
 
@@ -243,6 +253,8 @@ struct FileFields {
     last_key: Option<Vec<u8>>,
     origin: Option<FileOrigin>,
     created_at: Option<i64>,
+    range_start: Option<Vec<u8>>,
+    range_end: Option<Vec<u8>>,
 }
 
 fn decode_file(data: &[u8], base: u64) -> std::result::Result<StoreFileEntry, Defect> {
@@ -262,10 +274,17 @@ fn decode_file(data: &[u8], base: u64) -> std::result::Result<StoreFileEntry, De
             F_LAST_KEY => f.last_key = Some(field.payload.to_vec()),
             F_ORIGIN => f.origin = Some(decode_origin(field.varint()?, field.offset)?),
             F_CREATED_AT => f.created_at = Some(field.i64()?),
+            F_RANGE_START => f.range_start = Some(field.payload.to_vec()),
+            F_RANGE_END => f.range_end = Some(field.payload.to_vec()),
             _ => {} // FieldReader yields only the tags listed in FILE_TAGS
         }
     }
     let end = base + data.len() as u64;
+    let range = match (f.range_start, f.range_end) {
+        (None, None) => None,
+        (Some(start), Some(stop)) => Some(RowRange { start, end: stop }),
+        _ => return Err(Defect::corrupt(end, "a reference needs both range bounds")),
+    };
     Ok(StoreFileEntry {
         file_number: require(f.number, "file_number", end)?,
         volume: require(f.volume, "volume", end)?,
@@ -279,6 +298,7 @@ fn decode_file(data: &[u8], base: u64) -> std::result::Result<StoreFileEntry, De
         last_key: require(f.last_key, "last_key", end)?,
         origin: require(f.origin, "origin", end)?,
         created_at_ms: require(f.created_at, "created_at_ms", end)?,
+        range,
     })
 }
 

@@ -40,5 +40,5 @@ mod test_util;
 
 pub use files::{manifest_file_name, parse_manifest_file_name};
 pub use format::{decode_manifest, encode_manifest, DecodedManifest};
-pub use state::{FileOrigin, ManifestState, StoreFileEntry, FORMAT_VERSION};
+pub use state::{FileOrigin, ManifestState, RowRange, StoreFileEntry, FORMAT_VERSION};
 pub use store::Manifest;

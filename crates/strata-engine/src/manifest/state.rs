@@ -62,6 +62,40 @@ pub struct StoreFileEntry {
     pub origin: FileOrigin,
     /// Wall-clock creation time, milliseconds since the epoch.
     pub created_at_ms: i64,
+    /// Set for a *reference*: a file another region owns (a split or merge parent), read only
+    /// within these rows. The store never deletes a referenced file; the parent's directory
+    /// goes once no live region references it (see `Engine::collect_retired`).
+    pub range: Option<RowRange>,
+}
+
+/// Rows `[start, end)`; an empty `end` means unbounded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RowRange {
+    pub start: Vec<u8>,
+    pub end: Vec<u8>,
+}
+
+impl RowRange {
+    /// Every row.
+    pub fn all() -> Self {
+        RowRange::default()
+    }
+
+    /// True if `row` lies in the range.
+    pub fn contains(&self, row: &[u8]) -> bool {
+        row >= self.start.as_slice() && (self.end.is_empty() || row < self.end.as_slice())
+    }
+
+    /// The rows in both ranges, `None` when they do not overlap.
+    pub fn intersect(&self, other: &RowRange) -> Option<RowRange> {
+        let start = self.start.clone().max(other.start.clone());
+        let end = match (self.end.is_empty(), other.end.is_empty()) {
+            (true, _) => other.end.clone(),
+            (_, true) => self.end.clone(),
+            _ => self.end.clone().min(other.end.clone()),
+        };
+        (end.is_empty() || start < end).then_some(RowRange { start, end })
+    }
 }
 
 /// The durable state of one store (one column family of one region).
@@ -147,6 +181,7 @@ mod tests {
             last_key: vec![],
             origin: FileOrigin::Flush,
             created_at_ms: 0,
+            range: None,
         }
     }
 
@@ -167,6 +202,19 @@ mod tests {
         s.files.pop();
         s.format_version = 2;
         assert!(s.check_invariants().is_err());
+    }
+
+    #[test]
+    fn row_ranges_contain_and_intersect() {
+        let r = |s: &str, e: &str| RowRange {
+            start: s.into(),
+            end: e.into(),
+        };
+        assert!(r("b", "d").contains(b"b") && !r("b", "d").contains(b"d"));
+        assert!(r("b", "").contains(b"zzz") && !r("b", "").contains(b"a"));
+        assert_eq!(r("", "m").intersect(&r("c", "")), Some(r("c", "m")));
+        assert_eq!(r("a", "c").intersect(&r("c", "")), None);
+        assert_eq!(RowRange::all().intersect(&RowRange::all()), Some(r("", "")));
     }
 
     #[test]

@@ -41,6 +41,14 @@ impl StateGen {
                 FileOrigin::Compaction
             },
             created_at_ms: self.rng.random(),
+            range: if self.rng.random() {
+                Some(super::RowRange {
+                    start: self.bytes(10),
+                    end: self.bytes(10),
+                })
+            } else {
+                None
+            },
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub mod mvcc;
 mod read;
+mod seal;
 mod write;
 
 use std::collections::BTreeMap;
@@ -39,6 +40,9 @@ pub struct Region {
     shared: Arc<Shared>,
     pub(crate) flush_requested: AtomicBool,
     pub(crate) compaction_requested: AtomicBool,
+    /// Set while a split or merge retires the region: writes are refused (the caller
+    /// retries on the new regions), reads go on over the frozen data.
+    sealed: AtomicBool,
 }
 
 impl Region {
@@ -81,6 +85,7 @@ impl Region {
             shared,
             flush_requested: AtomicBool::new(false),
             compaction_requested: AtomicBool::new(false),
+            sealed: AtomicBool::new(false),
         };
         let replayed = region.replay(recovered);
         let region = Arc::new(region);
@@ -207,6 +212,7 @@ impl Region {
     /// what ran, per family (a minor compaction that picked every file ran as a major one).
     pub fn compact(&self, major: bool) -> Result<Vec<(Bytes, CompactionOutcome)>> {
         let now = self.shared.clock.now_millis();
+        let had_references = self.has_references();
         let mut outcomes = Vec::new();
         for (family, store) in &self.stores {
             let outcome = store.compact(
@@ -221,13 +227,21 @@ impl Region {
             }
         }
         self.compaction_requested.store(false, Ordering::Release);
+        if had_references && !self.has_references() {
+            // This region no longer reads its parent's files; the parent may now go.
+            if let Err(e) = self.shared.collect_retired() {
+                tracing::warn!(region = self.id, error = %e, "could not remove retired regions");
+            }
+        }
         Ok(outcomes)
     }
 
     /// True if some store has enough files for a minor compaction.
     pub fn needs_compaction(&self) -> bool {
         let min_files = self.shared.options.compaction.min_files;
-        self.stores.values().any(|s| s.file_count() >= min_files)
+        self.stores
+            .values()
+            .any(|s| s.file_count() >= min_files || s.has_references())
     }
 }
 

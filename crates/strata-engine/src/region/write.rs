@@ -17,6 +17,9 @@ impl Region {
         self.validate(&cells)?;
         self.wait_for_capacity()?;
         let updates = self.updates.read();
+        // Checked under the update lock: `seal` sets the flag under the exclusive lock, so
+        // every write either lands before the seal's final flush or is refused.
+        self.check_not_sealed()?;
         let now = self.shared.clock.now_millis();
         let seq = self.mvcc.begin(|| self.shared.next_seq());
         for cell in &mut cells {

@@ -38,6 +38,9 @@ impl Store {
         now_ms: i64,
     ) -> Result<Option<CompactionOutcome>> {
         let _guard = self.compaction_lock.lock();
+        if self.is_frozen() {
+            return Ok(None);
+        }
         let view = self.view();
         let Some(inputs) = self.pick_inputs(&view, major, config, blocking_files) else {
             return Ok(None);
@@ -65,7 +68,10 @@ impl Store {
         if view.files.is_empty() {
             return None;
         }
-        if major {
+        // A reference reads a parent's file, which can go only once no region references
+        // it: rewriting every file of the store into its own is what frees it (as in HBase,
+        // references force a compaction of the whole store).
+        if major || view.files.iter().any(|f| f.is_reference()) {
             return Some(view.files.clone());
         }
         // The policy wants files oldest first; the view holds them newest first.
@@ -108,10 +114,7 @@ impl Store {
         limiter: &RateLimiter,
         now_ms: i64,
     ) -> Result<Option<Arc<StoreFile>>> {
-        let sources: Vec<Box<dyn KvIter>> = inputs
-            .iter()
-            .map(|f| Box::new(f.reader.iter_without_cache_fill()) as Box<dyn KvIter>)
-            .collect();
+        let sources: Vec<Box<dyn KvIter>> = inputs.iter().map(|f| f.iter(false)).collect();
         let mut merged = MergingIter::new(sources);
         merged.seek_to_first()?;
         let mut filter = CompactionFilter::new(self.rules(major, now_ms));

@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::fs::FileSystem;
+use crate::iter::KvIter;
 use crate::manifest::StoreFileEntry;
+use crate::read::bounded::BoundedIter;
 use crate::table::TableReader;
 
 /// One SSTable in a store's live set.
@@ -36,15 +38,36 @@ impl StoreFile {
         })
     }
 
+    /// A cursor over the file; a reference shows only the rows of its range.
+    pub fn iter(&self, fill_cache: bool) -> Box<dyn KvIter> {
+        let inner = if fill_cache {
+            self.reader.iter()
+        } else {
+            self.reader.iter_without_cache_fill()
+        };
+        match &self.entry.range {
+            Some(range) => Box::new(BoundedIter::new(inner, range)),
+            None => Box::new(inner),
+        }
+    }
+
+    /// True for a reference to a file another region owns.
+    pub fn is_reference(&self) -> bool {
+        self.entry.range.is_some()
+    }
+
     /// Where the file lives.
     pub fn path(&self) -> &PathBuf {
         &self.path
     }
 
     /// Marks the file for deletion once nothing references it. Call only after the manifest
-    /// that drops it is durable.
+    /// that drops it is durable. A reference is never deleted here: its owner's directory is
+    /// removed as a whole once no region references it.
     pub fn mark_obsolete(&self) {
-        self.obsolete.store(true, Ordering::Release);
+        if !self.is_reference() {
+            self.obsolete.store(true, Ordering::Release);
+        }
     }
 }
 

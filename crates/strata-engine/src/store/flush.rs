@@ -182,5 +182,6 @@ fn file_entry(
         last_key: meta.last_key.clone(),
         origin,
         created_at_ms: now_ms,
+        range: None,
     })
 }

@@ -4,6 +4,7 @@
 mod compact;
 mod file;
 mod flush;
+mod reference;
 mod sources;
 mod view;
 
@@ -46,6 +47,9 @@ pub struct Store {
     /// One flush and one compaction at a time per store; they may overlap each other.
     flush_lock: Mutex<()>,
     compaction_lock: Mutex<()>,
+    /// Set while the region is sealed for a split or merge: new regions are about to
+    /// reference exactly the current files, so no compaction may replace them.
+    frozen: std::sync::atomic::AtomicBool,
 }
 
 /// The directory name of a family: the name itself when it is plain ASCII, else hex, so any
@@ -93,6 +97,7 @@ impl Store {
             manifest: Mutex::new(manifest),
             flush_lock: Mutex::new(()),
             compaction_lock: Mutex::new(()),
+            frozen: std::sync::atomic::AtomicBool::new(false),
         };
         store.remove_unreferenced_files()?;
         Ok(Arc::new(store))

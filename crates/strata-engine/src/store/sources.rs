@@ -35,7 +35,7 @@ impl Store {
         }
         for file in &view.files {
             if self.file_may_match(file, filter)? {
-                out.push(Box::new(file.reader.iter()));
+                out.push(file.iter(true));
             }
         }
         Ok(out)
@@ -57,6 +57,11 @@ impl Store {
         }
         if entry.last_key.as_slice() < filter.start_key.as_slice() {
             return Ok(false);
+        }
+        if let Some(range) = &entry.range {
+            if !reference_may_match(range, filter) {
+                return Ok(false);
+            }
         }
         match filter.row {
             Some(row) => self.bloom_may_match(file, row, filter.qualifier),
@@ -82,4 +87,16 @@ impl Store {
             _ => reader.may_contain_row(row),
         }
     }
+}
+
+/// False when a read's key bounds lie entirely outside a reference's rows.
+fn reference_may_match(range: &crate::manifest::RowRange, filter: &SourceFilter) -> bool {
+    if let Some(row) = filter.row {
+        return range.contains(row);
+    }
+    let below_end = filter.end_key.is_empty()
+        || crate::key::row_prefix(&range.start).as_slice() < filter.end_key.as_slice();
+    let above_start = range.end.is_empty()
+        || filter.start_key.as_slice() < crate::key::row_prefix(&range.end).as_slice();
+    below_end && above_start
 }

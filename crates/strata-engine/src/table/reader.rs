@@ -144,6 +144,12 @@ impl TableReader {
         TableIter::new(Arc::clone(self), false)
     }
 
+    /// The last key of each data block, in file order: an evenly spread sample of the
+    /// file's keys, which is how a split point is chosen.
+    pub fn block_last_keys(&self) -> Vec<&[u8]> {
+        (0..self.index.len()).map(|i| self.index.key(i)).collect()
+    }
+
     /// False only if the table certainly holds no cell of `row`. Always true without a
     /// row bloom filter.
     pub fn may_contain_row(&self, row: &[u8]) -> Result<bool> {

@@ -1,0 +1,161 @@
+//! Splits and merges at the engine level: new regions whose stores *reference* the files of
+//! sealed source regions (each restricted to a row range), and the retirement of the
+//! sources, whose directories are deleted once no open region references them.
+//!
+//! Parent files are tracked by scanning the live regions' current file sets: a retired
+//! region's directory goes when no open region lists a reference into it. Daughters drop
+//! their references at their first compaction (a store with references always compacts
+//! all its files), and every compaction of a region that had references runs this check.
+//! Readers that still hold a parent's file keep reading it: removal only unlinks the name.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{Engine, Shared};
+use crate::error::Result;
+use crate::manifest::{Manifest, ManifestState, RowRange};
+use crate::options::FamilyOptions;
+use crate::region::{region_dir, Region};
+use crate::store::family_dir_name;
+
+impl Engine {
+    /// Writes the stores of a new region `id` (not opened) whose files are references to
+    /// the files of each sealed `(region, rows)` source restricted to `rows`. Leftovers of
+    /// an earlier attempt under the same id are removed first. Each store's manifest is
+    /// durable when this returns; the region exists for readers only once opened.
+    pub fn create_reference_region(
+        &self,
+        id: u64,
+        families: &[FamilyOptions],
+        sources: &[(Arc<Region>, RowRange)],
+    ) -> Result<()> {
+        self.remove_region_dirs(id)?;
+        let volumes = &self.shared.volumes;
+        for family in families {
+            let relative = region_dir(id).join(family_dir_name(&family.name));
+            let dir = volumes.primary_dir(&relative)?;
+            let mut manifest = Manifest::open(Arc::clone(volumes.fs()), dir)?;
+            let mut state = ManifestState::empty();
+            for (region, rows) in sources {
+                let store = region.store(&family.name)?;
+                state.flushed_seq = state.flushed_seq.max(store.flushed_seq());
+                for mut entry in store.reference_entries(rows)? {
+                    entry.file_number = manifest.allocate_file_number();
+                    state.files.push(entry);
+                }
+            }
+            state.next_file_number = manifest.allocate_file_number();
+            manifest.commit(state)?;
+        }
+        Ok(())
+    }
+
+    /// Deletes a region's directories on every volume (a split or merge that did not
+    /// commit, or a region nothing refers to).
+    pub fn remove_region_dirs(&self, id: u64) -> Result<()> {
+        for volume in self.shared.volumes.list() {
+            let dir = self.shared.volumes.resolve(&volume.name, &region_dir(id))?;
+            self.shared.volumes.fs().remove_dir_all(&dir)?;
+        }
+        Ok(())
+    }
+
+    /// Takes a region out of service for good after its split or merge committed. Its files
+    /// stay until no open region references them ([`Engine::collect_retired`]).
+    pub fn retire_region(&self, id: u64) {
+        self.shared.regions.write().remove(&id);
+        self.shared.recovered.lock().remove(&id);
+        self.shared.retired.lock().insert(id);
+    }
+
+    /// Retires every region directory on disk that is not among `live`, and forgets
+    /// recovered WAL edits of regions not among `live`: after a restart, the leftovers of
+    /// splits and merges (committed or not). Call once every live region is open.
+    pub fn retire_all_except(&self, live: &HashSet<u64>) -> Result<()> {
+        self.shared
+            .recovered
+            .lock()
+            .retain(|id, _| live.contains(id));
+        for id in self.region_ids_on_disk()? {
+            if !live.contains(&id) {
+                self.shared.retired.lock().insert(id);
+            }
+        }
+        self.collect_retired()
+    }
+
+    /// Asks the background worker to compact a region (after a split, so that the new
+    /// regions rewrite their references into files of their own).
+    pub fn request_compaction(&self, id: u64) {
+        self.shared.request_compaction(id);
+    }
+
+    /// Deletes the directories of retired regions that no open region references.
+    pub fn collect_retired(&self) -> Result<()> {
+        self.shared.collect_retired()
+    }
+
+    /// Ids of the retired regions whose files are still referenced.
+    pub fn retired_regions(&self) -> Vec<u64> {
+        let mut ids: Vec<u64> = self.shared.retired.lock().iter().copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// Every region id with a directory on some volume.
+    pub fn region_ids_on_disk(&self) -> Result<Vec<u64>> {
+        let mut ids = HashSet::new();
+        for volume in self.shared.volumes.list() {
+            let dir = self
+                .shared
+                .volumes
+                .resolve(&volume.name, Path::new("regions"))?;
+            if !self.shared.volumes.fs().exists(&dir)? {
+                continue;
+            }
+            for name in self.shared.volumes.fs().list(&dir)? {
+                if let Ok(id) = u64::from_str_radix(&name, 16) {
+                    ids.insert(id);
+                }
+            }
+        }
+        let mut ids: Vec<u64> = ids.into_iter().collect();
+        ids.sort_unstable();
+        Ok(ids)
+    }
+}
+
+impl Shared {
+    pub(crate) fn collect_retired(&self) -> Result<()> {
+        let referenced: Vec<String> = self
+            .open_regions()
+            .iter()
+            .flat_map(|r| {
+                r.stores()
+                    .values()
+                    .flat_map(|s| s.referenced_paths())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let mut retired = self.retired.lock();
+        let doomed: Vec<u64> = retired
+            .iter()
+            .copied()
+            .filter(|id| {
+                let dir = region_dir(*id);
+                !referenced.iter().any(|p| Path::new(p).starts_with(&dir))
+            })
+            .filter(|id| !self.regions.read().contains_key(id))
+            .collect();
+        for id in doomed {
+            for volume in self.volumes.list() {
+                let dir = self.volumes.resolve(&volume.name, &region_dir(id))?;
+                self.volumes.fs().remove_dir_all(&dir)?;
+            }
+            tracing::info!(region = id, "removed a retired region's files");
+            retired.remove(&id);
+        }
+        Ok(())
+    }
+}

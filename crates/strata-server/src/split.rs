@@ -1,0 +1,299 @@
+//! Splitting and merging regions.
+//!
+//! A split seals the parent (flush, refuse writes, flush the rest, stop compactions), writes
+//! two daughter regions whose stores *reference* the parent's SSTables with the row ranges
+//! `[start, split)` and `[split, end)`, opens them, and commits by writing the table's
+//! catalog record once, listing the daughters instead of the parent. Then the service's
+//! table state is swapped and the parent retired. Writes that meet the sealed parent are
+//! refused before they touch the WAL and are routed again (see `data.rs`), so they wait only
+//! for the second flush and a few manifest and WAL syncs. A merge is the same with two
+//! sources and one new region referencing both regions' files.
+//!
+//! Crash safety: the catalog record is the one commit point, written as one WAL record.
+//! - Crash before it is durable: the catalog lists the parent, whose manifests the split
+//!   never changed; every edit it acknowledged is in its SSTables or the WAL. The daughters'
+//!   directories are in no catalog record and referenced by no live region, so the next
+//!   open deletes them (`Engine::retire_all_except`).
+//! - Crash after: the catalog lists the daughters, whose manifests were durable before the
+//!   record was written. The parent took no write after its last flush, so its WAL edits
+//!   are all in SSTables and are dropped; its directory stays while a daughter references it.
+//!   So exactly one of {parent} and {daughters} is live after any crash.
+//! - A failed catalog write may or may not be durable; the parent then stays sealed (writes
+//!   refused) until a restart settles which side is live, rather than risk acknowledging
+//!   writes on a region the catalog no longer lists.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use strata_engine::manifest::RowRange;
+use strata_engine::{Region, RegionSpec};
+
+use crate::catalog::{RegionEntry, TableRecord};
+use crate::error::{Result, ServiceError};
+use crate::names::TableName;
+use crate::service::Service;
+use crate::table::{OpenRegion, TableState};
+
+/// When regions split by themselves: past a size that starts at `initial_size` and doubles
+/// with each region the table has, up to `max_region_size` (HBase's
+/// IncreasingToUpperBoundRegionSplitPolicy idea), so a fresh table spreads early.
+#[derive(Debug, Clone)]
+pub struct SplitPolicy {
+    pub enabled: bool,
+    /// `None`: twice the engine's memstore flush size.
+    pub initial_size: Option<u64>,
+    pub max_region_size: u64,
+    /// Split on a background thread (the default); tests split in the writing thread.
+    pub background: bool,
+}
+
+impl Default for SplitPolicy {
+    fn default() -> Self {
+        SplitPolicy {
+            enabled: true,
+            initial_size: None,
+            max_region_size: 10 << 30,
+            background: true,
+        }
+    }
+}
+
+/// Which region to split, and where.
+#[derive(Debug, Clone)]
+pub enum SplitAt {
+    /// This region, near the middle of its data.
+    Region(u64),
+    /// The region holding this row, at this row (it becomes the second daughter's start).
+    Key(Bytes),
+}
+
+impl Service {
+    /// The size past which a region of a table with `regions` regions splits.
+    pub fn split_threshold(&self, regions: usize) -> u64 {
+        let policy = &self.options.split;
+        let initial = policy
+            .initial_size
+            .unwrap_or(self.options.engine.memstore_flush_size.saturating_mul(2));
+        let doublings = u32::try_from(regions.saturating_sub(1)).unwrap_or(u32::MAX);
+        let grown = if doublings >= 63 {
+            u64::MAX
+        } else {
+            initial.saturating_mul(1u64 << doublings)
+        };
+        grown.min(policy.max_region_size)
+    }
+
+    /// Splits a region in two; returns the daughters' ids.
+    pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
+        let _admin = self.admin.lock();
+        let state = self.table(table)?;
+        let idx = match &at {
+            SplitAt::Region(id) => region_index(&state, *id)?,
+            SplitAt::Key(key) => state
+                .regions
+                .partition_point(|r| r.entry.start_key <= *key)
+                .saturating_sub(1),
+        };
+        let parent = &state.regions[idx];
+        let split_row = match at {
+            SplitAt::Key(key) => key,
+            SplitAt::Region(_) => {
+                parent.region.flush()?;
+                Bytes::from(parent.region.mid_row().unwrap_or_default())
+            }
+        };
+        let inside = split_row > parent.entry.start_key
+            && (parent.entry.end_key.is_empty() || split_row < parent.entry.end_key);
+        if !inside {
+            return Err(ServiceError::InvalidArgument(format!(
+                "no split point inside region {} ({:?})",
+                parent.entry.id, split_row
+            )));
+        }
+        let left = RegionEntry {
+            id: self.allocate_region_id(),
+            start_key: parent.entry.start_key.clone(),
+            end_key: split_row.clone(),
+        };
+        let right = RegionEntry {
+            id: self.allocate_region_id(),
+            start_key: split_row,
+            end_key: parent.entry.end_key.clone(),
+        };
+        let sources = [Arc::clone(&parent.region)];
+        let plan = vec![
+            (left.clone(), vec![(0, range_of(&left))]),
+            (right.clone(), vec![(0, range_of(&right))]),
+        ];
+        self.replace_regions(&state, idx..idx + 1, &sources, plan)?;
+        tracing::info!(table = %table, parent = parent.entry.id, left = left.id, right = right.id, "region split");
+        Ok((left.id, right.id))
+    }
+
+    /// Merges two adjacent regions into one; returns its id.
+    pub fn merge_regions(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
+        let _admin = self.admin.lock();
+        let state = self.table(table)?;
+        let (ia, ib) = (region_index(&state, a)?, region_index(&state, b)?);
+        let (first, second) = (ia.min(ib), ia.max(ib));
+        if second != first + 1 {
+            return Err(ServiceError::InvalidArgument(format!(
+                "regions {a} and {b} are not adjacent"
+            )));
+        }
+        let (ra, rb) = (&state.regions[first], &state.regions[second]);
+        let merged = RegionEntry {
+            id: self.allocate_region_id(),
+            start_key: ra.entry.start_key.clone(),
+            end_key: rb.entry.end_key.clone(),
+        };
+        let sources = [Arc::clone(&ra.region), Arc::clone(&rb.region)];
+        let plan = vec![(
+            merged.clone(),
+            vec![(0, range_of(&ra.entry)), (1, range_of(&rb.entry))],
+        )];
+        self.replace_regions(&state, first..second + 1, &sources, plan)?;
+        tracing::info!(table = %table, a, b, merged = merged.id, "regions merged");
+        Ok(merged.id)
+    }
+
+    /// Replaces `state.regions[replaced]` (the `sources`) by new regions, each referencing
+    /// the listed sources' files within a row range. The caller holds the admin lock.
+    fn replace_regions(
+        &self,
+        state: &TableState,
+        replaced: std::ops::Range<usize>,
+        sources: &[Arc<Region>],
+        plan: Vec<(RegionEntry, Vec<(usize, RowRange)>)>,
+    ) -> Result<()> {
+        let families = &state.record.families;
+        let mut sealed = Vec::new();
+        for source in sources {
+            if let Err(e) = source.seal() {
+                sealed.iter().for_each(|r: &Arc<Region>| r.unseal());
+                return Err(e.into());
+            }
+            sealed.push(Arc::clone(source));
+        }
+        let new_ids: Vec<u64> = plan.iter().map(|(e, _)| e.id).collect();
+        let abandon = |e: ServiceError| {
+            for id in &new_ids {
+                self.engine.retire_region(*id);
+                if let Err(e) = self.engine.remove_region_dirs(*id) {
+                    tracing::warn!(region = id, error = %e, "could not remove an abandoned region");
+                }
+            }
+            sources.iter().for_each(|r| r.unseal());
+            e
+        };
+        let mut opened = Vec::new();
+        for (entry, refs) in &plan {
+            let refs: Vec<(Arc<Region>, RowRange)> = refs
+                .iter()
+                .map(|(i, range)| (Arc::clone(&sources[*i]), range.clone()))
+                .collect();
+            let open = self
+                .engine
+                .create_reference_region(entry.id, families, &refs)
+                .and_then(|()| {
+                    self.engine.open_region(RegionSpec {
+                        id: entry.id,
+                        families: families.clone(),
+                    })
+                });
+            match open {
+                Ok(region) => opened.push(OpenRegion {
+                    entry: entry.clone(),
+                    region,
+                }),
+                Err(e) => return Err(abandon(e.into())),
+            }
+        }
+        let mut record: TableRecord = state.record.clone();
+        let mut entries: Vec<RegionEntry> = state.regions.iter().map(|r| r.entry.clone()).collect();
+        entries.splice(replaced.clone(), plan.iter().map(|(e, _)| e.clone()));
+        record.regions = entries;
+        // The commit point. On failure the sources stay sealed: see the module comment.
+        self.catalog.put_table(&state.name, &record)?;
+        let mut regions: Vec<OpenRegion> = state
+            .regions
+            .iter()
+            .map(|r| OpenRegion {
+                entry: r.entry.clone(),
+                region: Arc::clone(&r.region),
+            })
+            .collect();
+        regions.splice(replaced, opened);
+        let next = TableState {
+            name: state.name.clone(),
+            record,
+            regions,
+        };
+        self.tables
+            .write()
+            .insert(state.name.clone(), Arc::new(next));
+        for source in sources {
+            self.engine.retire_region(source.id());
+        }
+        for id in new_ids {
+            self.engine.request_compaction(id);
+        }
+        self.engine.collect_retired()?;
+        Ok(())
+    }
+
+    /// After a write to `region`: splits it if it outgrew the table's threshold.
+    pub(crate) fn maybe_split(&self, table: &TableName, region: &Arc<Region>, regions: usize) {
+        let policy = &self.options.split;
+        if !policy.enabled
+            || region.has_references()
+            || region.size_bytes() <= self.split_threshold(regions)
+        {
+            return;
+        }
+        if !self.splitting.lock().insert(region.id()) {
+            return; // already under way
+        }
+        let id = region.id();
+        let run = |svc: &Service| {
+            if let Err(e) = svc.split_region(table, SplitAt::Region(id)) {
+                tracing::warn!(table = %table, region = id, error = %e, "automatic split failed");
+            }
+            svc.splitting.lock().remove(&id);
+        };
+        if !policy.background {
+            run(self);
+            return;
+        }
+        let me = self.me.clone();
+        let table = table.clone();
+        let spawned = std::thread::Builder::new()
+            .name("strata-split".into())
+            .spawn(move || {
+                if let Some(svc) = me.upgrade() {
+                    if let Err(e) = svc.split_region(&table, SplitAt::Region(id)) {
+                        tracing::warn!(table = %table, region = id, error = %e, "automatic split failed");
+                    }
+                    svc.splitting.lock().remove(&id);
+                }
+            });
+        if spawned.is_err() {
+            self.splitting.lock().remove(&id);
+        }
+    }
+}
+
+fn region_index(state: &TableState, id: u64) -> Result<usize> {
+    state
+        .regions
+        .iter()
+        .position(|r| r.entry.id == id)
+        .ok_or_else(|| ServiceError::InvalidArgument(format!("table has no region {id}")))
+}
+
+fn range_of(entry: &RegionEntry) -> RowRange {
+    RowRange {
+        start: entry.start_key.to_vec(),
+        end: entry.end_key.to_vec(),
+    }
+}
