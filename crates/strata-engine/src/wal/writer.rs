@@ -29,6 +29,9 @@ pub struct Wal {
     closed: AtomicBool,
     stop: Arc<StopSignal>,
     flusher: Mutex<Option<JoinHandle<()>>>,
+    /// Held for the whole of a rolled-segment sync, so a caller never returns while another
+    /// thread (the background flusher) still has a segment it took out of the list.
+    rolled_sync: Mutex<()>,
 }
 
 impl std::fmt::Debug for Wal {
@@ -71,6 +74,7 @@ impl Wal {
             closed: AtomicBool::new(false),
             stop: Arc::new(StopSignal::default()),
             flusher: Mutex::new(None),
+            rolled_sync: Mutex::new(()),
         });
         let handle = flusher::spawn(
             Arc::downgrade(&wal),
@@ -112,14 +116,20 @@ impl Wal {
 
     /// Makes everything appended so far durable, `AsyncWal` edits included, in rolled
     /// segments as well as the active one.
+    ///
+    /// The order matters: the fsync batch comes first, because the batch itself (or any
+    /// batch before it) may roll the segment holding earlier edits; once it is done, every
+    /// edit appended before this call is in a segment that is either synced or in the
+    /// rolled list that `sync_rolled` then drains.
     pub fn sync(&self) -> Result<()> {
-        self.sync_rolled()?;
-        self.submit_empty(Durability::FsyncWal, false)
+        self.submit_empty(Durability::FsyncWal, false)?;
+        self.sync_rolled()
     }
 
     /// Fsyncs rolled segments whose final sync is pending, without holding the segment
     /// lock, so writers go on appending to the new segment meanwhile.
     pub(crate) fn sync_rolled(&self) -> Result<()> {
+        let _one_at_a_time = self.rolled_sync.lock();
         let files = self.segments.lock().take_unsynced();
         let mut failed = Vec::new();
         let mut first_error = None;
@@ -180,10 +190,10 @@ impl Wal {
             // whatever it did not flush.
             let _ = handle.join();
         }
-        let rolled = self.sync_rolled();
         let synced = self.submit_empty(Durability::FsyncWal, true);
+        let rolled = self.sync_rolled();
         let closed = self.segments.lock().close_active();
-        rolled.and(synced).and(closed)
+        synced.and(rolled).and(closed)
     }
 
     /// A snapshot of the WAL's counters.

@@ -180,3 +180,26 @@ fn a_roll_leaves_the_old_segments_fsync_off_the_write_path() {
     wal.close().unwrap();
     assert_eq!(replay(Arc::new(fs), dir.path()).unwrap().len(), 20);
 }
+
+/// Found by the background crash test: `sync()` must make durable an edit whose segment is
+/// rolled by `sync()`'s own fsync batch (or any batch racing with it). The edit here fills
+/// the segment, so the sync's batch rolls it; a strict power loss must still keep the edit.
+#[test]
+fn sync_covers_a_segment_rolled_by_the_sync_itself() {
+    use crate::fs::{CrashOptions, MemFs};
+    let fs = MemFs::new();
+    let dir = std::path::Path::new("/wal");
+    let mut o = opts(1 << 20);
+    o.segment_size = 32; // one edit is enough to overfill a segment
+    let (wal, _) = open(Arc::new(fs.clone()), dir, o).unwrap();
+    wal.append(&simple_edit(1, 1), Durability::SyncWal).unwrap();
+    let unsynced = fs.crash_power_loss_with(7, CrashOptions::strict());
+    assert!(
+        replay(Arc::new(unsynced), dir).unwrap().is_empty(),
+        "SyncWal alone is not durable"
+    );
+    wal.sync().unwrap();
+    let crashed = fs.crash_power_loss_with(7, CrashOptions::strict());
+    let edits = replay(Arc::new(crashed), dir).unwrap();
+    assert_eq!(edits.len(), 1, "a synced edit survives a power loss");
+}
