@@ -47,7 +47,7 @@ pub struct Service {
     pub(crate) admin: Mutex<()>,
     namespaces: RwLock<BTreeSet<String>>,
     pub(crate) tables: RwLock<BTreeMap<TableName, Arc<TableState>>>,
-    next_region_id: AtomicU64,
+    pub(crate) next_region_id: AtomicU64,
     pub(crate) scanners: Scanners,
     pub(crate) row_locks: crate::data::RowLocks,
     /// Regions an automatic split is under way for.
@@ -303,7 +303,7 @@ impl Service {
     }
 }
 
-fn check_families(families: &[FamilyOptions]) -> Result<()> {
+pub(crate) fn check_families(families: &[FamilyOptions]) -> Result<()> {
     if families.is_empty() {
         return Err(ServiceError::InvalidArgument(
             "a table needs at least one column family".into(),
@@ -333,7 +333,11 @@ fn check_families(families: &[FamilyOptions]) -> Result<()> {
     Ok(())
 }
 
-fn open_table(engine: &Engine, name: TableName, record: TableRecord) -> Result<TableState> {
+pub(crate) fn open_table(
+    engine: &Engine,
+    name: TableName,
+    record: TableRecord,
+) -> Result<TableState> {
     let mut regions = Vec::with_capacity(record.regions.len());
     for entry in &record.regions {
         let region = engine.open_region(RegionSpec {

@@ -480,3 +480,131 @@ fn filters_apply_to_scans_across_regions_and_to_gets() {
     assert!(get("k1", "ValueFilter(=, 'binary:one')"));
     assert!(!get("k2", "ValueFilter(=, 'binary:one')"));
 }
+
+#[test]
+fn alter_adds_modifies_and_deletes_families() {
+    use strata_server::AlterOp;
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("alt");
+    svc.create_table(
+        &table,
+        vec![FamilyOptions::new("cf")],
+        vec![Bytes::from_static(b"m")],
+    )
+    .unwrap();
+    svc.mutate(
+        &table,
+        vec![put("a", "q", "1"), put("z", "q", "2")],
+        Durability::SyncWal,
+    )
+    .unwrap();
+    // Modify online: more versions become visible at once.
+    let mut cf = FamilyOptions::new("cf");
+    cf.max_versions = 5;
+    svc.alter_table(&table, AlterOp::ModifyFamily(cf)).unwrap();
+    svc.mutate(
+        &table,
+        vec![Cell::put("a", "cf", "q", LATEST_TIMESTAMP - 1, "newer")],
+        Durability::SyncWal,
+    )
+    .unwrap();
+    assert_eq!(
+        svc.get(&table, &Get::new("a").versions(5))
+            .unwrap()
+            .unwrap()
+            .cells
+            .len(),
+        2
+    );
+    assert_eq!(
+        svc.describe_table(&table).unwrap().families[0].max_versions,
+        5
+    );
+    // Adding or deleting needs a disabled table.
+    let add = AlterOp::AddFamily(FamilyOptions::new("extra"));
+    assert!(matches!(
+        svc.alter_table(&table, add.clone()),
+        Err(ServiceError::TableNotDisabled(_))
+    ));
+    svc.disable_table(&table).unwrap();
+    svc.alter_table(&table, add.clone()).unwrap();
+    svc.enable_table(&table).unwrap();
+    svc.mutate(
+        &table,
+        vec![Cell::put("z", "extra", "x", 5, "e")],
+        Durability::SyncWal,
+    )
+    .unwrap();
+    assert_eq!(
+        svc.get(&table, &Get::new("z"))
+            .unwrap()
+            .unwrap()
+            .cells
+            .len(),
+        2
+    );
+    // Delete the family, then add it back: it starts empty.
+    svc.disable_table(&table).unwrap();
+    svc.alter_table(&table, AlterOp::DeleteFamily(Bytes::from_static(b"extra")))
+        .unwrap();
+    svc.alter_table(&table, add).unwrap();
+    svc.enable_table(&table).unwrap();
+    let row = svc.get(&table, &Get::new("z")).unwrap().unwrap();
+    assert_eq!(
+        row.cells.len(),
+        1,
+        "the deleted family's data did not come back"
+    );
+    assert!(matches!(
+        svc.alter_table(&table, AlterOp::DeleteFamily(Bytes::from_static(b"nope"))),
+        Err(ServiceError::FamilyNotFound { .. })
+    ));
+    drop(svc);
+    let svc = open(dir.path());
+    assert_eq!(
+        svc.describe_table(&table).unwrap().families.len(),
+        2,
+        "the schema survives a restart"
+    );
+}
+
+#[test]
+fn truncate_empties_a_table_and_keeps_its_splits() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("tr");
+    svc.create_table(
+        &table,
+        vec![FamilyOptions::new("cf")],
+        vec![Bytes::from_static(b"m")],
+    )
+    .unwrap();
+    svc.mutate(
+        &table,
+        vec![put("a", "q", "1"), put("z", "q", "2")],
+        Durability::SyncWal,
+    )
+    .unwrap();
+    assert!(matches!(
+        svc.truncate_table(&table, true),
+        Err(ServiceError::TableNotDisabled(_))
+    ));
+    svc.disable_table(&table).unwrap();
+    svc.truncate_table(&table, true).unwrap();
+    assert!(
+        svc.is_table_enabled(&table).unwrap(),
+        "truncate leaves the table enabled"
+    );
+    assert!(rows(&svc, &table, Scan::new()).is_empty());
+    assert_eq!(
+        svc.table_regions(&table).unwrap().len(),
+        2,
+        "splits preserved"
+    );
+    svc.mutate(&table, vec![put("b", "q", "3")], Durability::SyncWal)
+        .unwrap();
+    drop(svc);
+    let svc = open(dir.path());
+    assert_eq!(rows(&svc, &table, Scan::new()), vec!["b"]);
+}

@@ -106,6 +106,20 @@ impl Engine {
         Ok(())
     }
 
+    /// Deletes the files of one column family of a closed region (the family was removed
+    /// from its table), so a family added later under the same name starts empty.
+    pub fn drop_store(&self, id: u64, family: &[u8]) -> Result<()> {
+        if self.shared.region(id).is_some() {
+            return Err(Error::InvalidArgument(format!("region {id} is still open")));
+        }
+        let relative = region_dir(id).join(crate::store::family_dir_name(family));
+        for volume in self.shared.volumes.list() {
+            let dir = self.shared.volumes.resolve(&volume.name, &relative)?;
+            self.shared.volumes.fs().remove_dir_all(&dir)?;
+        }
+        Ok(())
+    }
+
     /// Forgets a closed region's recovered WAL edits and deletes its files: the region is
     /// gone for good (table dropped).
     pub fn drop_region(&self, id: u64) -> Result<()> {
