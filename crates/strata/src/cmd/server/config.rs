@@ -35,6 +35,9 @@ pub struct EngineConfig {
     pub blocking_store_files: Option<usize>,
     pub write_wait_timeout_ms: Option<u64>,
     pub scanner_lease_ms: Option<u64>,
+    pub auto_split: Option<bool>,
+    pub split_initial_mb: Option<u64>,
+    pub max_region_mb: Option<u64>,
 }
 
 /// The effective server settings.
@@ -97,6 +100,15 @@ impl ServerConfig {
         if let Some(v) = e.scanner_lease_ms {
             service.scanner_lease = Duration::from_millis(v);
         }
+        if let Some(v) = e.auto_split {
+            service.split.enabled = v;
+        }
+        if let Some(v) = e.split_initial_mb {
+            service.split.initial_size = Some(v * MIB);
+        }
+        if let Some(v) = e.max_region_mb {
+            service.split.max_region_size = v * MIB;
+        }
         ServerConfig {
             data_dir,
             listen: file.listen.unwrap_or(IpAddr::from([127, 0, 0, 1])),
@@ -129,13 +141,14 @@ mod tests {
     #[test]
     fn file_settings_apply_and_unknown_keys_are_rejected() {
         let file: FileConfig = toml::from_str(
-            "thrift_port = 9191\n[engine]\nblock_cache_mb = 64\nscanner_lease_ms = 5\n",
+            "thrift_port = 9191\n[engine]\nblock_cache_mb = 64\nscanner_lease_ms = 5\nmax_region_mb = 100\n",
         )
         .unwrap();
         let c = ServerConfig::from_file(file);
         assert_eq!(c.thrift_port, 9191);
         assert_eq!(c.service.engine.block_cache_bytes, 64 * MIB);
         assert_eq!(c.service.scanner_lease, Duration::from_millis(5));
+        assert_eq!(c.service.split.max_region_size, 100 * MIB);
         assert!(toml::from_str::<FileConfig>("thrift_prot = 1").is_err());
     }
 }
