@@ -125,3 +125,90 @@ fn crash_after_the_catalog_commit_keeps_both_daughters() {
     assert_eq!(row_count(&svc), 40);
     assert!(!svc.engine().region_ids_on_disk().unwrap().contains(&parent));
 }
+
+#[test]
+fn crash_around_a_merge_keeps_either_the_sources_or_the_merged_region() {
+    let fs = MemFs::new();
+    let svc = open(&fs);
+    load(&svc);
+    let (left, right) = svc
+        .split_region(&t(), SplitAt::Key(Bytes::from("r20")))
+        .unwrap();
+    // Before the merge's catalog commit: seal both sources and write the merged region.
+    let (a, b) = (
+        svc.engine().region(left).unwrap(),
+        svc.engine().region(right).unwrap(),
+    );
+    a.seal().unwrap();
+    b.seal().unwrap();
+    let families = vec![FamilyOptions::new("cf")];
+    let everything = || RowRange {
+        start: Vec::new(),
+        end: Vec::new(),
+    };
+    svc.engine()
+        .create_reference_region(
+            200,
+            &families,
+            &[
+                (Arc::clone(&a), everything()),
+                (Arc::clone(&b), everything()),
+            ],
+        )
+        .unwrap();
+    for seed in 0..3 {
+        let crashed = if seed == 0 {
+            fs.crash_process()
+        } else {
+            fs.crash_power_loss(seed)
+        };
+        let svc = open(&crashed);
+        let ids: Vec<u64> = svc
+            .table_regions(&t())
+            .unwrap()
+            .iter()
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(
+            ids,
+            vec![left, right],
+            "an uncommitted merge leaves the sources live"
+        );
+        assert_eq!(row_count(&svc), 40);
+        assert!(
+            !svc.engine().region_ids_on_disk().unwrap().contains(&200),
+            "the merged region's files are removed"
+        );
+    }
+    // After a committed merge: the merged region is live after any crash.
+    let fs2 = MemFs::new();
+    let svc = open(&fs2);
+    load(&svc);
+    let (left, right) = svc
+        .split_region(&t(), SplitAt::Key(Bytes::from("r20")))
+        .unwrap();
+    let merged = svc.merge_regions(&t(), left, right).unwrap();
+    let cell = Cell::put("r05", "cf", "q2", 1, "after");
+    svc.mutate(&t(), vec![cell], Durability::FsyncWal).unwrap();
+    for seed in 0..3 {
+        let crashed = if seed == 0 {
+            fs2.crash_process()
+        } else {
+            fs2.crash_power_loss(seed)
+        };
+        let svc = open(&crashed);
+        let ids: Vec<u64> = svc
+            .table_regions(&t())
+            .unwrap()
+            .iter()
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(ids, vec![merged]);
+        assert_eq!(row_count(&svc), 40);
+        let got = svc
+            .get(&t(), &strata_engine::Get::new("r05"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(got.cells.len(), 2, "the write after the merge survives");
+    }
+}
