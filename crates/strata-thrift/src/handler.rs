@@ -38,6 +38,16 @@ impl Handler {
         }
     }
 
+    /// Opens a service scanner: what every scannerOpen* variant does with its request.
+    async fn open_scanner<E: Declared>(
+        &self,
+        table_name: Option<Text>,
+        req: ScanRequest,
+    ) -> Reply<ScannerId, E> {
+        self.run(move |s, sc| sc.open(s, &b(table_name), req).map(ScannerId))
+            .await
+    }
+
     /// Runs `f` on the blocking pool and fits its outcome to the method's exceptions.
     async fn run<T, E, F>(&self, f: F) -> Reply<T, E>
     where
@@ -503,8 +513,7 @@ impl Hbase for Handler {
         _a: Attributes,
     ) -> Reply<ScannerId, HbaseScannerOpenWithScanException> {
         let req = ScanRequest::from_tscan(scan.unwrap_or_default());
-        self.run(move |s, sc| sc.open(s, &b(table_name), req).map(ScannerId))
-            .await
+        self.open_scanner(table_name, req).await
     }
 
     async fn scanner_open(
@@ -519,8 +528,7 @@ impl Hbase for Handler {
             columns: list(columns),
             ..Default::default()
         };
-        self.run(move |s, sc| sc.open(s, &b(table_name), req).map(ScannerId))
-            .await
+        self.open_scanner(table_name, req).await
     }
 
     async fn scanner_open_with_stop(
@@ -537,8 +545,7 @@ impl Hbase for Handler {
             columns: list(columns),
             ..Default::default()
         };
-        self.run(move |s, sc| sc.open(s, &b(table_name), req).map(ScannerId))
-            .await
+        self.open_scanner(table_name, req).await
     }
 
     async fn scanner_open_with_prefix(
@@ -557,8 +564,7 @@ impl Hbase for Handler {
             columns: list(columns),
             ..Default::default()
         };
-        self.run(move |s, sc| sc.open(s, &b(table_name), req).map(ScannerId))
-            .await
+        self.open_scanner(table_name, req).await
     }
 
     async fn scanner_open_ts(
@@ -575,8 +581,7 @@ impl Hbase for Handler {
             timestamp: Some(ts(timestamp)),
             ..Default::default()
         };
-        self.run(move |s, sc| sc.open(s, &b(table_name), req).map(ScannerId))
-            .await
+        self.open_scanner(table_name, req).await
     }
 
     async fn scanner_open_with_stop_ts(
@@ -595,8 +600,7 @@ impl Hbase for Handler {
             timestamp: Some(ts(timestamp)),
             ..Default::default()
         };
-        self.run(move |s, sc| sc.open(s, &b(table_name), req).map(ScannerId))
-            .await
+        self.open_scanner(table_name, req).await
     }
 
     async fn scanner_get(

@@ -44,22 +44,7 @@ impl Cells {
             }
             let spec = ColumnSpec::parse(&column);
             if m.is_delete.unwrap_or(false) {
-                let cell = match spec {
-                    ColumnSpec::Family(family) => Cell::delete(
-                        row.clone(),
-                        family,
-                        Bytes::new(),
-                        timestamp,
-                        CellType::DeleteFamily,
-                    ),
-                    ColumnSpec::Column { family, qualifier } => Cell::delete(
-                        row.clone(),
-                        family,
-                        qualifier,
-                        timestamp,
-                        CellType::DeleteColumn,
-                    ),
-                };
+                let cell = delete_column(row, &column, timestamp);
                 self.deletes.push(cell);
             } else {
                 match spec {
