@@ -76,14 +76,25 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         .map_err(|e| format!("cannot open {}: {e}", config.data_dir.display()))?;
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
     let thrift = start_thrift(&service, thrift_addr).await?;
+    let grpc = match config.grpc_port {
+        0 => None,
+        port => Some(start_grpc(&service, SocketAddr::new(config.listen, port)).await?),
+    };
+    let grpc_text = grpc
+        .as_ref()
+        .map(|g| format!(", grpc {}", g.addr))
+        .unwrap_or_default();
     println!(
-        "strata server listening on thrift {} (data in {})",
+        "strata server listening on thrift {}{grpc_text} (data in {})",
         thrift.addr,
         config.data_dir.display()
     );
     wait_for_shutdown_signal().await;
     tracing::info!("shutting down: closing connections, then flushing memstores");
     thrift.stop().await;
+    if let Some(grpc) = grpc {
+        grpc.stop().await;
+    }
     let closing = Arc::clone(&service);
     tokio::task::spawn_blocking(move || closing.close())
         .await
@@ -93,14 +104,14 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// A running Thrift1 server and the way to stop it.
-struct ThriftEndpoint {
+/// A running network server and the way to stop it.
+struct Endpoint {
     addr: SocketAddr,
     stop: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
 }
 
-impl ThriftEndpoint {
+impl Endpoint {
     async fn stop(self) {
         let _ = self.stop.send(());
         let _ = self.task.await;
@@ -109,7 +120,7 @@ impl ThriftEndpoint {
 
 /// Binds the Thrift1 port (so a port in use is reported before "listening" is printed) and
 /// serves HBase's Thrift1 API on it.
-async fn start_thrift(service: &Arc<Service>, addr: SocketAddr) -> Result<ThriftEndpoint, String> {
+async fn start_thrift(service: &Arc<Service>, addr: SocketAddr) -> Result<Endpoint, String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -126,7 +137,28 @@ async fn start_thrift(service: &Arc<Service>, addr: SocketAddr) -> Result<Thrift
             tracing::error!(error = %e, "thrift server stopped with an error");
         }
     });
-    Ok(ThriftEndpoint { addr, stop, task })
+    Ok(Endpoint { addr, stop, task })
+}
+
+/// Binds the gRPC port and serves the Cloud Bigtable v2 Data and Table Admin APIs on it.
+async fn start_grpc(service: &Arc<Service>, addr: SocketAddr) -> Result<Endpoint, String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let service = Arc::clone(service);
+    let task = tokio::spawn(async move {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        if let Err(e) = strata_grpc::serve_listener(listener, service, shutdown).await {
+            tracing::error!(error = %e, "grpc server stopped with an error");
+        }
+    });
+    Ok(Endpoint { addr, stop, task })
 }
 
 async fn wait_for_shutdown_signal() {
