@@ -7,7 +7,8 @@ use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::row_filter::Filter;
 use tonic::Status;
 
-use super::ranges::{value_range, ByteRange, ColumnRange, TimestampRange};
+use super::cell_test::CellTest;
+use super::ranges::{value_range, ColumnRange, TimestampRange};
 use super::regex::{BytesRegex, RegexBudget};
 use super::transform::check_label;
 
@@ -25,12 +26,8 @@ pub enum Node {
         on_false: Box<Node>,
     },
     RowKeyRegex(BytesRegex),
-    FamilyRegex(BytesRegex),
-    QualifierRegex(BytesRegex),
-    ValueRegex(BytesRegex),
-    ColumnRange(ColumnRange),
-    TimestampRange(TimestampRange),
-    ValueRange(ByteRange),
+    /// The per-cell true filters.
+    Keep(CellTest),
     CellsPerRowOffset(usize),
     CellsPerRowLimit(usize),
     CellsPerColumnLimit(usize),
@@ -62,102 +59,114 @@ pub fn compile(filter: &pb::RowFilter, field: &str, budget: &RegexBudget) -> Res
 }
 
 fn compile_at(filter: &pb::RowFilter, place: &Place) -> Result<Compiled, Status> {
-    let leaf = |node| {
-        Ok(Compiled {
-            node,
-            labels: false,
-        })
-    };
     let Some(kind) = &filter.filter else {
-        return leaf(Node::PassAll);
+        return Ok(leaf(Node::PassAll));
     };
-    match kind {
-        Filter::Chain(chain) => compile_chain(&chain.filters, place),
-        Filter::Interleave(interleave) => compile_interleave(&interleave.filters, place),
-        Filter::Condition(condition) => compile_condition(condition, place),
-        Filter::Sink(flag) => {
-            require_true(*flag, place, "sink")?;
-            if place.in_condition {
-                return Err(invalid(place, "sink", "not allowed inside a condition"));
-            }
-            leaf(Node::Sink)
-        }
-        Filter::PassAllFilter(flag) => {
-            require_true(*flag, place, "pass_all_filter")?;
-            leaf(Node::PassAll)
-        }
-        Filter::BlockAllFilter(flag) => {
-            require_true(*flag, place, "block_all_filter")?;
-            leaf(Node::BlockAll)
-        }
+    let node = match kind {
+        Filter::Chain(chain) => return compile_chain(&chain.filters, place),
+        Filter::Interleave(interleave) => return compile_interleave(&interleave.filters, place),
+        Filter::Condition(condition) => return compile_condition(condition, place),
+        Filter::ApplyLabelTransformer(label) => return compile_label(label, place),
+        Filter::Sink(flag) => compile_sink(*flag, place)?,
+        Filter::PassAllFilter(flag) => flagged(*flag, place, "pass_all_filter", Node::PassAll)?,
+        Filter::BlockAllFilter(flag) => flagged(*flag, place, "block_all_filter", Node::BlockAll)?,
         Filter::StripValueTransformer(flag) => {
-            require_true(*flag, place, "strip_value_transformer")?;
-            leaf(Node::StripValue)
+            flagged(*flag, place, "strip_value_transformer", Node::StripValue)?
         }
-        Filter::ApplyLabelTransformer(label) => {
-            check_label(label).map_err(|e| invalid(place, "apply_label_transformer", &e))?;
-            Ok(Compiled {
-                node: Node::Label(label.clone()),
-                labels: true,
-            })
+        Filter::RowKeyRegexFilter(p) => Node::RowKeyRegex(regex(p, place, "row_key_regex_filter")?),
+        Filter::FamilyNameRegexFilter(p) => {
+            cell_test(CellTest::FamilyRegex(family_regex(p, place)?))
         }
-        other => leaf(compile_leaf(other, place)?),
+        Filter::ColumnQualifierRegexFilter(p) => cell_test(CellTest::QualifierRegex(regex(
+            p,
+            place,
+            "column_qualifier_regex_filter",
+        )?)),
+        Filter::ValueRegexFilter(p) => {
+            cell_test(CellTest::ValueRegex(regex(p, place, "value_regex_filter")?))
+        }
+        Filter::ColumnRangeFilter(range) => cell_test(CellTest::ColumnRange(
+            ColumnRange::new(range).map_err(|e| invalid(place, "column_range_filter", &e))?,
+        )),
+        Filter::TimestampRangeFilter(range) => cell_test(CellTest::TimestampRange(
+            TimestampRange::new(range).map_err(|e| invalid(place, "timestamp_range_filter", &e))?,
+        )),
+        Filter::ValueRangeFilter(range) => cell_test(CellTest::ValueRange(value_range(range))),
+        Filter::CellsPerRowOffsetFilter(n) => {
+            Node::CellsPerRowOffset(count(*n, place, "cells_per_row_offset_filter")?)
+        }
+        Filter::CellsPerRowLimitFilter(n) => {
+            Node::CellsPerRowLimit(count(*n, place, "cells_per_row_limit_filter")?)
+        }
+        Filter::CellsPerColumnLimitFilter(n) => {
+            Node::CellsPerColumnLimit(count(*n, place, "cells_per_column_limit_filter")?)
+        }
+        Filter::RowSampleFilter(p) => Node::RowSample(probability(*p, place)?),
+    };
+    Ok(leaf(node))
+}
+
+fn leaf(node: Node) -> Compiled {
+    Compiled {
+        node,
+        labels: false,
     }
 }
 
-/// The filters that look at cells or rows without sub-filters.
-fn compile_leaf(kind: &Filter, place: &Place) -> Result<Node, Status> {
-    let regex = |pattern: &[u8], name: &str| {
-        BytesRegex::new(pattern, place.budget).map_err(|e| invalid(place, name, &e))
-    };
-    let count = |n: i32, name: &str| {
-        usize::try_from(n).map_err(|_| invalid(place, name, &format!("{n} is negative")))
-    };
-    Ok(match kind {
-        Filter::RowKeyRegexFilter(p) => Node::RowKeyRegex(regex(p, "row_key_regex_filter")?),
-        Filter::FamilyNameRegexFilter(p) => {
-            if p.contains(':') {
-                let why = "the pattern must not contain ':'";
-                return Err(invalid(place, "family_name_regex_filter", why));
-            }
-            Node::FamilyRegex(regex(p.as_bytes(), "family_name_regex_filter")?)
-        }
-        Filter::ColumnQualifierRegexFilter(p) => {
-            Node::QualifierRegex(regex(p, "column_qualifier_regex_filter")?)
-        }
-        Filter::ValueRegexFilter(p) => Node::ValueRegex(regex(p, "value_regex_filter")?),
-        Filter::ColumnRangeFilter(range) => Node::ColumnRange(
-            ColumnRange::new(range).map_err(|e| invalid(place, "column_range_filter", &e))?,
-        ),
-        Filter::TimestampRangeFilter(range) => Node::TimestampRange(
-            TimestampRange::new(range).map_err(|e| invalid(place, "timestamp_range_filter", &e))?,
-        ),
-        Filter::ValueRangeFilter(range) => Node::ValueRange(value_range(range)),
-        Filter::CellsPerRowOffsetFilter(n) => {
-            Node::CellsPerRowOffset(count(*n, "cells_per_row_offset_filter")?)
-        }
-        Filter::CellsPerRowLimitFilter(n) => {
-            Node::CellsPerRowLimit(count(*n, "cells_per_row_limit_filter")?)
-        }
-        Filter::CellsPerColumnLimitFilter(n) => {
-            Node::CellsPerColumnLimit(count(*n, "cells_per_column_limit_filter")?)
-        }
-        Filter::RowSampleFilter(p) => {
-            if !(*p > 0.0 && *p < 1.0) {
-                let why = format!("{p} is not a probability strictly between 0 and 1");
-                return Err(invalid(place, "row_sample_filter", &why));
-            }
-            Node::RowSample(*p)
-        }
-        // The composite filters and transformers are handled by `compile_at`.
-        _ => {
-            return Err(invalid(
-                place,
-                "filter",
-                "internal error: unexpected filter kind",
-            ))
-        }
+fn cell_test(test: CellTest) -> Node {
+    Node::Keep(test)
+}
+
+/// `pass_all_filter`, `block_all_filter`, `strip_value_transformer` and `sink` are booleans
+/// that must be true.
+fn flagged(flag: bool, place: &Place, name: &str, node: Node) -> Result<Node, Status> {
+    if flag {
+        Ok(node)
+    } else {
+        Err(invalid(place, name, "must be true when set"))
+    }
+}
+
+fn compile_sink(flag: bool, place: &Place) -> Result<Node, Status> {
+    if place.in_condition {
+        return Err(invalid(place, "sink", "not allowed inside a condition"));
+    }
+    flagged(flag, place, "sink", Node::Sink)
+}
+
+fn compile_label(label: &str, place: &Place) -> Result<Compiled, Status> {
+    check_label(label).map_err(|e| invalid(place, "apply_label_transformer", &e))?;
+    Ok(Compiled {
+        node: Node::Label(label.to_owned()),
+        labels: true,
     })
+}
+
+fn regex(pattern: &[u8], place: &Place, name: &str) -> Result<BytesRegex, Status> {
+    BytesRegex::new(pattern, place.budget).map_err(|e| invalid(place, name, &e))
+}
+
+/// Bigtable rejects a `:` anywhere in a family regex, even escaped.
+fn family_regex(pattern: &str, place: &Place) -> Result<BytesRegex, Status> {
+    const NAME: &str = "family_name_regex_filter";
+    if pattern.contains(':') {
+        return Err(invalid(place, NAME, "the pattern must not contain ':'"));
+    }
+    regex(pattern.as_bytes(), place, NAME)
+}
+
+fn count(n: i32, place: &Place, name: &str) -> Result<usize, Status> {
+    usize::try_from(n).map_err(|_| invalid(place, name, &format!("{n} is negative")))
+}
+
+fn probability(p: f64, place: &Place) -> Result<f64, Status> {
+    // Written so that NaN fails too.
+    if p > 0.0 && p < 1.0 {
+        Ok(p)
+    } else {
+        let why = format!("{p} is not a probability strictly between 0 and 1");
+        Err(invalid(place, "row_sample_filter", &why))
+    }
 }
 
 fn compile_chain(filters: &[pb::RowFilter], place: &Place) -> Result<Compiled, Status> {
@@ -201,10 +210,7 @@ fn compile_condition(
         inner.in_condition = true;
         match filter {
             Some(f) => compile_at(f, &inner),
-            None => Ok(Compiled {
-                node: missing,
-                labels: false,
-            }),
+            None => Ok(leaf(missing)),
         }
     };
     let predicate = branch(
@@ -232,14 +238,6 @@ impl<'a> Place<'a> {
             in_condition: self.in_condition,
             budget: self.budget,
         }
-    }
-}
-
-fn require_true(flag: bool, place: &Place, name: &str) -> Result<(), Status> {
-    if flag {
-        Ok(())
-    } else {
-        Err(invalid(place, name, "must be true when set"))
     }
 }
 

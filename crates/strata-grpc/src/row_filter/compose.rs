@@ -68,7 +68,7 @@ impl<'a> EvalContext<'a> {
             Node::RowSample(p) => per_row::sample_row(cells, *p, self.sampler),
             Node::StripValue => transform::strip_values(cells),
             Node::Label(label) => transform::apply_label(cells, label),
-            cell_filter => keep_matching(cell_filter, cells),
+            Node::Keep(test) => test.keep_matching(cells),
         }
     }
 
@@ -107,20 +107,4 @@ impl<'a> EvalContext<'a> {
         let branch = if matched { on_true } else { on_false };
         self.eval(branch, cells)
     }
-}
-
-/// The per-cell true filters: each cell is kept or dropped on its own.
-fn keep_matching(filter: &Node, mut cells: Vec<FilterCell>) -> Vec<FilterCell> {
-    let keep: &dyn Fn(&FilterCell) -> bool = match filter {
-        Node::FamilyRegex(regex) => &|c| regex.full_match(c.family.as_bytes()),
-        Node::QualifierRegex(regex) => &|c| regex.full_match(&c.qualifier),
-        Node::ValueRegex(regex) => &|c| regex.full_match(&c.value),
-        Node::ColumnRange(range) => &|c| range.contains(c),
-        Node::TimestampRange(range) => &|c| range.contains(c.timestamp_micros),
-        Node::ValueRange(range) => &|c| range.contains(&c.value),
-        // Every other kind is evaluated in `EvalContext::eval`; nothing else reaches here.
-        _ => &|_| true,
-    };
-    cells.retain(keep);
-    cells
 }

@@ -25,7 +25,7 @@
 //! - `sink`: a copy of its input goes straight to the final result, bypassing everything
 //!   after it; it outputs nothing to its parent. Not allowed inside a condition.
 //!
-//! True filters ([`regex`], [`ranges`]):
+//! True filters ([`cell_test`], [`regex`], [`ranges`]):
 //! - `row_key_regex_filter`, `family_name_regex_filter`, `column_qualifier_regex_filter`,
 //!   `value_regex_filter`: RE2 syntax over raw bytes (Latin-1), matching the WHOLE
 //!   key/family/qualifier/value. `.` does not match `\n`; `\C` matches any byte. The family
@@ -55,6 +55,7 @@
 //! most [`limits::MAX_FILTER_BYTES`] (20480) bytes. The nesting is checked without
 //! recursion before anything else, so a hostile deeply nested filter is rejected cleanly.
 
+pub mod cell_test;
 mod compile;
 pub mod compose;
 pub mod limits;
