@@ -355,6 +355,19 @@ mod tests {
     }
 
     #[test]
+    fn ordinary_patterns_fit_the_smallest_budget() {
+        let floor = RegexBudget::shared_by(usize::MAX);
+        for pattern in [
+            &br"(?i)column-[0-9]{1,4}|other_name"[..],
+            br"\C*suffix",
+            br"[a-z]+\.[a-z]+",
+        ] {
+            let regex = BytesRegex::new(pattern, &floor);
+            assert!(regex.is_ok(), "{pattern:?}: {:?}", regex.err());
+        }
+    }
+
+    #[test]
     fn the_budget_is_shared_but_never_below_the_floor() {
         assert_eq!(RegexBudget::shared_by(0).per_regex, MAX_REGEX_BYTES);
         assert_eq!(RegexBudget::shared_by(32).per_regex, TOTAL_REGEX_BYTES / 32);

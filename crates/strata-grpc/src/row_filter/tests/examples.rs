@@ -194,3 +194,11 @@ fn row_sample_asks_the_sampler_with_its_probability() {
     );
     assert!(run(&f(Filter::RowSampleFilter(0.25)), b"r", row).is_empty());
 }
+
+#[test]
+fn a_compiled_filter_can_be_shared_between_tasks() {
+    fn shareable<T: Send + Sync + Clone + 'static>(_: &T) {}
+    let compiled =
+        RowFilter::compile(Some(&f(Filter::ValueRegexFilter(Bytes::from_static(b"a"))))).unwrap();
+    shareable(&compiled);
+}
