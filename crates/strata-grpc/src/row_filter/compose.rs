@@ -20,21 +20,40 @@ pub fn sort_bigtable_order(cells: &mut [FilterCell]) {
     cells.sort_by(bigtable_order);
 }
 
+/// The cell copies one evaluation may make: a fixed allowance plus a multiple of the row.
+/// Interleaves and sinks copy cells, and a chain of interleaves multiplies the copies (a
+/// chain of 40 `interleave(pass_all, pass_all)` would make 2^40 per cell), so copies are
+/// counted and the evaluation stops once the budget is spent.
+pub const COPY_ALLOWANCE: usize = 1 << 20;
+
+/// How many copies per input cell the budget adds to [`COPY_ALLOWANCE`].
+pub const COPIES_PER_CELL: usize = 16;
+
 /// One evaluation of a filter on one row.
 pub struct EvalContext<'a> {
     key: &'a [u8],
     sampler: &'a mut dyn Sampler,
     /// Cells that reached a `sink`: they go to the final result directly.
     sunk: Vec<FilterCell>,
+    /// Cell copies still allowed; `None` once the budget was exceeded.
+    copies_left: Option<usize>,
 }
 
 impl<'a> EvalContext<'a> {
-    pub fn new(key: &'a [u8], sampler: &'a mut dyn Sampler) -> EvalContext<'a> {
+    /// An evaluation on row `key` of `input_cells` cells.
+    pub fn new(key: &'a [u8], input_cells: usize, sampler: &'a mut dyn Sampler) -> Self {
+        let budget = COPY_ALLOWANCE.saturating_add(input_cells.saturating_mul(COPIES_PER_CELL));
         EvalContext {
             key,
             sampler,
             sunk: Vec::new(),
+            copies_left: Some(budget),
         }
+    }
+
+    /// True once the evaluation ran out of its copy budget (its result is then incomplete).
+    pub fn exhausted(&self) -> bool {
+        self.copies_left.is_none()
     }
 
     /// The cells that reached a sink, in arrival order.
@@ -42,13 +61,24 @@ impl<'a> EvalContext<'a> {
         self.sunk
     }
 
+    /// Spends `copies` from the budget; false (and exhausted from now on) if it runs out.
+    fn charge(&mut self, copies: usize) -> bool {
+        self.copies_left = self.copies_left.and_then(|left| left.checked_sub(copies));
+        self.copies_left.is_some()
+    }
+
     /// What `node` passes on to its parent for `cells` (in Bigtable order).
     pub fn eval(&mut self, node: &Node, cells: Vec<FilterCell>) -> Vec<FilterCell> {
+        if self.exhausted() {
+            return Vec::new();
+        }
         match node {
             Node::PassAll => cells,
             Node::BlockAll => Vec::new(),
             Node::Sink => {
-                self.sunk.extend(cells);
+                if self.charge(cells.len()) {
+                    self.sunk.extend(cells);
+                }
                 Vec::new()
             }
             Node::Chain(filters) => self.chain(filters, cells),
@@ -88,7 +118,14 @@ impl<'a> EvalContext<'a> {
     fn interleave(&mut self, filters: &[Node], cells: &[FilterCell]) -> Vec<FilterCell> {
         let mut pooled = Vec::new();
         for filter in filters {
-            pooled.extend(self.eval(filter, cells.to_vec()));
+            if !self.charge(cells.len()) {
+                return Vec::new();
+            }
+            let branch = self.eval(filter, cells.to_vec());
+            if !self.charge(branch.len()) {
+                return Vec::new();
+            }
+            pooled.extend(branch);
         }
         sort_bigtable_order(&mut pooled);
         pooled
@@ -103,6 +140,9 @@ impl<'a> EvalContext<'a> {
         cells: Vec<FilterCell>,
     ) -> Vec<FilterCell> {
         // The compiler keeps sinks out of conditions, so the predicate cannot sink cells.
+        if !self.charge(cells.len()) {
+            return Vec::new();
+        }
         let matched = !self.eval(predicate, cells.clone()).is_empty();
         let branch = if matched { on_true } else { on_false };
         self.eval(branch, cells)

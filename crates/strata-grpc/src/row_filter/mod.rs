@@ -54,6 +54,10 @@
 //! [`limits::MAX_NESTING`] (20) levels below the top filter, and the serialized filter is at
 //! most [`limits::MAX_FILTER_BYTES`] (20480) bytes. The nesting is checked without
 //! recursion before anything else, so a hostile deeply nested filter is rejected cleanly.
+//! Strata's own limit: one evaluation copies at most [`compose::COPY_ALLOWANCE`] cells plus
+//! [`compose::COPIES_PER_CELL`] per input cell (a chain of n `interleave(pass_all,
+//! pass_all)` makes 2^n copies); beyond it [`RowFilter::try_apply`] is INVALID_ARGUMENT and
+//! [`RowFilter::apply`] returns nothing.
 
 pub mod cell_test;
 mod compile;
@@ -131,19 +135,43 @@ impl RowFilter {
 
     /// The cells of row `key` that pass (empty: the row is filtered out). `cells` are in
     /// Bigtable's order: family, then qualifier ascending, then timestamp descending.
+    ///
+    /// A filter that would copy cells beyond the evaluation budget (see
+    /// [`compose::COPY_ALLOWANCE`]) yields nothing here; [`RowFilter::try_apply`] reports it.
     pub fn apply(
         &self,
         key: &[u8],
         cells: Vec<FilterCell>,
         sampler: &mut dyn Sampler,
     ) -> Vec<FilterCell> {
-        let mut ctx = compose::EvalContext::new(key, sampler);
+        self.try_apply(key, cells, sampler).unwrap_or_default()
+    }
+
+    /// Like [`RowFilter::apply`], but a filter that would copy cells beyond the evaluation
+    /// budget (chains of interleaves multiply copies) is INVALID_ARGUMENT instead of an
+    /// empty row.
+    pub fn try_apply(
+        &self,
+        key: &[u8],
+        cells: Vec<FilterCell>,
+        sampler: &mut dyn Sampler,
+    ) -> Result<Vec<FilterCell>, Status> {
+        let input_cells = cells.len();
+        let mut ctx = compose::EvalContext::new(key, input_cells, sampler);
         let mut out = ctx.eval(&self.root, cells);
+        if ctx.exhausted() {
+            return Err(Status::invalid_argument(format!(
+                "filter: on a row of {input_cells} cells the filter makes more copies of cells \
+                 than the limit of {} plus {} per cell (interleaves inside chains multiply them)",
+                compose::COPY_ALLOWANCE,
+                compose::COPIES_PER_CELL
+            )));
+        }
         let sunk = ctx.into_sunk();
         if !sunk.is_empty() {
             out.extend(sunk);
             compose::sort_bigtable_order(&mut out);
         }
-        out
+        Ok(out)
     }
 }

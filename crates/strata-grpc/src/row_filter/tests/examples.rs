@@ -202,3 +202,40 @@ fn a_compiled_filter_can_be_shared_between_tasks() {
         RowFilter::compile(Some(&f(Filter::ValueRegexFilter(Bytes::from_static(b"a"))))).unwrap();
     shareable(&compiled);
 }
+
+#[test]
+fn doubling_interleaves_in_a_chain_hit_the_copy_budget() {
+    let row: Vec<_> = (0..100)
+        .map(|i| cell("a", format!("q{i:03}").as_bytes(), 1, b"v"))
+        .collect();
+    let doubling = |n| {
+        chain(
+            (0..n)
+                .map(|_| interleave(vec![pass_all(), pass_all()]))
+                .collect(),
+        )
+    };
+    let compiled = RowFilter::compile(Some(&doubling(3))).unwrap();
+    let eight = compiled
+        .try_apply(b"r", row.clone(), &mut HalfSampler)
+        .unwrap();
+    assert_eq!(eight.len(), 800);
+
+    let compiled = RowFilter::compile(Some(&doubling(40))).unwrap();
+    let err = compiled
+        .try_apply(b"r", row.clone(), &mut HalfSampler)
+        .unwrap_err();
+    assert_eq!(err.code(), tonic::Code::InvalidArgument);
+    assert!(err.message().contains("copies"), "{}", err.message());
+    assert!(compiled.apply(b"r", row, &mut HalfSampler).is_empty());
+}
+
+#[test]
+fn many_sinks_hit_the_copy_budget_too() {
+    let row: Vec<_> = (0..1000)
+        .map(|i| cell("a", format!("q{i:04}").as_bytes(), 1, b"v"))
+        .collect();
+    let sinks = interleave((0..2000).map(|_| f(Filter::Sink(true))).collect());
+    let compiled = RowFilter::compile(Some(&sinks)).unwrap();
+    assert!(compiled.try_apply(b"r", row, &mut HalfSampler).is_err());
+}
