@@ -215,6 +215,9 @@ impl Translator<'_> {
             b's' if self.in_class => self.out.push_str(r"\t\n\f\r "),
             b's' => self.out.push_str(r"[\t\n\f\r ]"),
             b'S' if !self.in_class => self.out.push_str(r"[^\t\n\f\r ]"),
+            // RE2 reads an escaped non-word character as itself; the `regex` crate reads `\<`
+            // and `\>` as word boundaries, so those two lose their backslash.
+            b'<' | b'>' => self.out.push(next as char),
             n if !n.is_ascii() => return Err("invalid escape of a non-ASCII byte".into()),
             n => {
                 self.out.push('\\');
@@ -331,6 +334,17 @@ mod tests {
         assert!(full(br"\d{3}", b"123"));
         assert!(full(br"(?i)abc", b"ABC"));
         assert!(full(br"\101", b"A"));
+    }
+
+    #[test]
+    fn escaped_punctuation_and_control_bytes_are_literals() {
+        // As a client quoting arbitrary bytes writes them: a backslash before each.
+        assert!(full(br"\<b\>", b"<b>"));
+        assert!(!full(br"\<b\>", b"b"));
+        assert!(full(b"a\\\nb", b"a\nb"));
+        assert!(full(br"1\.0\-\ ", b"1.0- "));
+        assert!(!full(br"1\.0", b"1x0"));
+        assert!(full(br"[\<\>]+", b"<>"));
     }
 
     #[test]
