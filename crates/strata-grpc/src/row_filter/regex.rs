@@ -387,4 +387,36 @@ mod tests {
         assert_eq!(RegexBudget::shared_by(32).per_regex, TOTAL_REGEX_BYTES / 32);
         assert_eq!(RegexBudget::shared_by(1 << 20).per_regex, MIN_REGEX_BYTES);
     }
+
+    /// Random patterns from RE2's metacharacters: compiling and matching never panics, and
+    /// a pattern with an unbalanced `)` is always rejected.
+    #[test]
+    fn random_patterns_never_panic() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        const ALPHABET: &[u8] = b"ab.\\C()[]^$|*+?{}1,:-&~QEsPx<>\n\xff";
+        let mut rng = SmallRng::seed_from_u64(3);
+        let budget = RegexBudget::shared_by(1);
+        for _ in 0..3000 {
+            let len = rng.random_range(0..10);
+            let pattern: Vec<u8> = (0..len)
+                .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())])
+                .collect();
+            let Ok(regex) = BytesRegex::new(&pattern, &budget) else {
+                continue;
+            };
+            for haystack in [&b""[..], b"a", b"ab\n", b"\xff\xff", b"))"] {
+                regex.full_match(haystack);
+            }
+            let depth = pattern.iter().try_fold(0i32, |d, &b| match b {
+                b'(' => Some(d + 1),
+                b')' => (d > 0).then(|| d - 1),
+                _ => Some(d),
+            });
+            let simple = !pattern.iter().any(|b| b"\\[".contains(b));
+            if simple {
+                assert!(depth.is_some(), "{pattern:?} escaped its anchoring");
+            }
+        }
+    }
 }
