@@ -28,7 +28,8 @@
 //! True filters ([`cell_test`], [`regex`], [`ranges`]):
 //! - `row_key_regex_filter`, `family_name_regex_filter`, `column_qualifier_regex_filter`,
 //!   `value_regex_filter`: RE2 syntax over raw bytes (Latin-1), matching the WHOLE
-//!   key/family/qualifier/value. `.` does not match `\n`; `\C` matches any byte. The family
+//!   key/family/qualifier/value. `.` does not match `\n`; `\C` matches any byte;
+//!   Unicode classes (`\pL`) and backreferences are rejected. The family
 //!   regex may not contain `:`. A compiled regex may take 16 MiB divided by the number of
 //!   regexes in the filter, at least 16 KiB and at most 1 MiB ([`regex::RegexBudget`]).
 //! - `column_range_filter`: cells of `family_name` (required) whose qualifier lies in the

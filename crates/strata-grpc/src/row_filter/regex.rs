@@ -218,6 +218,11 @@ impl Translator<'_> {
             // RE2 reads an escaped non-word character as itself; the `regex` crate reads `\<`
             // and `\>` as word boundaries, so those two lose their backslash.
             b'<' | b'>' => self.out.push(next as char),
+            // RE2 reads `\1`..`\7` as octal only before another digit; alone they would be
+            // backreferences, which RE2 rejects (the `regex` crate would read octal).
+            b'1'..=b'7' if !self.peek(0).is_some_and(|b| b.is_ascii_digit()) => {
+                return Err("backreferences are not supported".into());
+            }
             n if !n.is_ascii() => return Err("invalid escape of a non-ASCII byte".into()),
             n => {
                 self.out.push('\\');
@@ -334,6 +339,8 @@ mod tests {
         assert!(full(br"\d{3}", b"123"));
         assert!(full(br"(?i)abc", b"ABC"));
         assert!(full(br"\101", b"A"));
+        assert!(full(br"\0", b"\0"));
+        assert!(rejects(br"(a)\1").contains("backreference"));
     }
 
     #[test]
