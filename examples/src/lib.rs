@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use strata_db::{Db, Table, TableBuilder};
+
 /// Where an example keeps its database: the directory given as the first argument, or a
 /// temporary directory removed when this value is dropped.
 pub struct DataDir {
@@ -50,4 +52,18 @@ pub fn run(name: &str, body: impl FnOnce() -> Result<(), String>) {
             std::process::exit(1);
         }
     }
+}
+
+/// Creates the table, replacing one left by an earlier run in the same directory.
+pub fn fresh_table(db: &Db, table: TableBuilder, name: &str) -> Result<Table, String> {
+    if db.table(name).is_ok() {
+        db.disable_table(name).map_err(|e| e.to_string())?;
+        db.delete_table(name).map_err(|e| e.to_string())?;
+    }
+    db.create_table(table).map_err(|e| e.to_string())
+}
+
+/// Turns any error into the message an example reports.
+pub fn msg(context: &str) -> impl Fn(strata_db::Error) -> String + '_ {
+    move |e| format!("{context}: {e}")
 }

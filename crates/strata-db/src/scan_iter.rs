@@ -136,9 +136,8 @@ impl Iterator for RowIter {
             if let Some(row) = self.take_buffered() {
                 return Some(Ok(row));
             }
-            if self.scanner.is_none() {
-                return None;
-            }
+            // Nothing buffered and the scanner closed: the scan is over.
+            self.scanner?;
             if let Err(e) = self.fill() {
                 self.close();
                 return Some(Err(e));
