@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use futures_core::Stream;
-use strata_server::{AlterOp, TableDescriptor, TableName};
+use strata_server::{AlterOp, RegionInfo, SplitAt, TableDescriptor, TableName};
 
 use crate::{
     Append, CheckAndMutate, Db, Delete, Error, Get, Mutation, Options, Put, Result, Row, RowIter,
@@ -127,6 +127,24 @@ impl AsyncDb {
     pub async fn enable_table(&self, name: &str) -> Result<()> {
         let name = name.to_string();
         self.admin(move |db| db.enable_table(&name)).await
+    }
+
+    /// True if the table is enabled.
+    pub async fn is_table_enabled(&self, name: &str) -> Result<bool> {
+        let name = name.to_string();
+        self.admin(move |db| db.is_table_enabled(&name)).await
+    }
+
+    /// A table's regions, in row order.
+    pub async fn table_regions(&self, name: &str) -> Result<Vec<RegionInfo>> {
+        let name = name.to_string();
+        self.admin(move |db| db.table_regions(&name)).await
+    }
+
+    /// Splits one region (by id, near its middle, or at a row).
+    pub async fn split_region(&self, name: &str, at: SplitAt) -> Result<(u64, u64)> {
+        let name = name.to_string();
+        self.admin(move |db| db.split_region(&name, at)).await
     }
 
     /// Deletes a disabled table.

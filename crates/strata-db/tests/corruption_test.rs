@@ -36,7 +36,9 @@ fn a_damaged_data_block_is_a_corruption_error() {
     let dir = tempfile::tempdir().unwrap();
     {
         let db = Db::open(dir.path()).unwrap();
-        let t = db.create_table(TableBuilder::new("t").family("cf")).unwrap();
+        let t = db
+            .create_table(TableBuilder::new("t").family("cf"))
+            .unwrap();
         for i in 0..500 {
             t.put(Put::new(format!("row{i:04}")).add("cf", "q", format!("value-{i:04}")))
                 .unwrap();
@@ -58,5 +60,8 @@ fn a_damaged_data_block_is_a_corruption_error() {
         std::fs::write(file, bytes).unwrap();
     }
     let err = open_and_scan(dir.path()).unwrap_err();
-    assert!(err.is_corruption(), "expected a corruption error, got {err:?}");
+    assert!(
+        err.is_corruption(),
+        "expected a corruption error, got {err:?}"
+    );
 }
