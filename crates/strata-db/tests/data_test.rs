@@ -309,3 +309,34 @@ fn durability_can_be_chosen_per_handle_and_per_write() {
     assert!(t.get(Get::new("r")).unwrap().is_some());
     assert!(t.get(Get::new("s")).unwrap().is_some());
 }
+
+#[test]
+fn two_latest_version_deletes_of_a_column_remove_its_two_newest_versions() {
+    let (_dir, db) = common::open();
+    let t = common::table(&db);
+    for ts in [10, 20, 30] {
+        t.put(
+            Put::new("r")
+                .add_at("cf", "a", ts, "x")
+                .add_at("cf", "b", ts, "y"),
+        )
+        .unwrap();
+    }
+    t.delete(
+        Delete::new("r")
+            .column("cf", "a")
+            .column("cf", "a")
+            .column("cf", "b"),
+    )
+    .unwrap();
+    assert_eq!(versions(&t, "r", "a"), vec![10]);
+    assert_eq!(versions(&t, "r", "b"), vec![20, 10]);
+    // In a batch, the rows that delete a newest version and the others both apply.
+    t.batch(vec![
+        Delete::new("r").column("cf", "b").into(),
+        Put::new("other").add("cf", "a", "1").into(),
+    ])
+    .unwrap();
+    assert_eq!(versions(&t, "r", "b"), vec![10]);
+    assert_eq!(versions(&t, "other", "a").len(), 1);
+}
