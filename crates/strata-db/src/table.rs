@@ -1,0 +1,234 @@
+//! A table handle: the row operations.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use strata_engine::{Cell, Durability, RowResult};
+use strata_server::filter::Filter;
+use strata_server::TableName;
+
+use crate::check::CheckAndMutate;
+use crate::db::Shared;
+use crate::error::{Error, Result};
+use crate::mutation::{is_latest_version_delete, Append, Delete, Mutation, Put};
+use crate::read::{prefix_successor, Get, Scan};
+use crate::row::Row;
+use crate::scan_iter::RowIter;
+
+/// A handle on one table, from [`Db::table`](crate::Db::table) or
+/// [`Db::create_table`](crate::Db::create_table). Cheap to clone, usable from many threads.
+/// Each row's mutations are atomic, as in HBase.
+#[derive(Clone)]
+pub struct Table {
+    shared: Arc<Shared>,
+    name: TableName,
+    durability: Option<Durability>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table").field("name", &self.name).finish()
+    }
+}
+
+/// Parses a filter-language string, naming the string in the error.
+pub(crate) fn parse_filter(filter: Option<String>) -> Result<Option<Filter>> {
+    filter
+        .map(|text| {
+            strata_server::filter::parse(&text).map_err(|e| Error::InvalidFilter {
+                filter: text.clone(),
+                reason: e.to_string(),
+            })
+        })
+        .transpose()
+}
+
+impl Table {
+    pub(crate) fn new(shared: Arc<Shared>, name: TableName) -> Table {
+        Table {
+            shared,
+            name,
+            durability: None,
+        }
+    }
+
+    /// The table's name.
+    pub fn name(&self) -> &TableName {
+        &self.name
+    }
+
+    /// A handle whose writes default to `durability` (puts and deletes can still choose
+    /// their own).
+    pub fn with_durability(&self, durability: Durability) -> Table {
+        Table {
+            durability: Some(durability),
+            ..self.clone()
+        }
+    }
+
+    fn default_durability(&self) -> Durability {
+        self.durability.unwrap_or(self.shared.durability())
+    }
+
+    /// Writes one row's columns atomically.
+    pub fn put(&self, put: Put) -> Result<()> {
+        self.batch(vec![Mutation::Put(put)])
+    }
+
+    /// Deletes from one row atomically.
+    pub fn delete(&self, delete: Delete) -> Result<()> {
+        self.batch(vec![Mutation::Delete(delete)])
+    }
+
+    /// Reads one row; `None` when nothing in it is visible (or passes the filter).
+    pub fn get(&self, get: Get) -> Result<Option<Row>> {
+        let filter = parse_filter(get.filter)?;
+        let service = self.shared.service()?;
+        Ok(service
+            .get_filtered(&self.name, &get.inner, filter)?
+            .map(Row::from))
+    }
+
+    /// Scans rows. The iterator fetches rows from a service scanner in batches and closes it
+    /// when it ends or is dropped.
+    pub fn scan(&self, scan: Scan) -> Result<RowIter> {
+        let mut inner = scan.inner;
+        if let Some(prefix) = &scan.prefix {
+            let successor = prefix_successor(prefix);
+            (inner.start_row, inner.stop_row) = if inner.reversed {
+                // The successor itself (if stored) and rows below the prefix are cut by
+                // the iterator: the scan bounds cannot say "at least the prefix" reversed.
+                (successor, Bytes::new())
+            } else {
+                (prefix.clone(), successor)
+            };
+        }
+        let reversed = inner.reversed;
+        let filter = parse_filter(scan.filter)?;
+        let id = self
+            .shared
+            .service()?
+            .open_filtered_scanner(&self.name, inner, filter)?;
+        Ok(RowIter::new(
+            Arc::clone(&self.shared),
+            id,
+            scan.batch,
+            scan.limit,
+            scan.prefix.map(|p| (p, reversed)),
+        ))
+    }
+
+    /// Atomically adds `amount` to an 8-byte big-endian counter (missing counts as 0) and
+    /// returns the new value. Written with `SyncWal`.
+    pub fn increment(
+        &self,
+        row: impl AsRef<[u8]>,
+        family: impl AsRef<[u8]>,
+        qualifier: impl AsRef<[u8]>,
+        amount: i64,
+    ) -> Result<i64> {
+        let service = self.shared.service()?;
+        Ok(service.increment(
+            &self.name,
+            row.as_ref(),
+            family.as_ref(),
+            qualifier.as_ref(),
+            amount,
+        )?)
+    }
+
+    /// Atomically appends to columns of one row; returns the new cells. Written with
+    /// `SyncWal`.
+    pub fn append(&self, append: Append) -> Result<Row> {
+        if append.columns.is_empty() {
+            return Err(Error::InvalidArgument(
+                "an append needs at least one column".into(),
+            ));
+        }
+        let service = self.shared.service()?;
+        let cells = service.append(&self.name, &append.row, &append.columns)?;
+        Ok(Row::from(RowResult {
+            row: append.row,
+            cells,
+        }))
+    }
+
+    /// Applies the mutations if the check passes, atomically with it; returns whether it
+    /// passed. A delete of "the newest version" ([`Delete::column`]) is not allowed here:
+    /// name the version ([`Delete::column_version`]) or delete all versions.
+    pub fn check_and_mutate(&self, request: CheckAndMutate) -> Result<bool> {
+        let durability = self.durability_of(&request.mutations);
+        let cells = self.cells_of(request.mutations)?;
+        if cells.iter().any(is_latest_version_delete) {
+            return Err(Error::InvalidArgument(
+                "check-and-mutate cannot delete the newest version of a column; \
+                 use Delete::column_version or Delete::all_versions"
+                    .into(),
+            ));
+        }
+        let service = self.shared.service()?;
+        Ok(service.check_and_mutate(&self.name, &request.check, cells, durability)?)
+    }
+
+    /// Applies many mutations: each row's share atomically (as HBase's batch), with the
+    /// strongest durability any of them asks for.
+    pub fn batch(&self, mutations: Vec<Mutation>) -> Result<()> {
+        if mutations.is_empty() {
+            return Ok(());
+        }
+        let durability = self.durability_of(&mutations);
+        let cells = self.cells_of(mutations)?;
+        let service = self.shared.service()?;
+        let (plain, by_row) = split_latest_version_rows(cells);
+        if !plain.is_empty() {
+            service.mutate(&self.name, plain, durability)?;
+        }
+        for (row, cells) in by_row {
+            service.mutate_row_resolving_latest(&self.name, &row, cells, durability)?;
+        }
+        Ok(())
+    }
+
+    fn durability_of(&self, mutations: &[Mutation]) -> Durability {
+        let asked = mutations.iter().filter_map(Mutation::durability).max();
+        asked.unwrap_or_else(|| self.default_durability())
+    }
+
+    /// The cells of `mutations`; whole-row deletes cover the table's families.
+    fn cells_of(&self, mutations: Vec<Mutation>) -> Result<Vec<Cell>> {
+        let families: Vec<Vec<u8>> = self
+            .shared
+            .service()?
+            .describe_table(&self.name)?
+            .families
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        let mut cells = Vec::new();
+        for m in mutations {
+            cells.extend(m.into_cells(&families)?);
+        }
+        Ok(cells)
+    }
+}
+
+/// Separates the rows that delete "the newest version" of a column (their timestamps are
+/// resolved under the row lock, one row at a time) from the rest (one call).
+fn split_latest_version_rows(cells: Vec<Cell>) -> (Vec<Cell>, BTreeMap<Bytes, Vec<Cell>>) {
+    let rows: BTreeSet<Bytes> = cells
+        .iter()
+        .filter(|c| is_latest_version_delete(c))
+        .map(|c| c.row.clone())
+        .collect();
+    let mut plain = Vec::new();
+    let mut by_row: BTreeMap<Bytes, Vec<Cell>> = BTreeMap::new();
+    for cell in cells {
+        if rows.contains(&cell.row) {
+            by_row.entry(cell.row.clone()).or_default().push(cell);
+        } else {
+            plain.push(cell);
+        }
+    }
+    (plain, by_row)
+}
