@@ -86,7 +86,12 @@ impl Engine {
         }
         let recovered = self.shared.recovered.lock().remove(&id).unwrap_or_default();
         let region = Region::open(spec, Arc::clone(&self.shared), recovered)?;
+        // Open again: its references count through the open region from now on. Both sets
+        // change under the `closed_refs` lock, which `collect_retired` holds while it reads
+        // them, so a region is never missing from both.
+        let mut closed = self.shared.closed_refs.lock();
         self.shared.regions.write().insert(id, Arc::clone(&region));
+        closed.remove(&id);
         Ok(region)
     }
 
@@ -102,6 +107,11 @@ impl Engine {
             .region(id)
             .ok_or_else(|| Error::NotFound(format!("region {id} is not open")))?;
         region.flush()?;
+        // Its references move to `closed_refs` in the same step as it leaves the open set,
+        // so a concurrent `collect_retired` never deletes a parent it still needs (found by
+        // the embedded API's tests: split twice, then alter the table).
+        let mut closed = self.shared.closed_refs.lock();
+        closed.insert(id, region.referenced_paths());
         self.shared.regions.write().remove(&id);
         Ok(())
     }
@@ -128,6 +138,7 @@ impl Engine {
         }
         self.shared.recovered.lock().remove(&id);
         self.shared.regions.write().remove(&id);
+        self.shared.closed_refs.lock().remove(&id);
         for volume in self.shared.volumes.list() {
             let dir = self.shared.volumes.resolve(&volume.name, &region_dir(id))?;
             self.shared.volumes.fs().remove_dir_all(&dir)?;

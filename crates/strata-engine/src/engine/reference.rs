@@ -3,7 +3,8 @@
 //! sources, whose directories are deleted once no open region references them.
 //!
 //! Parent files are tracked by scanning the live regions' current file sets: a retired
-//! region's directory goes when no open region lists a reference into it. Daughters drop
+//! region's directory goes when no open region, and no region closed for a reopen, lists a
+//! reference into it. Daughters drop
 //! their references at their first compaction (a store with references always compacts
 //! all its files), and every compaction of a region that had references runs this check.
 //! Readers that still hold a parent's file keep reading it: removal only unlinks the name.
@@ -128,17 +129,16 @@ impl Engine {
 
 impl Shared {
     pub(crate) fn collect_retired(&self) -> Result<()> {
-        let referenced: Vec<String> = self
+        // Lock order: retired, then the region sets, as everywhere this runs.
+        let mut retired = self.retired.lock();
+        let closed = self.closed_refs.lock();
+        let mut referenced: Vec<String> = self
             .open_regions()
             .iter()
-            .flat_map(|r| {
-                r.stores()
-                    .values()
-                    .flat_map(|s| s.referenced_paths())
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|r| r.referenced_paths())
             .collect();
-        let mut retired = self.retired.lock();
+        referenced.extend(closed.values().flatten().cloned());
+        drop(closed);
         let doomed: Vec<u64> = retired
             .iter()
             .copied()

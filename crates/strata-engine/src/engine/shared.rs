@@ -35,6 +35,9 @@ pub struct Shared {
     pub(crate) queue: Arc<WorkQueue>,
     /// Regions retired by a split or merge whose files may still be referenced.
     pub(crate) retired: Mutex<std::collections::HashSet<u64>>,
+    /// The references of regions closed but not dropped (a schema change reopens them), by
+    /// region id: their parents' files must outlive the close.
+    pub(crate) closed_refs: Mutex<HashMap<u64, Vec<String>>>,
 }
 
 impl Shared {
@@ -61,6 +64,7 @@ impl Shared {
             recovered: Mutex::new(recovered),
             queue,
             retired: Mutex::new(std::collections::HashSet::new()),
+            closed_refs: Mutex::new(HashMap::new()),
         }
     }
 

@@ -119,6 +119,14 @@ impl Region {
         self.id
     }
 
+    /// The parent files this region's stores reference (after a split or merge).
+    pub fn referenced_paths(&self) -> Vec<String> {
+        self.stores()
+            .values()
+            .flat_map(|s| s.referenced_paths())
+            .collect()
+    }
+
     /// The region's stores by family name.
     pub fn stores(&self) -> &BTreeMap<Bytes, Arc<Store>> {
         &self.stores

@@ -1,6 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-//! Service-layer bugs found through the embedded API, kept as regression tests. Ignored
-//! until the service is fixed (run with `cargo test -p strata-db -- --ignored`).
+//! Service-layer bugs found through the embedded API, kept as named regression tests.
 
 use strata_db::{AlterOp, Db, Family, Get, Put, TableBuilder};
 
@@ -8,9 +7,9 @@ use strata_db::{AlterOp, Db, Family, Get, Put, TableBuilder};
 /// closed, a retired parent region referenced only by them looks unreferenced, and a
 /// collection of retired regions triggered meanwhile (here by a daughter's post-split
 /// compaction finishing) deletes the parent's files; the reopen then fails with NotFound
-/// and the table is gone from the service.
+/// and the table is gone from the service. Fixed by keeping the references of closed
+/// regions (`Shared::closed_refs`) until they are opened again or dropped.
 #[test]
-#[ignore = "service bug: retired-region collection during alter's region reopen"]
 fn altering_a_table_right_after_splits_keeps_its_files() {
     for _ in 0..6 {
         let dir = tempfile::tempdir().unwrap();
