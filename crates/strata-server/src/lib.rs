@@ -4,6 +4,7 @@
 
 pub mod catalog;
 pub mod data;
+mod drop_range;
 pub mod error;
 pub mod filter;
 pub mod names;
