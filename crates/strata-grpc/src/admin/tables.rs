@@ -6,7 +6,6 @@
 //! one "cluster" is reported READY.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as pb;
@@ -164,17 +163,17 @@ pub fn create(service: &Service, request: &pb::CreateTableRequest) -> Result<pb:
     check_table_settings(&table)?;
     let families = families(&table)?;
     let splits = splits(&request.initial_splits)?;
-    if !service.list_namespaces().contains(&namespace) {
-        match service.create_namespace(&namespace) {
-            Ok(()) | Err(ServiceError::NamespaceExists(_)) => {}
-            Err(e) => return Err(crate::error::status(e)),
-        }
-    }
     if families.is_empty() {
         return Err(Status::invalid_argument(
             "table.column_families: Strata (like HBase) needs at least one column family \
              per table; list them in CreateTable",
         ));
+    }
+    if !service.list_namespaces().contains(&namespace) {
+        match service.create_namespace(&namespace) {
+            Ok(()) | Err(ServiceError::NamespaceExists(_)) => {}
+            Err(e) => return Err(crate::error::status(e)),
+        }
     }
     service
         .create_table(&name, families.clone(), splits)
