@@ -1,6 +1,10 @@
 """The Table Admin API through Google's Python client: tables, families, DropRowRange,
 consistency tokens, and what HBase clients see of the same tables (via happybase).
 
+Tests taking ``strata_only`` check behaviour Google's Go emulator does not have (it ignores
+views and page sizes, answers UNKNOWN for a missing family, accepts malformed ids), which
+Cloud Bigtable documents and Strata follows.
+
 Data checks write and read through Thrift (happybase) so that they do not depend on the
 Bigtable Data API; ``test_*_through_the_data_api`` variants use the Data API and skip
 while it answers UNIMPLEMENTED.
@@ -67,7 +71,7 @@ def test_missing_tables(instance):
         missing.drop_by_prefix(b"a")
 
 
-def test_bad_names_and_settings_are_invalid_argument(client, instance):
+def test_bad_names_and_settings_are_invalid_argument(client, instance, strata_only):
     with pytest.raises(exceptions.InvalidArgument, match="table_id"):
         instance.table("bad name!").create(column_families={"cf": None})
     with pytest.raises(exceptions.InvalidArgument, match="initial_splits"):
@@ -89,7 +93,7 @@ def test_create_without_families_is_refused_clearly(instance, strata_only):
         instance.table(unique_name()).create()
 
 
-def test_get_table_views(client, make_table):
+def test_get_table_views(client, make_table, strata_only):
     table = make_table({"cf": cf.MaxVersionsGCRule(1)})
     api = admin(client)
     name_only = api.get_table(request={"name": table.name, "view": TablePb.View.NAME_ONLY})
@@ -105,7 +109,7 @@ def test_get_table_views(client, make_table):
     assert [s.replication_state for s in states.values()] == [TablePb.ClusterState.ReplicationState.READY]
 
 
-def test_list_tables_pages_and_views(client, instance):
+def test_list_tables_pages_and_views(client, instance, strata_only):
     ns = unique_name("ns")
     other = client.instance(ns)
     names = sorted(unique_name() for _ in range(3))
@@ -162,7 +166,7 @@ def test_family_create_update_delete(make_table):
     assert sorted(table.list_column_families()) == ["cf"]
 
 
-def test_family_errors(make_table):
+def test_family_errors(make_table, strata_only):
     table = make_table({"cf": None})
     with pytest.raises(exceptions.AlreadyExists, match="cf"):
         table.column_family("cf").create()
@@ -174,7 +178,7 @@ def test_family_errors(make_table):
         table.column_family("x", cf.MaxVersionsGCRule(0)).create()
 
 
-def test_several_modifications_apply_in_order_or_not_at_all(client, make_table):
+def test_several_modifications_apply_in_order_or_not_at_all(client, make_table, strata_only):
     table = make_table({"cf": None})
     Mod = client.table_admin_client.modify_column_families
     from google.cloud.bigtable_admin_v2.types import ModifyColumnFamiliesRequest as Req
@@ -281,7 +285,7 @@ def test_truncate_drops_all_data_and_keeps_splits(make_table, hbase):
     assert rows_of(hb) == [b"a"]
 
 
-def test_drop_row_range_needs_a_target(client, make_table):
+def test_drop_row_range_needs_a_target(client, make_table, strata_only):
     table = make_table()
     with pytest.raises(exceptions.InvalidArgument, match="row_key_prefix"):
         admin(client).drop_row_range(request={"name": table.name, "row_key_prefix": b""})
