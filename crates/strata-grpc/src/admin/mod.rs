@@ -155,3 +155,7 @@ impl BigtableTableAdmin for AdminApi {
         .await
     }
 }
+
+#[cfg(test)]
+#[path = "service_tests.rs"]
+mod service_tests;
