@@ -191,3 +191,17 @@ def make_table(instance):
             table.delete()
         except Exception:  # noqa: BLE001 - a test may have deleted it already
             pass
+
+
+@pytest.fixture
+def hbase(server, strata_only):
+    """A happybase connection to the same Strata server's Thrift port (cross-API checks).
+
+    Tables of the Bigtable instance ``default`` have their plain names in HBase; those of
+    instance ``ns`` are ``ns:name``.
+    """
+    import happybase
+
+    conn = happybase.Connection(server.host, server.thrift_port)
+    yield conn
+    conn.close()

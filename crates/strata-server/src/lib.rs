@@ -4,6 +4,7 @@
 
 pub mod catalog;
 pub mod data;
+mod drop_range;
 mod embedded_support;
 pub mod error;
 pub mod filter;
