@@ -87,10 +87,18 @@ def test_bad_names_and_settings_are_invalid_argument(client, instance, strata_on
         admin(client).list_tables(request={"parent": "projects/p"})
 
 
-def test_create_without_families_is_refused_clearly(instance, strata_only):
-    # Bigtable allows a table without families; Strata keeps HBase's rule (documented).
-    with pytest.raises(exceptions.InvalidArgument, match="column_families"):
-        instance.table(unique_name()).create()
+def test_a_table_without_families_takes_them_later(instance):
+    # Bigtable (and cbt createtable) create tables without families and add them later.
+    table = instance.table(unique_name())
+    table.create()
+    try:
+        assert table.list_column_families() == {}
+        table.column_family("cf", cf.MaxVersionsGCRule(1)).create()
+        assert list(table.list_column_families()) == ["cf"]
+        table.column_family("cf").delete()
+        assert table.list_column_families() == {}
+    finally:
+        table.delete()
 
 
 def test_get_table_views(client, make_table, strata_only):

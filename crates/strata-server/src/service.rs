@@ -303,12 +303,10 @@ impl Service {
     }
 }
 
+/// Checks family names and settings. A table may have no family at all: Bigtable creates
+/// tables that way and adds families later (HBase's own rule of at least one family is kept
+/// by the Thrift adapter, which answers like HBase).
 pub(crate) fn check_families(families: &[FamilyOptions]) -> Result<()> {
-    if families.is_empty() {
-        return Err(ServiceError::InvalidArgument(
-            "a table needs at least one column family".into(),
-        ));
-    }
     let mut seen = BTreeSet::new();
     for f in families {
         let printable =

@@ -61,10 +61,6 @@ fn tables_are_created_listed_disabled_and_deleted() {
         svc.create_table(&t("nope:t"), vec![FamilyOptions::new("cf")], vec![]),
         Err(ServiceError::NamespaceNotFound(_))
     ));
-    assert!(matches!(
-        svc.create_table(&t("t2"), vec![], vec![]),
-        Err(ServiceError::InvalidArgument(_))
-    ));
     svc.create_namespace("ns").unwrap();
     svc.create_table(
         &t("ns:t2"),
@@ -607,4 +603,40 @@ fn truncate_empties_a_table_and_keeps_its_splits() {
     drop(svc);
     let svc = open(dir.path());
     assert_eq!(rows(&svc, &table, Scan::new()), vec!["b"]);
+}
+
+/// Bigtable creates tables without families and adds them later; such a table must work
+/// like any other (empty reads, clear errors on writes) and survive a restart.
+#[test]
+fn a_table_without_families_takes_families_later() {
+    use strata_server::AlterOp;
+    let dir = tempfile::tempdir().unwrap();
+    let table = t("bare");
+    {
+        let svc = open(dir.path());
+        svc.create_table(&table, vec![], vec![Bytes::from_static(b"m")])
+            .unwrap();
+        assert!(svc.describe_table(&table).unwrap().families.is_empty());
+        assert!(rows(&svc, &table, Scan::new()).is_empty());
+        assert!(matches!(
+            svc.mutate(&table, vec![put("a", "q", "1")], Durability::SyncWal),
+            Err(ServiceError::FamilyNotFound { .. })
+        ));
+        svc.flush_table(&table).unwrap();
+        svc.compact_table(&table, true).unwrap();
+        svc.close().unwrap();
+    }
+    let svc = open(dir.path());
+    assert!(svc.describe_table(&table).unwrap().families.is_empty());
+    svc.disable_table(&table).unwrap();
+    svc.alter_table(&table, AlterOp::AddFamily(FamilyOptions::new("cf")))
+        .unwrap();
+    svc.enable_table(&table).unwrap();
+    svc.mutate(
+        &table,
+        vec![put("a", "q", "1"), put("z", "q", "2")],
+        Durability::SyncWal,
+    )
+    .unwrap();
+    assert_eq!(rows(&svc, &table, Scan::new()), vec!["a", "z"]);
 }

@@ -104,13 +104,6 @@ pub fn plan(
         let field = format!("modifications[{i}]");
         let op = plan_one(table, &families, m, &field)?;
         apply_to_schema(&mut families, &op);
-        if families.is_empty() {
-            return Err(Status::failed_precondition(format!(
-                "{field}.drop: {} is the last column family of {table}; Strata (like HBase) \
-                 keeps at least one family per table",
-                m.id
-            )));
-        }
         ops.push(op);
     }
     Ok(ops)

@@ -163,12 +163,6 @@ pub fn create(service: &Service, request: &pb::CreateTableRequest) -> Result<pb:
     check_table_settings(&table)?;
     let families = families(&table)?;
     let splits = splits(&request.initial_splits)?;
-    if families.is_empty() {
-        return Err(Status::invalid_argument(
-            "table.column_families: Strata (like HBase) needs at least one column family \
-             per table; list them in CreateTable",
-        ));
-    }
     if !service.list_namespaces().contains(&namespace) {
         match service.create_namespace(&namespace) {
             Ok(()) | Err(ServiceError::NamespaceExists(_)) => {}
