@@ -21,10 +21,13 @@ pub struct RestScanner {
     last_used: Instant,
 }
 
+/// An open scanner with the table it belongs to (readable without locking the scanner).
+type Entry = (TableName, Arc<Mutex<RestScanner>>);
+
 /// Every open REST scanner, by id.
 #[derive(Default)]
 pub struct RestScanners {
-    open: Mutex<HashMap<String, (TableName, Arc<Mutex<RestScanner>>)>>,
+    open: Mutex<HashMap<String, Entry>>,
 }
 
 impl RestScanners {

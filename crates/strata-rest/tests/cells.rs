@@ -16,13 +16,19 @@ async fn json_cellset_round_trip_with_binary_keys() {
     let h = Harness::new();
     h.create_table("t", &["cf"], 1).await;
     let row: &[u8] = b"r/1,\xff\x00+*";
-    h.put_cell("t", row, "cf:q\u{e9}", Some(5), b"\x00\x01value").await;
+    h.put_cell("t", row, "cf:q\u{e9}", Some(5), b"\x00\x01value")
+        .await;
     let reply = h.get(&format!("/t/{}", encode(row)), JSON).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     assert_eq!(reply.header("content-type").as_deref(), Some(JSON));
     assert_eq!(
         json_cells(&reply.json()),
-        vec![(row.to_vec(), "cf:q\u{e9}".as_bytes().to_vec(), 5, b"\x00\x01value".to_vec())]
+        vec![(
+            row.to_vec(),
+            "cf:q\u{e9}".as_bytes().to_vec(),
+            5,
+            b"\x00\x01value".to_vec()
+        )]
     );
 }
 
@@ -60,10 +66,17 @@ async fn xml_cellset_put_and_get() {
 async fn raw_values_with_x_timestamp() {
     let h = Harness::new();
     h.create_table("t", &["cf"], 3).await;
-    let reply = h.send("PUT", "/t/r%2Fx/cf:q/100", BINARY, b"\xff\xferaw".to_vec()).await;
+    let reply = h
+        .send("PUT", "/t/r%2Fx/cf:q/100", BINARY, b"\xff\xferaw".to_vec())
+        .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     let reply = h
-        .call("PUT", "/t/r%2Fx/cf:q", &[("Content-Type", BINARY), ("X-Timestamp", "200")], b"newer".to_vec())
+        .call(
+            "PUT",
+            "/t/r%2Fx/cf:q",
+            &[("Content-Type", BINARY), ("X-Timestamp", "200")],
+            b"newer".to_vec(),
+        )
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     let reply = h.get("/t/r%2Fx/cf:q", BINARY).await;
@@ -75,10 +88,19 @@ async fn raw_values_with_x_timestamp() {
     assert_eq!(reply.body, b"\xff\xferaw");
     assert_eq!(reply.header("x-timestamp").as_deref(), Some("100"));
     // A raw GET needs exactly one column.
-    assert_eq!(h.get("/t/r%2Fx", BINARY).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        h.get("/t/r%2Fx", BINARY).await.status,
+        StatusCode::BAD_REQUEST
+    );
     // A raw PUT needs a column.
-    assert_eq!(h.send("PUT", "/t/r", BINARY, b"v".to_vec()).await.status, StatusCode::BAD_REQUEST);
-    assert_eq!(h.send("PUT", "/t/r/cf", BINARY, b"v".to_vec()).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        h.send("PUT", "/t/r", BINARY, b"v".to_vec()).await.status,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        h.send("PUT", "/t/r/cf", BINARY, b"v".to_vec()).await.status,
+        StatusCode::BAD_REQUEST
+    );
 }
 
 #[tokio::test]
@@ -86,19 +108,35 @@ async fn versions_and_time_ranges() {
     let h = Harness::new();
     h.create_table("t", &["cf"], 5).await;
     for ts in [10, 20, 30] {
-        h.put_cell("t", b"r", "cf:a", Some(ts), format!("v{ts}").as_bytes()).await;
+        h.put_cell("t", b"r", "cf:a", Some(ts), format!("v{ts}").as_bytes())
+            .await;
     }
     let stamps = |reply: &common::Reply| -> Vec<i64> {
         json_cells(&reply.json()).into_iter().map(|c| c.2).collect()
     };
     assert_eq!(stamps(&h.get("/t/r", JSON).await), vec![30]);
     assert_eq!(stamps(&h.get("/t/r?v=2", JSON).await), vec![30, 20]);
-    assert_eq!(stamps(&h.get("/t/r/cf:a?v=5", JSON).await), vec![30, 20, 10]);
+    assert_eq!(
+        stamps(&h.get("/t/r/cf:a?v=5", JSON).await),
+        vec![30, 20, 10]
+    );
     assert_eq!(stamps(&h.get("/t/r/cf:a/20", JSON).await), vec![20]);
-    assert_eq!(stamps(&h.get("/t/r/cf:a/10,30?v=5", JSON).await), vec![20, 10]);
-    assert_eq!(h.get("/t/r/cf:a/15", JSON).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(h.get("/t/r?v=0", JSON).await.status, StatusCode::BAD_REQUEST);
-    assert_eq!(h.get("/t/r?v=x", JSON).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        stamps(&h.get("/t/r/cf:a/10,30?v=5", JSON).await),
+        vec![20, 10]
+    );
+    assert_eq!(
+        h.get("/t/r/cf:a/15", JSON).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        h.get("/t/r?v=0", JSON).await.status,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        h.get("/t/r?v=x", JSON).await.status,
+        StatusCode::BAD_REQUEST
+    );
 }
 
 #[tokio::test]
@@ -115,20 +153,42 @@ async fn deletes_of_rows_families_columns_and_timestamps() {
             .collect()
     };
     // A column at or below a timestamp.
-    assert_eq!(h.call("DELETE", "/t/r/a:x/10", &[], Vec::new()).await.status, StatusCode::OK);
+    assert_eq!(
+        h.call("DELETE", "/t/r/a:x/10", &[], Vec::new())
+            .await
+            .status,
+        StatusCode::OK
+    );
     assert_eq!(
         columns(&h.get("/t/r?v=5", JSON).await),
         vec![("a:x".into(), 20), ("a:y".into(), 10), ("b:z".into(), 10)]
     );
     // A whole family.
-    assert_eq!(h.call("DELETE", "/t/r/a", &[], Vec::new()).await.status, StatusCode::OK);
-    assert_eq!(columns(&h.get("/t/r?v=5", JSON).await), vec![("b:z".into(), 10)]);
+    assert_eq!(
+        h.call("DELETE", "/t/r/a", &[], Vec::new()).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        columns(&h.get("/t/r?v=5", JSON).await),
+        vec![("b:z".into(), 10)]
+    );
     // The whole row.
-    assert_eq!(h.call("DELETE", "/t/r", &[], Vec::new()).await.status, StatusCode::OK);
+    assert_eq!(
+        h.call("DELETE", "/t/r", &[], Vec::new()).await.status,
+        StatusCode::OK
+    );
     assert_eq!(h.get("/t/r", JSON).await.status, StatusCode::NOT_FOUND);
     // Unknown family and table: 404.
-    assert_eq!(h.call("DELETE", "/t/r/nope:x", &[], Vec::new()).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(h.call("DELETE", "/missing/r", &[], Vec::new()).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        h.call("DELETE", "/t/r/nope:x", &[], Vec::new())
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        h.call("DELETE", "/missing/r", &[], Vec::new()).await.status,
+        StatusCode::NOT_FOUND
+    );
 }
 
 #[tokio::test]
@@ -153,7 +213,10 @@ async fn multiget_returns_the_rows_found() {
     let cells = json_cells(&reply.json());
     assert_eq!(cells.iter().map(|c| c.2).collect::<Vec<_>>(), vec![2, 1]);
     assert!(cells.iter().all(|c| c.1 == b"cf:q"));
-    assert_eq!(h.get("/t/multiget?row=zz", JSON).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        h.get("/t/multiget?row=zz", JSON).await.status,
+        StatusCode::NOT_FOUND
+    );
     let reply = h.get("/t/multiget?row=a", XML).await;
     assert!(reply.text().contains("<CellSet><Row"), "{}", reply.text());
 }
@@ -177,7 +240,15 @@ async fn globs_and_row_ranges() {
     };
     let reply = h.get("/t/ab*", JSON).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
-    assert_eq!(keys(&reply), vec![b"ab".to_vec(), b"abc".to_vec(), b"abd".to_vec(), b"ab\xff\xff".to_vec()]);
+    assert_eq!(
+        keys(&reply),
+        vec![
+            b"ab".to_vec(),
+            b"abc".to_vec(),
+            b"abd".to_vec(),
+            b"ab\xff\xff".to_vec()
+        ]
+    );
     assert_eq!(keys(&h.get("/t/ab*?limit=2", JSON).await).len(), 2);
     let reply = h.get("/t/ab*?column=dd:q", JSON).await;
     assert!(json_cells(&reply.json()).iter().all(|c| c.1 == b"dd:q"));
@@ -190,7 +261,15 @@ async fn globs_and_row_ranges() {
     assert_eq!(keys(&reply).len(), 3);
     assert_eq!(h.get("/t/zz*/dd", JSON).await.status, StatusCode::NOT_FOUND);
     // A row range [start, end).
-    assert_eq!(keys(&h.get("/t/abc,b", JSON).await), vec![b"abc".to_vec(), b"abd".to_vec(), b"ab\xff\xff".to_vec(), b"ac".to_vec()]);
+    assert_eq!(
+        keys(&h.get("/t/abc,b", JSON).await),
+        vec![
+            b"abc".to_vec(),
+            b"abd".to_vec(),
+            b"ab\xff\xff".to_vec(),
+            b"ac".to_vec()
+        ]
+    );
 }
 
 #[tokio::test]
@@ -202,22 +281,55 @@ async fn put_errors() {
             .to_string()
     };
     // Unknown family: 404, as HBase's NoSuchColumnFamilyException.
-    assert_eq!(h.send("PUT", "/t/r", JSON, cellset("nope:q")).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        h.send("PUT", "/t/r", JSON, cellset("nope:q")).await.status,
+        StatusCode::NOT_FOUND
+    );
     // A column without a qualifier separator.
-    assert_eq!(h.send("PUT", "/t/r", JSON, cellset("cf")).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        h.send("PUT", "/t/r", JSON, cellset("cf")).await.status,
+        StatusCode::BAD_REQUEST
+    );
     // Broken JSON, XML and base64.
-    assert_eq!(h.send("PUT", "/t/r", JSON, "{").await.status, StatusCode::BAD_REQUEST);
-    assert_eq!(h.send("PUT", "/t/r", XML, "<CellSet><Row>").await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        h.send("PUT", "/t/r", JSON, "{").await.status,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        h.send("PUT", "/t/r", XML, "<CellSet><Row>").await.status,
+        StatusCode::BAD_REQUEST
+    );
     let bad64 = r#"{"Row":[{"key":"!!","Cell":[{"column":"Y2Y6cQ==","$":"dg=="}]}]}"#;
-    assert_eq!(h.send("PUT", "/t/r", JSON, bad64).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        h.send("PUT", "/t/r", JSON, bad64).await.status,
+        StatusCode::BAD_REQUEST
+    );
     // Unsupported and missing content types.
-    assert_eq!(h.send("PUT", "/t/r", "application/x-protobuf", "x").await.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    assert_eq!(h.send("PUT", "/t/r", "text/plain", "x").await.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    assert_eq!(h.call("PUT", "/t/r", &[], "x").await.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(
+        h.send("PUT", "/t/r", "application/x-protobuf", "x")
+            .await
+            .status,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+    assert_eq!(
+        h.send("PUT", "/t/r", "text/plain", "x").await.status,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+    assert_eq!(
+        h.call("PUT", "/t/r", &[], "x").await.status,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
     // Missing table.
-    assert_eq!(h.send("PUT", "/nope/r", JSON, cellset("cf:q")).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        h.send("PUT", "/nope/r", JSON, cellset("cf:q")).await.status,
+        StatusCode::NOT_FOUND
+    );
     // Check-and-put is not supported: a clear 400.
     let reply = h.send("PUT", "/t/r?check=put", JSON, cellset("cf:q")).await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
-    assert!(reply.text().starts_with("Bad request\r\n"), "{}", reply.text());
+    assert!(
+        reply.text().starts_with("Bad request\r\n"),
+        "{}",
+        reply.text()
+    );
 }

@@ -26,16 +26,31 @@ fn fixed_routes() {
     assert_eq!(parse_route("").unwrap(), Route::TableList);
     assert_eq!(parse_route("/version").unwrap(), Route::Version);
     assert_eq!(parse_route("/version/rest").unwrap(), Route::Version);
-    assert_eq!(parse_route("/version/cluster").unwrap(), Route::ClusterVersion);
-    assert_eq!(parse_route("/status/cluster").unwrap(), Route::ClusterStatus);
+    assert_eq!(
+        parse_route("/version/cluster").unwrap(),
+        Route::ClusterVersion
+    );
+    assert_eq!(
+        parse_route("/status/cluster").unwrap(),
+        Route::ClusterStatus
+    );
     assert_eq!(parse_route("/status").unwrap_err(), RequestError::NotFound);
     assert_eq!(parse_route("/t").unwrap_err(), RequestError::NotFound);
     assert_eq!(parse_route("/t/schema").unwrap(), Route::Schema("t".into()));
-    assert_eq!(parse_route("/ns%3At/regions").unwrap(), Route::Regions("ns:t".into()));
-    assert_eq!(parse_route("/t/scanner").unwrap(), Route::Scanners("t".into()));
+    assert_eq!(
+        parse_route("/ns%3At/regions").unwrap(),
+        Route::Regions("ns:t".into())
+    );
+    assert_eq!(
+        parse_route("/t/scanner").unwrap(),
+        Route::Scanners("t".into())
+    );
     assert_eq!(
         parse_route("/t/scanner/abc").unwrap(),
-        Route::Scanner { table: "t".into(), id: "abc".into() }
+        Route::Scanner {
+            table: "t".into(),
+            id: "abc".into()
+        }
     );
 }
 
@@ -52,7 +67,11 @@ fn rows_columns_and_timestamps() {
     let (_, spec) = row_spec("/t/r1/cf:a,cf2,cf:/42");
     assert_eq!(
         spec.columns,
-        vec![column("cf", Some("a")), column("cf2", None), column("cf", Some(""))]
+        vec![
+            column("cf", Some("a")),
+            column("cf2", None),
+            column("cf", Some(""))
+        ]
     );
     assert_eq!(spec.time, TimeSpec::At(42));
 
@@ -75,14 +94,20 @@ fn encoded_keys_keep_slashes_commas_and_binary_bytes() {
 #[test]
 fn ranges_and_globs() {
     let (_, spec) = row_spec("/t/a,c");
-    assert_eq!((&spec.row[..], spec.end_row.as_deref()), (&b"a"[..], Some(&b"c"[..])));
+    assert_eq!(
+        (&spec.row[..], spec.end_row.as_deref()),
+        (&b"a"[..], Some(&b"c"[..]))
+    );
     assert!(!spec.is_single_row());
     let (_, spec) = row_spec("/t/ab*/cf");
     assert!(spec.glob);
     assert_eq!(&spec.row[..], b"ab");
     assert_eq!(
         parse_route("/t/ab*").unwrap(),
-        Route::TableScan { table: "t".into(), prefix: b"ab".to_vec().into() }
+        Route::TableScan {
+            table: "t".into(),
+            prefix: b"ab".to_vec().into()
+        }
     );
     assert_eq!(&prefix_end(b"ab")[..], b"ac");
     assert_eq!(&prefix_end(b"a\xff")[..], b"b");

@@ -29,11 +29,14 @@ impl Reply {
     }
 
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
     }
 
     pub fn header(&self, name: &str) -> Option<String> {
-        self.headers.get(name).map(|v| v.to_str().unwrap().to_string())
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
     }
 }
 
@@ -61,7 +64,13 @@ impl Harness {
         }
     }
 
-    pub async fn call(&self, method: &str, uri: &str, headers: &[(&str, &str)], body: impl Into<Vec<u8>>) -> Reply {
+    pub async fn call(
+        &self,
+        method: &str,
+        uri: &str,
+        headers: &[(&str, &str)],
+        body: impl Into<Vec<u8>>,
+    ) -> Reply {
         let mut request = Request::builder()
             .method(Method::from_bytes(method.as_bytes()).unwrap())
             .uri(uri)
@@ -85,11 +94,19 @@ impl Harness {
     }
 
     pub async fn get(&self, uri: &str, accept: &str) -> Reply {
-        self.call("GET", uri, &[("Accept", accept)], Vec::new()).await
+        self.call("GET", uri, &[("Accept", accept)], Vec::new())
+            .await
     }
 
-    pub async fn send(&self, method: &str, uri: &str, content_type: &str, body: impl Into<Vec<u8>>) -> Reply {
-        self.call(method, uri, &[("Content-Type", content_type)], body).await
+    pub async fn send(
+        &self,
+        method: &str,
+        uri: &str,
+        content_type: &str,
+        body: impl Into<Vec<u8>>,
+    ) -> Reply {
+        self.call(method, uri, &[("Content-Type", content_type)], body)
+            .await
     }
 
     /// Creates `table` with the families, each keeping `versions` versions.
@@ -106,21 +123,36 @@ impl Harness {
     }
 
     /// Puts one cell through a JSON CellSet.
-    pub async fn put_cell(&self, table: &str, row: &[u8], column: &str, ts: Option<i64>, value: &[u8]) {
+    pub async fn put_cell(
+        &self,
+        table: &str,
+        row: &[u8],
+        column: &str,
+        ts: Option<i64>,
+        value: &[u8],
+    ) {
         let mut cell = serde_json::json!({"column": b64(column.as_bytes()), "$": b64(value)});
         if let Some(ts) = ts {
             cell["timestamp"] = ts.into();
         }
         let body = serde_json::json!({"Row": [{"key": b64(row), "Cell": [cell]}]}).to_string();
         let reply = self
-            .send("PUT", &format!("/{table}/fakerow"), "application/json", body)
+            .send(
+                "PUT",
+                &format!("/{table}/fakerow"),
+                "application/json",
+                body,
+            )
             .await;
         assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     }
 }
 
-/// The (row, column, timestamp, value) cells of a JSON CellSet, decoded.
-pub fn json_cells(value: &serde_json::Value) -> Vec<(Vec<u8>, Vec<u8>, i64, Vec<u8>)> {
+/// A decoded cell: (row, column, timestamp, value).
+pub type DecodedCell = (Vec<u8>, Vec<u8>, i64, Vec<u8>);
+
+/// The cells of a JSON CellSet, decoded.
+pub fn json_cells(value: &serde_json::Value) -> Vec<DecodedCell> {
     let mut out = Vec::new();
     for row in value["Row"].as_array().unwrap() {
         let key = unb64(row["key"].as_str().unwrap());
