@@ -18,7 +18,7 @@ async fn version_documents_in_every_representation() {
     assert_eq!(reply.json()["REST"], "0.0.3");
     let reply = h.get("/version/rest", XML).await;
     assert!(
-        reply.text().contains("<Version REST=\"0.0.3\""),
+        reply.text().contains(" REST=\"0.0.3\" "),
         "{}",
         reply.text()
     );
@@ -66,7 +66,7 @@ async fn table_list_and_cluster_status() {
         .get("/status/cluster", XML)
         .await
         .text()
-        .contains("<ClusterStatus regions=\"2\""));
+        .contains("<ClusterStatus averageLoad=\"2.0\" regions=\"2\""));
 }
 
 #[tokio::test]

@@ -67,7 +67,12 @@ async fn raw_values_with_x_timestamp() {
     let h = Harness::new();
     h.create_table("t", &["cf"], 3).await;
     let reply = h
-        .send("PUT", "/t/r%2Fx/cf:q/100", BINARY, b"\xff\xferaw".to_vec())
+        .call(
+            "PUT",
+            "/t/r%2Fx/cf:q",
+            &[("Content-Type", BINARY), ("X-Timestamp", "100")],
+            b"\xff\xferaw".to_vec(),
+        )
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     let reply = h
@@ -84,7 +89,8 @@ async fn raw_values_with_x_timestamp() {
     assert_eq!(reply.body, b"newer");
     assert_eq!(reply.header("x-timestamp").as_deref(), Some("200"));
     assert_eq!(reply.header("content-type").as_deref(), Some(BINARY));
-    let reply = h.get("/t/r%2Fx/cf:q/100", BINARY).await;
+    // A path timestamp reads the versions before it, as HBase.
+    let reply = h.get("/t/r%2Fx/cf:q/200", BINARY).await;
     assert_eq!(reply.body, b"\xff\xferaw");
     assert_eq!(reply.header("x-timestamp").as_deref(), Some("100"));
     // A raw GET needs exactly one column.
@@ -120,13 +126,15 @@ async fn versions_and_time_ranges() {
         stamps(&h.get("/t/r/cf:a?v=5", JSON).await),
         vec![30, 20, 10]
     );
-    assert_eq!(stamps(&h.get("/t/r/cf:a/20", JSON).await), vec![20]);
+    // `/<ts>` reads [0, ts), as HBase's REST server does.
+    assert_eq!(stamps(&h.get("/t/r/cf:a/20", JSON).await), vec![10]);
+    assert_eq!(stamps(&h.get("/t/r/cf:a/21", JSON).await), vec![20]);
     assert_eq!(
         stamps(&h.get("/t/r/cf:a/10,30?v=5", JSON).await),
         vec![20, 10]
     );
     assert_eq!(
-        h.get("/t/r/cf:a/15", JSON).await.status,
+        h.get("/t/r/cf:a/10", JSON).await.status,
         StatusCode::NOT_FOUND
     );
     assert_eq!(
@@ -332,4 +340,17 @@ async fn put_errors() {
         "{}",
         reply.text()
     );
+}
+
+/// Found by the comparison with HBase's REST server: a raw PUT ignores a timestamp in the
+/// path (only `X-Timestamp` sets one).
+#[tokio::test]
+async fn raw_put_ignores_the_path_timestamp() {
+    let h = Harness::new();
+    h.create_table("t", &["cf"], 1).await;
+    let reply = h.send("PUT", "/t/r/cf:q/100", BINARY, b"v".to_vec()).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let reply = h.get("/t/r/cf:q", BINARY).await;
+    let ts: i64 = reply.header("x-timestamp").unwrap().parse().unwrap();
+    assert!(ts > 1_000_000_000_000, "server time expected, got {ts}");
 }

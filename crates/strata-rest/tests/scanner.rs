@@ -220,3 +220,18 @@ async fn idle_scanners_expire() {
     assert_eq!(h.get(&path, JSON).await.status, StatusCode::NOT_FOUND);
     assert_eq!(h.service.open_scanner_count(), 1);
 }
+
+/// Found by the comparison with HBase's REST server: scanners return every stored version
+/// unless the Scanner document sets maxVersions.
+#[tokio::test]
+async fn scanners_return_every_version_by_default() {
+    let h = Harness::new();
+    h.create_table("t", &["a"], 3).await;
+    for ts in [1, 2, 3] {
+        h.put_cell("t", b"r", "a:x", Some(ts), b"v").await;
+    }
+    let path = open(&h, XML, r#"<Scanner batch="10"/>"#).await;
+    assert_eq!(json_cells(&h.get(&path, JSON).await.json()).len(), 3);
+    let path = open(&h, XML, r#"<Scanner batch="10" maxVersions="2"/>"#).await;
+    assert_eq!(json_cells(&h.get(&path, JSON).await.json()).len(), 2);
+}

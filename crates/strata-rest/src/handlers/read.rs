@@ -25,10 +25,12 @@ pub(crate) fn selection(columns: &[ColumnSpec]) -> ColumnSelection {
     get.columns
 }
 
+/// The time range a read uses. A single timestamp `/<ts>` reads the versions *before* it, as
+/// HBase's REST server does (its RowSpec makes `[0, ts)` of it).
 pub(crate) fn time_range(time: TimeSpec) -> TimeRange {
     match time {
         TimeSpec::Any => TimeRange::ALL,
-        TimeSpec::At(ts) => TimeRange::at(ts),
+        TimeSpec::At(ts) => TimeRange::new(0, ts),
         TimeSpec::Range(start, end) => TimeRange::new(start, end),
     }
 }

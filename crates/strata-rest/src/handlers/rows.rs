@@ -92,8 +92,9 @@ pub(crate) fn put(call: &Call<'_>, table: &str, spec: &RowSpec) -> RestResult<Re
     Ok(ok_empty())
 }
 
-/// The cell of a raw-value PUT: the path's row, column and timestamp, which the `X-Row`,
-/// `X-Column` and `X-Timestamp` headers override.
+/// The cell of a raw-value PUT: the path's row and column, which the `X-Row` and
+/// `X-Column` headers override, at the `X-Timestamp` header's time or now. Like HBase's REST
+/// server, a timestamp in the path is not used.
 fn binary_cell(call: &Call<'_>, spec: &RowSpec) -> RestResult<Cell> {
     let row = call.header("X-Row").map_or_else(
         || spec.row.clone(),
@@ -104,10 +105,7 @@ fn binary_cell(call: &Call<'_>, spec: &RowSpec) -> RestResult<Cell> {
         .map(|c| c.as_bytes().to_vec())
         .or_else(|| path_column(spec))
         .ok_or_else(|| bad("Column found to be null."))?;
-    let mut timestamp = match spec.time {
-        TimeSpec::At(ts) => ts,
-        _ => LATEST_TIMESTAMP,
-    };
+    let mut timestamp = LATEST_TIMESTAMP;
     if let Some(ts) = call.header("X-Timestamp") {
         timestamp = ts
             .trim()

@@ -22,23 +22,28 @@ pub fn version(format: Format) -> String {
     let server = format!("strata-rest/{}", env!("CARGO_PKG_VERSION"));
     let os = format!("{} {}", std::env::consts::OS, std::env::consts::ARCH);
     let jvm = "none (Strata is native)".to_string();
-    let jersey = "none".to_string();
+    let jersey = String::new();
+    let revision = format!("strata-{}", env!("CARGO_PKG_VERSION"));
     match format {
-        Format::Json => json!({"REST": REST_VERSION, "JVM": jvm, "OS": os, "Server": server,
-            "Jersey": jersey})
+        Format::Json => json!({"Server": server, "Jersey": jersey, "Version": HBASE_VERSION,
+            "Revision": revision, "REST": REST_VERSION, "JVM": jvm, "OS": os})
         .to_string(),
+        // JAXB writes the attributes in alphabetical order.
         Format::Xml => document(empty_element(
             "Version",
             &[
-                ("REST", REST_VERSION.to_string()),
                 ("JVM", jvm),
-                ("OS", os),
-                ("Server", server),
                 ("Jersey", jersey),
+                ("OS", os),
+                ("REST", REST_VERSION.to_string()),
+                ("Revision", revision),
+                ("Server", server),
+                ("Version", HBASE_VERSION.to_string()),
             ],
         )),
         _ => format!(
-            "rest {REST_VERSION} [JVM: {jvm}] [OS: {os}] [Server: {server}] [Jersey: {jersey}]\n"
+            "rest {REST_VERSION} [JVM: {jvm}] [OS: {os}] [Server: {server}] [Jersey: {jersey}] \
+             [Version: {HBASE_VERSION}] [Revision: {revision}]\n"
         ),
     }
 }
@@ -51,7 +56,7 @@ pub fn cluster_version(format: Format) -> String {
             "ClusterVersion",
             &[("Version", HBASE_VERSION.to_string())],
         )),
-        _ => format!("{HBASE_VERSION}\n"),
+        _ => HBASE_VERSION.to_string(),
     }
 }
 
@@ -70,6 +75,9 @@ pub fn table_list(tables: &[TableName], format: Format) -> String {
                 .iter()
                 .map(|t| empty_element("table", &[("name", t.to_string())]))
                 .collect();
+            if items.is_empty() {
+                return document("<TableList/>".to_string());
+            }
             document(format!("<TableList>{items}</TableList>"))
         }
         _ => tables.iter().map(|t| format!("{t}\n")).collect(),
@@ -144,10 +152,9 @@ pub fn cluster_status(regions: &[RegionLoad], location: &str, format: Format) ->
                 .iter()
                 .map(|r| json!({"name": encode_b64(r.name.as_bytes()), "stores": r.stores}))
                 .collect();
-            json!({"regions": count, "requests": 0, "averageLoad": count as f64,
-                "LiveNodes": [{"name": location, "startCode": 0, "requests": 0,
+            json!({"LiveNodes": [{"name": location, "startCode": 0, "requests": 0,
                     "heapSizeMB": 0, "maxHeapSizeMB": 0, "Region": loads}],
-                "DeadNodes": []})
+                "DeadNodes": [], "regions": count, "requests": 0, "averageLoad": count as f64})
             .to_string()
         }
         Format::Xml => {
@@ -163,19 +170,20 @@ pub fn cluster_status(regions: &[RegionLoad], location: &str, format: Format) ->
                     )
                 })
                 .collect();
+            // JAXB's alphabetical attribute order.
             let node = attributes(&[
-                ("name", location.to_string()),
-                ("startCode", "0".into()),
-                ("requests", "0".into()),
                 ("heapSizeMB", "0".into()),
                 ("maxHeapSizeMB", "0".into()),
+                ("name", location.to_string()),
+                ("requests", "0".into()),
+                ("startCode", "0".into()),
             ]);
             document(format!(
-                "<ClusterStatus{}><LiveNodes><Node{node}>{loads}</Node></LiveNodes><DeadNodes/></ClusterStatus>",
+                "<ClusterStatus{}><DeadNodes/><LiveNodes><Node{node}>{loads}</Node></LiveNodes></ClusterStatus>",
                 attributes(&[
+                    ("averageLoad", format!("{:.1}", count as f64)),
                     ("regions", count.to_string()),
                     ("requests", "0".into()),
-                    ("averageLoad", (count as f64).to_string()),
                 ])
             ))
         }

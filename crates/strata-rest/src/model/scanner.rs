@@ -89,7 +89,8 @@ impl ScannerModel {
             batch: positive("batch", json.batch, DEFAULT_BATCH as i64)? as usize,
             start_time: time("startTime", json.start_time, 0)?,
             end_time: time("endTime", json.end_time, i64::MAX)?,
-            max_versions: u32::try_from(positive("maxVersions", json.max_versions, 1)?)
+            // HBase's scanners return every stored version unless told otherwise.
+            max_versions: u32::try_from(positive("maxVersions", json.max_versions, i64::MAX)?)
                 .unwrap_or(u32::MAX),
             limit: json.limit.filter(|&l| l > 0).unwrap_or(0) as usize,
             filter: json.filter.filter(|f| !f.trim().is_empty()),

@@ -41,18 +41,20 @@ pub fn describe_family(f: &FamilyOptions) -> ColumnSchema {
         BloomType::Row => "ROW",
         BloomType::RowCol => "ROWCOL",
     };
+    // HBase 2.6's attributes, in the order its REST server lists them.
     let attrs = vec![
-        ("BLOOMFILTER", bloom.to_string()),
+        ("INDEX_BLOCK_ENCODING", "NONE".to_string()),
         ("VERSIONS", f.max_versions.to_string()),
-        ("IN_MEMORY", f.in_memory.to_string()),
         ("KEEP_DELETED_CELLS", upper(f.keep_deleted_cells)),
         ("DATA_BLOCK_ENCODING", upper(f.data_block_encoding)),
         ("TTL", f.ttl_seconds.unwrap_or(FOREVER).to_string()),
-        ("COMPRESSION", upper(f.compression)),
         ("MIN_VERSIONS", f.min_versions.to_string()),
+        ("REPLICATION_SCOPE", "0".to_string()),
+        ("BLOOMFILTER", bloom.to_string()),
+        ("IN_MEMORY", f.in_memory.to_string()),
+        ("COMPRESSION", upper(f.compression)),
         ("BLOCKCACHE", f.block_cache_enabled.to_string()),
         ("BLOCKSIZE", f.block_size.to_string()),
-        ("REPLICATION_SCOPE", "0".to_string()),
     ];
     ColumnSchema {
         name: String::from_utf8_lossy(&f.name).into_owned(),
@@ -246,26 +248,26 @@ impl TableSchema {
         }
     }
 
+    /// Written by hand to keep HBase's key order: `name`, `ColumnSchema`, then attributes.
     fn to_json(&self) -> String {
-        let mut object = Map::new();
-        object.insert("name".into(), Value::String(self.name.clone()));
-        let columns = self
+        let quote = |s: &str| Value::String(s.to_string()).to_string();
+        let pairs = |attrs: &[(String, String)]| -> String {
+            attrs
+                .iter()
+                .map(|(k, v)| format!(",{}:{}", quote(k), quote(v)))
+                .collect()
+        };
+        let columns: Vec<String> = self
             .columns
             .iter()
-            .map(|c| {
-                let mut column = Map::new();
-                column.insert("name".into(), Value::String(c.name.clone()));
-                for (k, v) in &c.attrs {
-                    column.insert(k.clone(), Value::String(v.clone()));
-                }
-                Value::Object(column)
-            })
+            .map(|c| format!("{{\"name\":{}{}}}", quote(&c.name), pairs(&c.attrs)))
             .collect();
-        object.insert("ColumnSchema".into(), Value::Array(columns));
-        for (k, v) in &self.attrs {
-            object.insert(k.clone(), Value::String(v.clone()));
-        }
-        Value::Object(object).to_string()
+        format!(
+            "{{\"name\":{},\"ColumnSchema\":[{}]{}}}",
+            quote(&self.name),
+            columns.join(","),
+            pairs(&self.attrs)
+        )
     }
 
     fn to_xml(&self) -> String {
