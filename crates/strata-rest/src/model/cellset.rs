@@ -134,6 +134,10 @@ impl CellSet {
 
     fn to_xml(&self) -> String {
         let mut out = String::from(xml::DECLARATION);
+        if self.rows.is_empty() {
+            out.push_str("<CellSet/>");
+            return out;
+        }
         out.push_str("<CellSet>");
         for row in &self.rows {
             let key = row.key.as_deref().map(encode_b64).unwrap_or_default();
