@@ -16,10 +16,14 @@ fn bad(message: impl Into<String>) -> RestError {
 
 /// The filter-language text of a scanner's filter.
 pub fn to_filter_language(filter: &str) -> RestResult<Vec<u8>> {
+    // The filter language never starts with `{`: such text is HBase's JSON form.
+    if !filter.trim_start().starts_with('{') {
+        return Ok(filter.as_bytes().to_vec());
+    }
     match serde_json::from_str::<Value>(filter) {
         Ok(Value::Object(object)) => translate(&object, 0),
-        // Not HBase's JSON form: the filter language itself.
-        _ => Ok(filter.as_bytes().to_vec()),
+        Ok(_) => Err(bad("a JSON filter must be an object")),
+        Err(e) => Err(bad(format!("malformed JSON filter: {e}"))),
     }
 }
 
