@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use axum::http::StatusCode;
-use common::{b64, encode, json_cells, Harness};
+use common::{b64, encode, json_cells, DecodedCell, Harness};
 
 /// The cells, and the delete markers: the highest deleted timestamp per column and per
 /// family of a row.
@@ -45,7 +45,7 @@ const COLUMNS: [&str; 4] = ["f:x", "f:y", "g:", "g:z"];
 const VERSIONS: usize = 3;
 
 /// The model's view of a row: newest `VERSIONS` versions per column.
-fn expected(model: &Model, row: &[u8]) -> Vec<(Vec<u8>, Vec<u8>, i64, Vec<u8>)> {
+fn expected(model: &Model, row: &[u8]) -> Vec<DecodedCell> {
     let mut out = Vec::new();
     for ((r, column), versions) in &model.cells {
         if r.as_slice() != row {
