@@ -37,6 +37,14 @@ pub enum Route {
     Schema(String),
     /// `/<table>/regions`.
     Regions(String),
+    /// `/<table>/exists`.
+    Exists(String),
+    /// `/namespaces`.
+    Namespaces,
+    /// `/namespaces/<namespace>`.
+    Namespace(String),
+    /// `/namespaces/<namespace>/tables`.
+    NamespaceTables(String),
     /// `/<table>/scanner`.
     Scanners(String),
     /// `/<table>/scanner/<id>`.
@@ -150,7 +158,12 @@ pub fn parse_route(path: &str) -> Result<Route, RequestError> {
         (b"version", []) | (b"version", [b"rest"]) => return Ok(Route::Version),
         (b"version", [b"cluster"]) => return Ok(Route::ClusterVersion),
         (b"status", [b"cluster"]) => return Ok(Route::ClusterStatus),
-        (b"version" | b"status", _) => return Err(RequestError::NotFound),
+        (b"namespaces", []) => return Ok(Route::Namespaces),
+        (b"namespaces", [ns]) => return Ok(Route::Namespace(decode_text(ns, "a namespace")?)),
+        (b"namespaces", [ns, b"tables"]) => {
+            return Ok(Route::NamespaceTables(decode_text(ns, "a namespace")?))
+        }
+        (b"version" | b"status" | b"namespaces", _) => return Err(RequestError::NotFound),
         _ => {}
     }
     let table = decode_text(first, "a table name")?;
@@ -160,6 +173,7 @@ pub fn parse_route(path: &str) -> Result<Route, RequestError> {
     match (second, tail) {
         (b"schema", []) => Ok(Route::Schema(table)),
         (b"regions", []) => Ok(Route::Regions(table)),
+        (b"exists", []) => Ok(Route::Exists(table)),
         (b"scanner", []) => Ok(Route::Scanners(table)),
         (b"scanner", [id]) => Ok(Route::Scanner {
             table,

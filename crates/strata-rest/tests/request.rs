@@ -45,6 +45,20 @@ fn fixed_routes() {
         parse_route("/t/scanner").unwrap(),
         Route::Scanners("t".into())
     );
+    assert_eq!(parse_route("/t/exists").unwrap(), Route::Exists("t".into()));
+    assert_eq!(parse_route("/namespaces").unwrap(), Route::Namespaces);
+    assert_eq!(
+        parse_route("/namespaces/ns").unwrap(),
+        Route::Namespace("ns".into())
+    );
+    assert_eq!(
+        parse_route("/namespaces/ns/tables").unwrap(),
+        Route::NamespaceTables("ns".into())
+    );
+    assert_eq!(
+        parse_route("/namespaces/ns/x").unwrap_err(),
+        RequestError::NotFound
+    );
     assert_eq!(
         parse_route("/t/scanner/abc").unwrap(),
         Route::Scanner {

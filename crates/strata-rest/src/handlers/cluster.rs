@@ -59,3 +59,10 @@ pub(crate) fn regions(call: &Call<'_>, table: &str) -> RestResult<Response> {
         cluster::table_info(&table, &regions, location, n.format),
     ))
 }
+
+/// `/<table>/exists`: 200 with no body, or 404.
+pub(crate) fn exists(call: &Call<'_>, table: &str) -> RestResult<Response> {
+    let table = table_name(table)?;
+    call.gateway.service.describe_table(&table)?;
+    Ok(super::ok_empty())
+}

@@ -1,6 +1,7 @@
 //! Routes a parsed request to its handler.
 
 mod cluster;
+mod namespaces;
 mod read;
 mod rows;
 mod scanner;
@@ -63,6 +64,16 @@ pub(crate) fn dispatch(gateway: &Gateway, parts: &Parts, body: Bytes) -> RestRes
         Route::ClusterStatus if method == Method::GET => cluster::cluster_status(&call),
         Route::TableList if method == Method::GET => cluster::table_list(&call),
         Route::Regions(table) if method == Method::GET => cluster::regions(&call, &table),
+        Route::Exists(table) if method == Method::GET => cluster::exists(&call, &table),
+        Route::Namespaces if method == Method::GET => namespaces::list(&call),
+        Route::Namespace(ns) => match *method {
+            Method::GET => namespaces::get(&call, &ns),
+            Method::POST => namespaces::put(&call, &ns, true),
+            Method::PUT => namespaces::put(&call, &ns, false),
+            Method::DELETE => namespaces::delete(&call, &ns),
+            _ => not_allowed(),
+        },
+        Route::NamespaceTables(ns) if method == Method::GET => namespaces::tables(&call, &ns),
         Route::Schema(table) => match *method {
             Method::GET => schema::get(&call, &table),
             Method::PUT => schema::put(&call, &table, true),
