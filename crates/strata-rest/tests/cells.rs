@@ -332,8 +332,10 @@ async fn put_errors() {
         h.send("PUT", "/nope/r", JSON, cellset("cf:q")).await.status,
         StatusCode::NOT_FOUND
     );
-    // Check-and-put is not supported: a clear 400.
-    let reply = h.send("PUT", "/t/r?check=put", JSON, cellset("cf:q")).await;
+    // An unknown check: a clear 400.
+    let reply = h
+        .send("PUT", "/t/r?check=swap", JSON, cellset("cf:q"))
+        .await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     assert!(
         reply.text().starts_with("Bad request\r\n"),

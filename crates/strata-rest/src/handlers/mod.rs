@@ -1,5 +1,6 @@
 //! Routes a parsed request to its handler.
 
+mod check;
 mod cluster;
 mod namespaces;
 mod read;

@@ -73,9 +73,9 @@ fn path_column(spec: &RowSpec) -> Option<Vec<u8>> {
 
 pub(crate) fn put(call: &Call<'_>, table: &str, spec: &RowSpec) -> RestResult<Response> {
     if let Some(check) = request::query_text(&call.params, "check")? {
-        return Err(bad(format!(
-            "check={check} (check-and-mutate) is not supported by this gateway"
-        )));
+        if !check.is_empty() {
+            return super::check::serve(call, table, spec, &check);
+        }
     }
     let table = table_name(table)?;
     if !spec.is_single_row() {
