@@ -99,7 +99,8 @@ async fn check_and_delete() {
     assert_eq!(value(&h, "/t/r/cf:q").await, None);
     // Other cells name what to delete: here a whole family.
     // After the delete marker (written at the server's time, it hides older versions).
-    h.put_cell("t", b"r", "cf:q", Some(4_000_000_000_000), b"v").await;
+    h.put_cell("t", b"r", "cf:q", Some(4_000_000_000_000), b"v")
+        .await;
     let reply = h
         .send(
             "PUT",
