@@ -53,7 +53,9 @@ impl RestError {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported media type")
             }
             RestError::NotAcceptable(_) => (StatusCode::NOT_ACCEPTABLE, "Not acceptable"),
-            RestError::PayloadTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "Bad request"),
+            RestError::PayloadTooLarge(_) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, "Request entity too large")
+            }
             RestError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "Unavailable"),
             RestError::Corruption(_) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
             RestError::Service(e) => match e {

@@ -261,16 +261,12 @@ fn append(call: &Call<'_>, table: &TableName, row: BodyRow, rr: bool) -> RestRes
     }
     let cells = call.gateway.service.append(table, &row.key, &columns)?;
     if rr {
-        let results = CellSet::from_rows(vec![strata_engine::RowResult {
+        let rows = CellSet::from_rows(vec![strata_engine::RowResult {
             row: row.key.clone(),
             cells,
         }]);
-        let cells = set_cells(results);
+        let cells = rows.rows.into_iter().flat_map(|r| r.cells).collect();
         return result_response(call, row.key, cells);
     }
     Ok(ok_empty())
-}
-
-fn set_cells(set: CellSet) -> Vec<CellModel> {
-    set.rows.into_iter().flat_map(|r| r.cells).collect()
 }
