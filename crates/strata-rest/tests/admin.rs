@@ -297,3 +297,36 @@ async fn deeply_nested_xml_is_refused() {
     let reply = h.send("PUT", "/t/r", XML, body).await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
 }
+
+/// More requests in flight than allowed: the extra one is answered 503 at once.
+#[tokio::test]
+async fn too_many_requests_in_flight_is_503() {
+    use axum::body::Body;
+    use tower::ServiceExt;
+    let h = Harness::with_options(RestOptions {
+        max_in_flight: 1,
+        ..RestOptions::default()
+    });
+    h.create_table("t", &["cf"], 1).await;
+    // A request whose body never ends holds the only slot.
+    let stalled = futures_util::stream::pending::<Result<bytes::Bytes, std::io::Error>>();
+    let request = axum::http::Request::builder()
+        .method("PUT")
+        .uri("/t/r/cf:q")
+        .header("Content-Type", "application/octet-stream")
+        .body(Body::from_stream(stalled))
+        .unwrap();
+    let held = tokio::spawn(h.router.clone().oneshot(request));
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    let reply = h.get("/t/r", JSON).await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        reply.text().starts_with("Unavailable\r\n"),
+        "{}",
+        reply.text()
+    );
+    held.abort();
+    let _ = held.await;
+    // The slot is free again.
+    assert_eq!(h.get("/t/r", JSON).await.status, StatusCode::NOT_FOUND);
+}
