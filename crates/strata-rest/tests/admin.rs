@@ -330,3 +330,26 @@ async fn too_many_requests_in_flight_is_503() {
     // The slot is free again.
     assert_eq!(h.get("/t/r", JSON).await.status, StatusCode::NOT_FOUND);
 }
+
+/// The HTTP server mounts the gateway as the fallback of its own routes.
+#[tokio::test]
+async fn mounts_as_the_fallback_of_another_router() {
+    use axum::body::Body;
+    use tower::ServiceExt;
+    let h = Harness::new();
+    let app = axum::Router::new()
+        .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .fallback_service(strata_rest::router(h.service.clone()));
+    let call = |path: &'static str| {
+        let app = app.clone();
+        async move {
+            let request = axum::http::Request::get(path).body(Body::empty()).unwrap();
+            let response = app.oneshot(request).await.unwrap();
+            axum::body::to_bytes(response.into_body(), 1 << 20)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(&call("/healthz").await[..], b"ok");
+    assert_eq!(&call("/version/cluster").await[..], b"2.6.1");
+}
