@@ -1,0 +1,98 @@
+//! The gateway's one error type, answered with the status codes and plain-text bodies
+//! HBase's REST server uses ("Not found", "Bad request", "Unavailable", each followed by
+//! CRLF and the detail).
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use strata_server::ServiceError;
+
+use crate::request::RequestError;
+
+/// What can go wrong serving a request.
+#[derive(Debug, thiserror::Error)]
+pub enum RestError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("unsupported media type {0}")]
+    UnsupportedMediaType(String),
+    #[error("none of the accepted media types can be produced: {0}")]
+    NotAcceptable(String),
+    #[error("request body is larger than the limit of {0} bytes")]
+    PayloadTooLarge(usize),
+    #[error("{0}")]
+    Unavailable(String),
+    /// Stored data that cannot be read back: never answered as a client error.
+    #[error("corruption: {0}")]
+    Corruption(String),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+/// The gateway's result type.
+pub type RestResult<T> = Result<T, RestError>;
+
+impl From<RequestError> for RestError {
+    fn from(e: RequestError) -> Self {
+        match e {
+            RequestError::BadRequest(m) => RestError::BadRequest(m),
+            RequestError::NotFound => RestError::NotFound("no resource at this path".into()),
+        }
+    }
+}
+
+impl RestError {
+    /// The HTTP status and the first line of the body, as HBase's REST server answers.
+    fn status(&self) -> (StatusCode, &'static str) {
+        use ServiceError as S;
+        match self {
+            RestError::NotFound(_) => (StatusCode::NOT_FOUND, "Not found"),
+            RestError::BadRequest(_) => (StatusCode::BAD_REQUEST, "Bad request"),
+            RestError::UnsupportedMediaType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "Unsupported media type")
+            }
+            RestError::NotAcceptable(_) => (StatusCode::NOT_ACCEPTABLE, "Not acceptable"),
+            RestError::PayloadTooLarge(_) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, "Request entity too large")
+            }
+            RestError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "Unavailable"),
+            RestError::Corruption(_) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
+            RestError::Service(e) => match e {
+                S::TableNotFound(_)
+                | S::NamespaceNotFound(_)
+                | S::FamilyNotFound { .. }
+                | S::ScannerNotFound(_) => (StatusCode::NOT_FOUND, "Not found"),
+                S::InvalidArgument(_)
+                | S::IllegalName(_)
+                | S::IncompatibleValue(_)
+                | S::TableExists(_)
+                | S::NamespaceExists(_)
+                | S::NamespaceNotEmpty(_)
+                | S::TableNotDisabled(_) => (StatusCode::BAD_REQUEST, "Bad request"),
+                S::CatalogCorrupt(_) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
+                S::Engine(e) if e.is_corruption() => {
+                    (StatusCode::INTERNAL_SERVER_ERROR, "Internal error")
+                }
+                S::Engine(strata_engine::Error::InvalidArgument(_)) => {
+                    (StatusCode::BAD_REQUEST, "Bad request")
+                }
+                // A disabled table, a busy region, an I/O failure: HBase answers 503.
+                S::TableDisabled(_) | S::Engine(_) => {
+                    (StatusCode::SERVICE_UNAVAILABLE, "Unavailable")
+                }
+            },
+        }
+    }
+}
+
+impl IntoResponse for RestError {
+    fn into_response(self) -> Response {
+        let (status, title) = self.status();
+        if status.is_server_error() {
+            tracing::warn!(error = %self, "REST request failed");
+        }
+        let body = format!("{title}\r\n{self}\r\n");
+        (status, [(header::CONTENT_TYPE, "text/plain")], body).into_response()
+    }
+}

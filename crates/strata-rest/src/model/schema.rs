@@ -1,0 +1,311 @@
+//! HBase's TableSchema / ColumnSchema: a table's name and families, each with its settings
+//! as upper-case attributes (`VERSIONS`, `TTL`, `COMPRESSION`, ...) whose values are text.
+
+use serde_json::{Map, Value};
+use strata_engine::{BloomType, Compression, DataBlockEncoding, FamilyOptions, KeepDeletedCells};
+
+use super::xml;
+use crate::error::{RestError, RestResult};
+use crate::format::Format;
+
+/// HBase's "no TTL" (Integer.MAX_VALUE seconds).
+const FOREVER: u64 = i32::MAX as u64;
+
+/// A family's name and attributes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnSchema {
+    pub name: String,
+    pub attrs: Vec<(String, String)>,
+}
+
+/// A table's name, attributes and families.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableSchema {
+    pub name: String,
+    pub attrs: Vec<(String, String)>,
+    pub columns: Vec<ColumnSchema>,
+}
+
+fn bad(message: String) -> RestError {
+    RestError::BadRequest(message)
+}
+
+fn upper<T: std::fmt::Debug>(value: T) -> String {
+    format!("{value:?}").to_ascii_uppercase()
+}
+
+/// The attributes HBase reports for a family.
+pub fn describe_family(f: &FamilyOptions) -> ColumnSchema {
+    let bloom = match f.bloom_type {
+        BloomType::None => "NONE",
+        BloomType::Row => "ROW",
+        BloomType::RowCol => "ROWCOL",
+    };
+    // HBase 2.6's attributes, in the order its REST server lists them.
+    let attrs = vec![
+        ("INDEX_BLOCK_ENCODING", "NONE".to_string()),
+        ("VERSIONS", f.max_versions.to_string()),
+        ("KEEP_DELETED_CELLS", upper(f.keep_deleted_cells)),
+        ("DATA_BLOCK_ENCODING", upper(f.data_block_encoding)),
+        ("TTL", f.ttl_seconds.unwrap_or(FOREVER).to_string()),
+        ("MIN_VERSIONS", f.min_versions.to_string()),
+        ("REPLICATION_SCOPE", "0".to_string()),
+        ("BLOOMFILTER", bloom.to_string()),
+        ("IN_MEMORY", f.in_memory.to_string()),
+        ("COMPRESSION", upper(f.compression)),
+        ("BLOCKCACHE", f.block_cache_enabled.to_string()),
+        ("BLOCKSIZE", f.block_size.to_string()),
+    ];
+    ColumnSchema {
+        name: String::from_utf8_lossy(&f.name).into_owned(),
+        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+    }
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> RestResult<T> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| bad(format!("{key}: {value:?} is not a valid number")))
+}
+
+fn boolean(key: &str, value: &str) -> RestResult<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(bad(format!("{key}: {value:?} is not true or false"))),
+    }
+}
+
+/// Sets one attribute on a family; attributes Strata has no setting for are ignored, as
+/// HBase keeps unknown ones as opaque metadata.
+fn apply_attr(f: &mut FamilyOptions, key: &str, value: &str) -> RestResult<()> {
+    let v = value.trim().to_ascii_uppercase();
+    match key.to_ascii_uppercase().as_str() {
+        "VERSIONS" => f.max_versions = number(key, value)?,
+        "MIN_VERSIONS" => f.min_versions = number(key, value)?,
+        "TTL" => {
+            let ttl: i64 = if v == "FOREVER" {
+                FOREVER as i64
+            } else {
+                number(key, value)?
+            };
+            f.ttl_seconds = (ttl > 0 && ttl < FOREVER as i64).then_some(ttl as u64);
+        }
+        "BLOCKSIZE" => f.block_size = number(key, value)?,
+        "IN_MEMORY" => f.in_memory = boolean(key, value)?,
+        "BLOCKCACHE" => f.block_cache_enabled = boolean(key, value)?,
+        "KEEP_DELETED_CELLS" => {
+            f.keep_deleted_cells = match v.as_str() {
+                "FALSE" => KeepDeletedCells::False,
+                "TRUE" => KeepDeletedCells::True,
+                "TTL" => KeepDeletedCells::Ttl,
+                _ => return Err(bad(format!("KEEP_DELETED_CELLS: unknown value {value:?}"))),
+            }
+        }
+        "COMPRESSION" => {
+            f.compression = match v.as_str() {
+                "NONE" => Compression::None,
+                "LZ4" => Compression::Lz4,
+                "ZSTD" => Compression::Zstd,
+                "SNAPPY" => Compression::Snappy,
+                "GZ" => Compression::Gz,
+                _ => return Err(bad(format!("COMPRESSION: unsupported codec {value:?}"))),
+            }
+        }
+        "DATA_BLOCK_ENCODING" => {
+            // HBase's other encodings (DIFF, FAST_DIFF, ROW_INDEX_V1) share prefixes too.
+            f.data_block_encoding = match v.as_str() {
+                "NONE" => DataBlockEncoding::None,
+                "PREFIX" | "DIFF" | "FAST_DIFF" | "ROW_INDEX_V1" => DataBlockEncoding::Prefix,
+                _ => return Err(bad(format!("DATA_BLOCK_ENCODING: unknown value {value:?}"))),
+            }
+        }
+        "BLOOMFILTER" => {
+            f.bloom_type = match v.as_str() {
+                "NONE" => BloomType::None,
+                "ROW" => BloomType::Row,
+                "ROWCOL" => BloomType::RowCol,
+                _ => return Err(bad(format!("BLOOMFILTER: unknown value {value:?}"))),
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+impl ColumnSchema {
+    /// The family's settings: HBase's defaults overridden by the attributes.
+    pub fn to_family(&self) -> RestResult<FamilyOptions> {
+        // A trailing ':' is tolerated, as HBase's older clients send one.
+        let name = self.name.strip_suffix(':').unwrap_or(&self.name);
+        if name.is_empty() {
+            return Err(bad("a ColumnSchema needs a name".into()));
+        }
+        let mut family = FamilyOptions::new(name.as_bytes().to_vec());
+        for (key, value) in &self.attrs {
+            apply_attr(&mut family, key, value)?;
+        }
+        Ok(family)
+    }
+}
+
+fn json_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `name` and the other keys of a JSON object, as attributes.
+fn json_named(object: &Map<String, Value>, skip: &str) -> (String, Vec<(String, String)>) {
+    let name = object.get("name").map(json_text).unwrap_or_default();
+    let attrs = object
+        .iter()
+        .filter(|(k, _)| *k != "name" && *k != skip)
+        .map(|(k, v)| (k.clone(), json_text(v)))
+        .collect();
+    (name, attrs)
+}
+
+impl TableSchema {
+    /// Parses a request body.
+    pub fn parse(body: &[u8], format: Format) -> RestResult<TableSchema> {
+        match format {
+            Format::Json => TableSchema::from_json(body),
+            Format::Xml => TableSchema::from_xml(body),
+            _ => Err(RestError::UnsupportedMediaType(format!("{format:?}"))),
+        }
+    }
+
+    fn from_json(body: &[u8]) -> RestResult<TableSchema> {
+        let value: Value = serde_json::from_slice(body)
+            .map_err(|e| bad(format!("malformed TableSchema JSON: {e}")))?;
+        let object = value
+            .as_object()
+            .ok_or_else(|| bad("a TableSchema must be a JSON object".into()))?;
+        let (name, attrs) = json_named(object, "ColumnSchema");
+        let columns = match object.get("ColumnSchema") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| {
+                    let object = item
+                        .as_object()
+                        .ok_or_else(|| bad("a ColumnSchema must be a JSON object".into()))?;
+                    let (name, attrs) = json_named(object, "");
+                    Ok(ColumnSchema { name, attrs })
+                })
+                .collect::<RestResult<Vec<_>>>()?,
+            Some(_) => return Err(bad("ColumnSchema must be an array".into())),
+        };
+        Ok(TableSchema {
+            name,
+            attrs,
+            columns,
+        })
+    }
+
+    fn from_xml(body: &[u8]) -> RestResult<TableSchema> {
+        let root = xml::parse(body)?;
+        if root.name != "TableSchema" {
+            return Err(bad(format!(
+                "expected a TableSchema element, found {}",
+                root.name
+            )));
+        }
+        let named = |e: &xml::Element| {
+            let name = e.attr("name").unwrap_or_default().to_string();
+            let attrs = e
+                .attrs
+                .iter()
+                .filter(|(k, _)| k != "name")
+                .cloned()
+                .collect();
+            (name, attrs)
+        };
+        let (name, attrs) = named(&root);
+        let columns = root
+            .children_named("ColumnSchema")
+            .map(|c| {
+                let (name, attrs) = named(c);
+                ColumnSchema { name, attrs }
+            })
+            .collect();
+        Ok(TableSchema {
+            name,
+            attrs,
+            columns,
+        })
+    }
+
+    /// Renders as text (HBase's shell-like form), JSON or XML.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Xml => self.to_xml(),
+            Format::Json => self.to_json(),
+            _ => self.to_text(),
+        }
+    }
+
+    /// Written by hand to keep HBase's key order: `name`, `ColumnSchema`, then attributes.
+    fn to_json(&self) -> String {
+        let quote = |s: &str| Value::String(s.to_string()).to_string();
+        let pairs = |attrs: &[(String, String)]| -> String {
+            attrs
+                .iter()
+                .map(|(k, v)| format!(",{}:{}", quote(k), quote(v)))
+                .collect()
+        };
+        let columns: Vec<String> = self
+            .columns
+            .iter()
+            .map(|c| format!("{{\"name\":{}{}}}", quote(&c.name), pairs(&c.attrs)))
+            .collect();
+        format!(
+            "{{\"name\":{},\"ColumnSchema\":[{}]{}}}",
+            quote(&self.name),
+            columns.join(","),
+            pairs(&self.attrs)
+        )
+    }
+
+    fn to_xml(&self) -> String {
+        let with_name = |name: &str, attrs: &[(String, String)]| {
+            let mut all = vec![("name", name.to_string())];
+            all.extend(attrs.iter().map(|(k, v)| (k.as_str(), v.clone())));
+            xml::attributes(&all)
+        };
+        let mut out = String::from(xml::DECLARATION);
+        out.push_str(&format!(
+            "<TableSchema{}>",
+            with_name(&self.name, &self.attrs)
+        ));
+        for c in &self.columns {
+            out.push_str(&format!("<ColumnSchema{}/>", with_name(&c.name, &c.attrs)));
+        }
+        out.push_str("</TableSchema>");
+        out
+    }
+
+    fn to_text(&self) -> String {
+        let pairs = |attrs: &[(String, String)]| {
+            attrs
+                .iter()
+                .map(|(k, v)| format!(", {k} => '{v}'"))
+                .collect::<String>()
+        };
+        let columns = self
+            .columns
+            .iter()
+            .map(|c| format!("{{ NAME => '{}'{} }}", c.name, pairs(&c.attrs)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "{{ NAME=> '{}'{}, COLUMNS => [ {} ] }}",
+            self.name,
+            pairs(&self.attrs),
+            columns
+        )
+    }
+}
