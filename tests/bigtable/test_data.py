@@ -163,19 +163,20 @@ def test_a_write_right_after_a_delete_is_visible(data_table, data_client):
         t.mutate_row(b"r", [dm.DeleteAllFromRow()])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: a deleted version leaves an HBase delete marker at exactly its "
-    "timestamp, which hides a later write at that same timestamp until a major compaction "
-    "(Bigtable shows the new write); needs sequence-aware delete markers in the engine",
-)
-def test_rewriting_a_deleted_timestamp_is_visible(data_table, data_client):
+def test_rewriting_a_deleted_timestamp_is_visible(server, data_table, data_client):
     table = data_table()
     t = data_table_of(data_client, table)
     t.mutate_row(b"r", [dm.SetCell("cf", b"q", b"old", timestamp_micros=0)])
     t.mutate_row(b"r", [dm.DeleteAllFromRow()])
     t.mutate_row(b"r", [dm.SetCell("cf", b"q", b"new", timestamp_micros=0)])
-    assert cells_of(table, b"r") == [(b"new", 0)]
+    got = cells_of(table, b"r")
+    if server.is_strata and got == []:
+        pytest.xfail(
+            "known gap: a deleted version leaves an HBase delete marker at exactly its "
+            "timestamp, which hides a later write at that timestamp until a major compaction "
+            "(Bigtable shows it); needs sequence-aware delete markers in the engine"
+        )
+    assert got == [(b"new", 0)]
 
 
 def test_mutations_apply_in_order_within_a_request(data_table, data_client):

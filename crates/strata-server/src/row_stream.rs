@@ -109,10 +109,7 @@ mod tests {
             .collect();
         svc.mutate(&table, cells, Durability::SyncWal).unwrap();
         let all = svc.scan_rows(&table, Scan::new()).unwrap();
-        assert_eq!(
-            keys(&mut { all }),
-            vec!["a", "b", "c", "d", "f", "g"]
-        );
+        assert_eq!(keys(&mut { all }), vec!["a", "b", "c", "d", "f", "g"]);
         let mut part = svc.scan_rows(&table, Scan::new().range("b", "f")).unwrap();
         assert_eq!(keys(&mut part), vec!["b", "c", "d"]);
         assert_eq!(part.pending.len(), 0);
@@ -120,6 +117,10 @@ mod tests {
         let mut back = svc.scan_rows(&table, reversed).unwrap();
         assert_eq!(keys(&mut back), vec!["f", "d", "c"]);
         let only_first = svc.scan_rows(&table, Scan::new().range("a", "b")).unwrap();
-        assert_eq!(only_first.pending.len(), 1, "regions after the range are skipped");
+        assert_eq!(
+            only_first.pending.len(),
+            1,
+            "regions after the range are skipped"
+        );
     }
 }

@@ -90,8 +90,7 @@ mod tests {
         assert_eq!(set_cell_millis("ts", 1_234_000).unwrap(), 1234);
         assert_eq!(set_cell_millis("ts", 0).unwrap(), 0);
         assert_eq!(set_cell_millis("ts", -1).unwrap(), LATEST_TIMESTAMP);
-        let err = set_cell_millis("mutations[2].set_cell.timestamp_micros", 1_234_567)
-            .unwrap_err();
+        let err = set_cell_millis("mutations[2].set_cell.timestamp_micros", 1_234_567).unwrap_err();
         assert_eq!(err.code(), tonic::Code::InvalidArgument);
         assert!(err
             .message()

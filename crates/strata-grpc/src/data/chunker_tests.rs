@@ -65,7 +65,10 @@ pub(crate) fn decode(messages: &[pb::ReadRowsResponse]) -> Vec<DecodedRow> {
             }
         }
     }
-    assert!(key.is_none() && partial.is_none(), "the stream ends at a row boundary");
+    assert!(
+        key.is_none() && partial.is_none(),
+        "the stream ends at a row boundary"
+    );
     rows
 }
 
@@ -86,7 +89,10 @@ fn sizes(messages: &[pb::ReadRowsResponse]) -> Vec<usize> {
 fn a_ten_mebibyte_value_is_split_into_messages_under_the_client_limit() {
     let big: Vec<u8> = (0..10 * 1024 * 1024).map(|i| (i % 251) as u8).collect();
     let rows = vec![
-        (Bytes::from_static(b"a"), vec![cell("cf", "small", 1000, b"x".to_vec())]),
+        (
+            Bytes::from_static(b"a"),
+            vec![cell("cf", "small", 1000, b"x".to_vec())],
+        ),
         (
             Bytes::from_static(b"b"),
             vec![
@@ -96,7 +102,11 @@ fn a_ten_mebibyte_value_is_split_into_messages_under_the_client_limit() {
         ),
     ];
     let messages = run(Limits::default(), rows.clone());
-    assert!(messages.len() >= 10, "split into pieces: {:?}", sizes(&messages));
+    assert!(
+        messages.len() >= 10,
+        "split into pieces: {:?}",
+        sizes(&messages)
+    );
     for size in sizes(&messages) {
         assert!(size < CLIENT_MESSAGE_LIMIT, "message of {size} bytes");
     }
@@ -137,7 +147,11 @@ fn small_rows_share_messages_up_to_the_target() {
         })
         .collect();
     let messages = run(limits, rows.clone());
-    assert!(messages.len() > 1 && messages.len() < 20, "{:?}", sizes(&messages));
+    assert!(
+        messages.len() > 1 && messages.len() < 20,
+        "{:?}",
+        sizes(&messages)
+    );
     for size in sizes(&messages) {
         assert!(size <= 1000 + 100, "message of {size} bytes");
     }

@@ -145,8 +145,7 @@ impl Bigtable for DataApi {
         request: Request<pb::ReadModifyWriteRowRequest>,
     ) -> Result<Response<pb::ReadModifyWriteRowResponse>, Status> {
         let service = Arc::clone(&self.service);
-        let reply =
-            read_modify_write::read_modify_write_row(service, request.into_inner()).await?;
+        let reply = read_modify_write::read_modify_write_row(service, request.into_inner()).await?;
         Ok(Response::new(reply))
     }
 }

@@ -61,7 +61,9 @@ pub(super) fn checked_row(
     let row = super::checked_row_key(&format!("{prefix}row_key"), row_key)?;
     let field = format!("{prefix}mutations");
     if mutations.is_empty() {
-        return Err(Status::invalid_argument(format!("{field}: must not be empty")));
+        return Err(Status::invalid_argument(format!(
+            "{field}: must not be empty"
+        )));
     }
     let ops = mutations::parse(&field, mutations, &target.families, &target.display())?;
     Ok((row, ops))

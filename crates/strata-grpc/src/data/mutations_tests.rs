@@ -58,15 +58,22 @@ fn errors_name_the_bad_field() {
     assert!(bad_ts
         .message()
         .starts_with("mutations[1].set_cell.timestamp_micros:"));
-    let unknown = parse("true_mutations", &[set("nope", "q", 0, "v")], &families(), "t")
-        .unwrap_err();
+    let unknown = parse(
+        "true_mutations",
+        &[set("nope", "q", 0, "v")],
+        &families(),
+        "t",
+    )
+    .unwrap_err();
     assert_eq!(unknown.code(), tonic::Code::NotFound);
     assert!(unknown.message().starts_with("true_mutations[0]:"));
     assert!(unknown.message().contains("nope"));
     let empty = parse("m", &[pb::Mutation { mutation: None }], &families(), "t").unwrap_err();
     assert_eq!(empty.code(), tonic::Code::InvalidArgument);
     let inverted = parse("m", &[delete_column("q", 5000, 1000)], &families(), "t").unwrap_err();
-    assert!(inverted.message().starts_with("m[0].delete_from_column.time_range:"));
+    assert!(inverted
+        .message()
+        .starts_with("m[0].delete_from_column.time_range:"));
 }
 
 #[test]
@@ -82,7 +89,12 @@ fn puts_alone_need_no_read() {
 fn a_column_delete_marks_exactly_the_versions_in_its_range() {
     let o = ops(&[delete_column("q", 2000, 4000)]);
     assert!(!only_puts(&o));
-    let current = row(vec![stored("q", 5), stored("q", 3), stored("q", 2), stored("q", 1)]);
+    let current = row(vec![
+        stored("q", 5),
+        stored("q", 3),
+        stored("q", 2),
+        stored("q", 1),
+    ]);
     let cells = apply(&b("r"), &o, current, 100);
     let marked: Vec<(CellType, i64)> = cells.iter().map(|c| (c.cell_type, c.timestamp)).collect();
     assert_eq!(marked, vec![(CellType::Delete, 3), (CellType::Delete, 2)]);

@@ -212,7 +212,10 @@ mod tests {
             cells: vec![stored("future", 500, b""), stored("past", 50, b"")],
         };
         let cells = apply(&b("r"), &changes, Some(current), 100).unwrap();
-        let ts: Vec<(Bytes, i64)> = cells.iter().map(|c| (c.qualifier.clone(), c.timestamp)).collect();
+        let ts: Vec<(Bytes, i64)> = cells
+            .iter()
+            .map(|c| (c.qualifier.clone(), c.timestamp))
+            .collect();
         assert_eq!(ts, vec![(b("future"), 500), (b("past"), 100)]);
     }
 
@@ -230,14 +233,21 @@ mod tests {
             cells: vec![stored("n", 1, &i64::MAX.to_be_bytes())],
         };
         let cells = apply(&b("r"), &changes, Some(wrapped), 2).unwrap();
-        assert_eq!(cells[0].value.as_ref(), &i64::MIN.to_be_bytes(), "wraps like HBase");
+        assert_eq!(
+            cells[0].value.as_ref(),
+            &i64::MIN.to_be_bytes(),
+            "wraps like HBase"
+        );
     }
 
     #[test]
     fn the_reply_groups_cells_by_family_in_microseconds() {
         let mut other = stored("z", 3, b"v");
         other.family = b("f2");
-        let row = row_of(b("r"), vec![stored("a", 2, b"1"), stored("b", 2, b"2"), other]);
+        let row = row_of(
+            b("r"),
+            vec![stored("a", 2, b"1"), stored("b", 2, b"2"), other],
+        );
         assert_eq!(row.families.len(), 2);
         assert_eq!(row.families[0].columns.len(), 2);
         assert_eq!(row.families[1].columns[0].cells[0].timestamp_micros, 3000);

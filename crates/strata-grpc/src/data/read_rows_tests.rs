@@ -84,7 +84,11 @@ fn whole_table_in_order_with_every_version() {
     assert_eq!(keys(&messages), "abcdefghijklm");
     let rows = decode(&messages);
     let ts: Vec<i64> = rows[0].1.iter().map(|c| c.timestamp_micros).collect();
-    assert_eq!(ts, vec![2000, 1000], "every version, newest first, in microseconds");
+    assert_eq!(
+        ts,
+        vec![2000, 1000],
+        "every version, newest first, in microseconds"
+    );
 }
 
 #[test]
@@ -95,8 +99,14 @@ fn overlapping_ranges_and_duplicate_keys_return_each_row_once() {
         row_keys: vec![b("b"), b("b"), b("l"), b("zz")],
         row_ranges: vec![range("c", "f"), range("e", "h"), range("a", "c")],
     };
-    assert_eq!(keys(&run(&svc, request(Some(set.clone()), 0, false))), "abcdefgl");
-    assert_eq!(keys(&run(&svc, request(Some(set.clone()), 0, true))), "lgfedcba");
+    assert_eq!(
+        keys(&run(&svc, request(Some(set.clone()), 0, false))),
+        "abcdefgl"
+    );
+    assert_eq!(
+        keys(&run(&svc, request(Some(set.clone()), 0, true))),
+        "lgfedcba"
+    );
     assert_eq!(keys(&run(&svc, request(Some(set), 3, true))), "lgf");
 }
 
@@ -111,7 +121,10 @@ fn reversed_reads_respect_open_and_closed_bounds_across_regions() {
             end_key: Some(EndKey::EndKeyClosed(b("k"))),
         }],
     };
-    assert_eq!(keys(&run(&svc, request(Some(set.clone()), 0, false))), "defghijk");
+    assert_eq!(
+        keys(&run(&svc, request(Some(set.clone()), 0, false))),
+        "defghijk"
+    );
     assert_eq!(keys(&run(&svc, request(Some(set), 0, true))), "kjihgfed");
     assert_eq!(keys(&run(&svc, request(None, 2, true))), "ml");
 }
@@ -155,7 +168,10 @@ fn the_reader_stops_when_the_client_goes_away() {
         false
     })
     .unwrap();
-    assert_eq!(calls, 1, "no message is produced after the sink refuses one");
+    assert_eq!(
+        calls, 1,
+        "no message is produced after the sink refuses one"
+    );
 }
 
 #[test]
@@ -165,7 +181,13 @@ fn a_missing_table_fails() {
     let mut req = request(None, 0, false);
     req.table_name = "projects/p/instances/default/tables/nope".into();
     let plan = ReadPlan::from_request(&req).unwrap();
-    let err = read(&svc, &plan, &mut sampler::seeded(1), Limits::default(), |_| true)
-        .unwrap_err();
+    let err = read(
+        &svc,
+        &plan,
+        &mut sampler::seeded(1),
+        Limits::default(),
+        |_| true,
+    )
+    .unwrap_err();
     assert_eq!(err.code(), tonic::Code::NotFound);
 }

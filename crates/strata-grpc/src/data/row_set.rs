@@ -86,9 +86,7 @@ impl KeyRange {
         if !reversed {
             return every_version.range(self.start.clone(), end);
         }
-        every_version
-            .range(end, below(&self.start))
-            .reversed(true)
+        every_version.range(end, below(&self.start)).reversed(true)
     }
 }
 
@@ -282,7 +280,11 @@ mod tests {
         let scan = r.scan(true);
         assert!(scan.reversed);
         assert_eq!(scan.max_versions, u32::MAX);
-        assert_eq!(scan.start_row, b("d"), "inclusive high bound; d is dropped by contains");
+        assert_eq!(
+            scan.start_row,
+            b("d"),
+            "inclusive high bound; d is dropped by contains"
+        );
         assert_eq!(scan.stop_row, b("a"), "exclusive low bound below b");
         let exact = KeyRange::point(b"k\0").scan(true);
         assert_eq!(exact.stop_row, b("k"));
