@@ -46,7 +46,7 @@ impl ReadPlan {
         }
         Ok(ReadPlan {
             table,
-            ranges: row_set::normalize(request.rows.as_ref()),
+            ranges: row_set::normalize(request.rows.as_ref())?,
             filter: RowFilter::compile(request.filter.as_ref())?,
             limit: (request.rows_limit > 0).then_some(request.rows_limit as u64),
             reversed: request.reversed,

@@ -4,6 +4,7 @@
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use strata_engine::Scan;
+use tonic::Status;
 
 /// Rows `start <= key < end`; `end: None` is unbounded (an empty `start` is the table start).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,11 +108,16 @@ fn below(key: &[u8]) -> Bytes {
 
 /// The ranges a ReadRows request reads, sorted by key and disjoint (ascending; the reader
 /// walks them backwards for a reversed read). No row set, or an empty one, is the whole
-/// table; a row set whose keys and ranges are all empty reads nothing.
-pub fn normalize(rows: Option<&pb::RowSet>) -> Vec<KeyRange> {
+/// table; a row set whose keys and ranges are all empty reads nothing. A range whose start
+/// key is above its end key is INVALID_ARGUMENT, as in Bigtable (equal keys are merely
+/// empty).
+pub fn normalize(rows: Option<&pb::RowSet>) -> Result<Vec<KeyRange>, Status> {
     let Some(set) = rows.filter(|s| !s.row_keys.is_empty() || !s.row_ranges.is_empty()) else {
-        return vec![KeyRange::all()];
+        return Ok(vec![KeyRange::all()]);
     };
+    for (i, range) in set.row_ranges.iter().enumerate() {
+        check_order(i, range)?;
+    }
     let mut ranges: Vec<KeyRange> = set
         .row_keys
         .iter()
@@ -121,7 +127,25 @@ pub fn normalize(rows: Option<&pb::RowSet>) -> Vec<KeyRange> {
         .filter(|r| !r.is_empty())
         .collect();
     ranges.sort_by(|a, b| a.start.cmp(&b.start));
-    merge_sorted(ranges)
+    Ok(merge_sorted(ranges))
+}
+
+fn check_order(i: usize, range: &pb::RowRange) -> Result<(), Status> {
+    use pb::row_range::{EndKey, StartKey};
+    let start = match &range.start_key {
+        Some(StartKey::StartKeyClosed(k) | StartKey::StartKeyOpen(k)) => k,
+        None => return Ok(()),
+    };
+    let end = match &range.end_key {
+        Some(EndKey::EndKeyClosed(k) | EndKey::EndKeyOpen(k)) => k,
+        None => return Ok(()),
+    };
+    if start.is_empty() || end.is_empty() || start <= end {
+        return Ok(());
+    }
+    Err(Status::invalid_argument(format!(
+        "rows.row_ranges[{i}]: the start key must not be above the end key"
+    )))
 }
 
 /// Merges ranges sorted by start that overlap or touch.
@@ -166,10 +190,13 @@ mod tests {
 
     #[test]
     fn no_row_set_or_an_empty_one_is_the_whole_table() {
-        assert_eq!(normalize(None), vec![KeyRange::all()]);
-        assert_eq!(normalize(Some(&set(&[], vec![]))), vec![KeyRange::all()]);
+        assert_eq!(normalize(None).unwrap(), vec![KeyRange::all()]);
+        assert_eq!(
+            normalize(Some(&set(&[], vec![]))).unwrap(),
+            vec![KeyRange::all()]
+        );
         let unbounded = set(&[], vec![range(None, None)]);
-        assert_eq!(normalize(Some(&unbounded)), vec![KeyRange::all()]);
+        assert_eq!(normalize(Some(&unbounded)).unwrap(), vec![KeyRange::all()]);
     }
 
     #[test]
@@ -187,7 +214,7 @@ mod tests {
                 ),
             ],
         );
-        let got = normalize(Some(&s));
+        let got = normalize(Some(&s)).unwrap();
         assert_eq!(
             got,
             vec![
@@ -216,7 +243,7 @@ mod tests {
             ],
         );
         assert_eq!(
-            normalize(Some(&s)),
+            normalize(Some(&s)).unwrap(),
             vec![KeyRange {
                 start: b("a"),
                 end: None
@@ -235,12 +262,12 @@ mod tests {
                 ),
             ],
         );
-        assert_eq!(normalize(Some(&bounded))[0].end, Some(b("z")));
+        assert_eq!(normalize(Some(&bounded)).unwrap()[0].end, Some(b("z")));
     }
 
     #[test]
-    fn empty_and_inverted_ranges_read_nothing() {
-        let s = set(
+    fn empty_ranges_read_nothing_and_inverted_ones_are_refused() {
+        let empty = set(
             &[""],
             vec![
                 range(
@@ -248,12 +275,25 @@ mod tests {
                     Some(EndKey::EndKeyClosed(b("b"))),
                 ),
                 range(
+                    Some(StartKey::StartKeyClosed(b("c"))),
+                    Some(EndKey::EndKeyOpen(b("c"))),
+                ),
+            ],
+        );
+        assert_eq!(normalize(Some(&empty)).unwrap(), Vec::<KeyRange>::new());
+        let inverted = set(
+            &[],
+            vec![
+                range(None, None),
+                range(
                     Some(StartKey::StartKeyClosed(b("z"))),
                     Some(EndKey::EndKeyOpen(b("a"))),
                 ),
             ],
         );
-        assert_eq!(normalize(Some(&s)), Vec::<KeyRange>::new());
+        let err = normalize(Some(&inverted)).unwrap_err();
+        assert_eq!(err.code(), tonic::Code::InvalidArgument);
+        assert!(err.message().starts_with("rows.row_ranges[1]:"));
     }
 
     #[test]
