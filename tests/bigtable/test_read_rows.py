@@ -184,3 +184,22 @@ def test_reading_a_missing_table_is_not_found(instance):
 
     with pytest.raises(exceptions.NotFound):
         list(instance.table("no_such_table_xyz").read_rows())
+
+
+def test_the_sample_seed_header_makes_row_sampling_repeatable(strata_only, filled, client):
+    from google.api_core import exceptions
+
+    table, _ = filled
+
+    def sample(seed):
+        request = {"table_name": table.name, "filter": {"row_sample_filter": 0.5}}
+        metadata = [("strata-sample-seed", str(seed))]
+        responses = client.table_data_client.read_rows(request=request, metadata=metadata)
+        return [c.row_key for r in responses for c in r.chunks if c.row_key]
+
+    try:
+        first = sample(7)
+    except exceptions.MethodNotImplemented:
+        pytest.xfail("row_sample_filter is not implemented yet")
+    assert sample(7) == first
+    assert len({tuple(sample(seed)) for seed in range(20)}) > 1

@@ -8,13 +8,14 @@ use strata_engine::Get;
 use strata_server::Service;
 use tonic::Status;
 
-use super::{cells, mutations, sampler, Target};
+use super::{cells, mutations, Target};
 use crate::blocking::run;
-use crate::row_filter::RowFilter;
+use crate::row_filter::{RowFilter, Sampler};
 
 pub async fn check_and_mutate_row(
     service: Arc<Service>,
     request: pb::CheckAndMutateRowRequest,
+    mut sampler: impl Sampler + Send + 'static,
 ) -> Result<pb::CheckAndMutateRowResponse, Status> {
     let target = Target::resolve(&service, &request.table_name)?;
     let row = super::checked_row_key("row_key", &request.row_key)?;
@@ -41,7 +42,6 @@ pub async fn check_and_mutate_row(
         .map_err(|s| Status::new(s.code(), format!("predicate_{}", s.message())))?;
     let matched = run(move || {
         let read = Get::new(row.clone()).versions(u32::MAX);
-        let mut sampler = sampler::from_os();
         service
             .read_modify_write_row(&target.table, &read, |current, now| {
                 let cells = current.clone().map(cells::filter_cells).unwrap_or_default();

@@ -91,7 +91,8 @@ impl Bigtable for DataApi {
         request: Request<pb::ReadRowsRequest>,
     ) -> Result<Response<Self::ReadRowsStream>, Status> {
         let service = Arc::clone(&self.service);
-        let stream = read_rows::read_rows(service, request.into_inner()).await?;
+        let sampler = sampler::for_request(request.metadata());
+        let stream = read_rows::read_rows(service, request.into_inner(), sampler).await?;
         Ok(Response::new(stream))
     }
 
@@ -128,7 +129,9 @@ impl Bigtable for DataApi {
         request: Request<pb::CheckAndMutateRowRequest>,
     ) -> Result<Response<pb::CheckAndMutateRowResponse>, Status> {
         let service = Arc::clone(&self.service);
-        let reply = check_and_mutate::check_and_mutate_row(service, request.into_inner()).await?;
+        let sampler = sampler::for_request(request.metadata());
+        let reply =
+            check_and_mutate::check_and_mutate_row(service, request.into_inner(), sampler).await?;
         Ok(Response::new(reply))
     }
 

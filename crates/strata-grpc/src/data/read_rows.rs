@@ -14,7 +14,7 @@ use tonic::Status;
 
 use super::chunker::{Chunker, Limits};
 use super::row_set::{self, KeyRange};
-use super::{cells, sampler, ResponseStream};
+use super::{cells, ResponseStream};
 use crate::row_filter::{RowFilter, Sampler};
 
 /// Messages waiting for the client (each under 4 MiB).
@@ -57,6 +57,7 @@ impl ReadPlan {
 pub async fn read_rows(
     service: Arc<Service>,
     request: pb::ReadRowsRequest,
+    mut sampler: impl Sampler + Send + 'static,
 ) -> Result<ResponseStream<pb::ReadRowsResponse>, Status> {
     let plan = ReadPlan::from_request(&request)?;
     // A missing table is the call's status rather than an error inside the stream.
@@ -65,7 +66,6 @@ pub async fn read_rows(
         .map_err(crate::error::status)?;
     let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_MESSAGES);
     tokio::task::spawn_blocking(move || {
-        let mut sampler = sampler::from_os();
         let sink = |message| tx.blocking_send(Ok(message)).is_ok();
         let outcome = read(&service, &plan, &mut sampler, Limits::default(), sink);
         if let Err(status) = outcome {

@@ -9,6 +9,7 @@ use strata_server::ServiceOptions;
 
 use super::*;
 use crate::data::chunker::tests::decode;
+use crate::data::sampler;
 
 fn b(s: &str) -> Bytes {
     Bytes::copy_from_slice(s.as_bytes())
