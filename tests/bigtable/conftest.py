@@ -171,28 +171,6 @@ def unique_name(hint="t"):
     return "%s_%s" % (hint, uuid.uuid4().hex[:10])
 
 
-@pytest.fixture
-def make_table(instance):
-    """make_table({"cf": gc_rule_or_None, ...}, splits=[...]) -> google.cloud.bigtable Table.
-
-    Tables are created through the Table Admin API and deleted after the test.
-    """
-    created = []
-
-    def make(families=None, splits=None, name=None):
-        table = instance.table(name or unique_name())
-        table.create(initial_split_keys=splits or [], column_families=families or {"cf": None})
-        created.append(table)
-        return table
-
-    yield make
-    for table in created:
-        try:
-            table.delete()
-        except Exception:  # noqa: BLE001 - a test may have deleted it already
-            pass
-
-
 # --- Tables created through Thrift (happybase), for the Data API tests -------------------
 #
 # They do not depend on the Table Admin API's CreateTable. With STRATA_BIGTABLE_SERVER
@@ -265,3 +243,26 @@ def data_client(server):
         c = BigtableDataClient(project=PROJECT)
     yield c
     c.close()
+
+
+@pytest.fixture
+def make_table(instance):
+    """make_table({"cf": gc_rule_or_None, ...}, splits=[...]) -> google.cloud.bigtable Table.
+
+    Tables are created through the Table Admin API and deleted after the test.
+    """
+    created = []
+
+    def make(families=None, splits=None, name=None):
+        table = instance.table(name or unique_name())
+        table.create(initial_split_keys=splits or [], column_families=families or {"cf": None})
+        created.append(table)
+        return table
+
+    yield make
+    for table in created:
+        try:
+            table.delete()
+        except Exception:  # noqa: BLE001 - a test may have deleted it already
+            pass
+
