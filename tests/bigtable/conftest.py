@@ -265,4 +265,3 @@ def make_table(instance):
             table.delete()
         except Exception:  # noqa: BLE001 - a test may have deleted it already
             pass
-
