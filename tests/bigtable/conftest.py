@@ -171,6 +171,80 @@ def unique_name(hint="t"):
     return "%s_%s" % (hint, uuid.uuid4().hex[:10])
 
 
+# --- Tables created through Thrift (happybase), for the Data API tests -------------------
+#
+# They do not depend on the Table Admin API's CreateTable. With STRATA_BIGTABLE_SERVER
+# (another Bigtable server, no Thrift port) they are created through the Admin API instead.
+
+ALL_VERSIONS = 2**31 - 1
+
+
+@pytest.fixture
+def thrift_connection(server):
+    if not server.is_strata:
+        pytest.skip("needs Strata's Thrift port")
+    import happybase
+
+    conn = happybase.Connection("127.0.0.1", server.thrift_port, autoconnect=True)
+    yield conn
+    conn.close()
+
+
+@pytest.fixture
+def data_table(server, instance):
+    """data_table(families=("cf",), splits=None) -> classic google.cloud.bigtable Table.
+
+    Every family keeps all versions (Bigtable's default: no GC rule). Created through Thrift
+    on Strata (namespace ``default`` is the instance), through the Admin API elsewhere.
+    """
+    created = []
+    conn = None
+
+    def make(families=("cf",), splits=None):
+        nonlocal conn
+        name = unique_name()
+        if server.is_strata:
+            import happybase
+
+            if conn is None:
+                conn = happybase.Connection("127.0.0.1", server.thrift_port)
+            # happybase has no split keys; tests needing regions use Thrift-free helpers.
+            assert not splits, "pre-split tables need the Admin API"
+            conn.create_table(name, {f: dict(max_versions=ALL_VERSIONS) for f in families})
+        else:
+            instance.table(name).create(
+                initial_split_keys=splits or [], column_families={f: None for f in families}
+            )
+        created.append(name)
+        return instance.table(name)
+
+    yield make
+    for name in created:
+        try:
+            if server.is_strata:
+                conn.delete_table(name, disable=True)
+            else:
+                instance.table(name).delete()
+        except Exception:  # noqa: BLE001 - a test may have deleted it already
+            pass
+    if conn is not None:
+        conn.close()
+
+
+@pytest.fixture(scope="session")
+def data_client(server):
+    """google.cloud.bigtable.data.BigtableDataClient (the new data API), via the emulator host."""
+    import warnings
+
+    from google.cloud.bigtable.data import BigtableDataClient
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        c = BigtableDataClient(project=PROJECT)
+    yield c
+    c.close()
+
+
 @pytest.fixture
 def make_table(instance):
     """make_table({"cf": gc_rule_or_None, ...}, splits=[...]) -> google.cloud.bigtable Table.

@@ -9,6 +9,7 @@
 //! microseconds; Strata stores HBase's milliseconds, as Bigtable does for MILLIS tables.
 
 mod admin;
+mod blocking;
 mod data;
 mod error;
 mod names;

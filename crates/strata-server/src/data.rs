@@ -142,7 +142,7 @@ impl Service {
 
     /// Runs a read-modify-write again while its region is sealed for a split or merge (its
     /// write was refused, so nothing was applied).
-    fn retry_sealed<T>(&self, mut op: impl FnMut() -> Result<T>) -> Result<T> {
+    pub(crate) fn retry_sealed<T>(&self, mut op: impl FnMut() -> Result<T>) -> Result<T> {
         let deadline = Instant::now() + SEALED_RETRY;
         loop {
             match op() {

@@ -1,0 +1,42 @@
+//! Region sizes, for Bigtable's SampleRowKeys (which answers from the real region
+//! boundaries, as Bigtable answers from its tablets).
+
+use crate::error::Result;
+use crate::names::TableName;
+use crate::service::Service;
+use crate::table::RegionInfo;
+
+impl Service {
+    /// The table's regions in key order, each with the bytes of its SSTables and memstores.
+    pub fn region_sizes(&self, table: &TableName) -> Result<Vec<(RegionInfo, u64)>> {
+        let state = self.table(table)?;
+        let sizes = state.regions.iter().map(|r| r.region.size_bytes());
+        Ok(state.region_infos().into_iter().zip(sizes).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use strata_engine::{Cell, Durability, FamilyOptions};
+
+    use super::*;
+    use crate::ServiceOptions;
+
+    #[test]
+    fn sizes_follow_the_data_written_to_each_region() {
+        let dir = tempfile::tempdir().unwrap();
+        let svc = Service::open(ServiceOptions::new(dir.path())).unwrap();
+        let table = TableName::parse("t").unwrap();
+        let splits = vec![Bytes::from_static(b"m")];
+        svc.create_table(&table, vec![FamilyOptions::new("cf")], splits)
+            .unwrap();
+        let cell = Cell::put("z", "cf", "q", 1, vec![7u8; 10_000]);
+        svc.mutate(&table, vec![cell], Durability::SyncWal).unwrap();
+        let sizes = svc.region_sizes(&table).unwrap();
+        assert_eq!(sizes.len(), 2);
+        assert_eq!(sizes[1].0.start_key, Bytes::from_static(b"m"));
+        assert!(sizes[1].1 >= 10_000, "second region holds the value");
+        assert!(sizes[0].1 < sizes[1].1);
+    }
+}
