@@ -13,23 +13,8 @@ use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as pb
 use strata_server::Service;
 use tonic::{Request, Response, Status};
 
+use crate::blocking::{blocking, run};
 use crate::generated::bigtable_table_admin_server::BigtableTableAdmin;
-
-/// Runs a blocking service call off the async runtime's worker threads.
-pub(crate) async fn blocking<T: Send + 'static>(
-    call: impl FnOnce() -> strata_server::Result<T> + Send + 'static,
-) -> Result<T, Status> {
-    run_blocking(move || call().map_err(crate::error::status)).await
-}
-
-/// Runs a blocking call that already answers with a gRPC status.
-async fn run_blocking<T: Send + 'static>(
-    call: impl FnOnce() -> Result<T, Status> + Send + 'static,
-) -> Result<T, Status> {
-    tokio::task::spawn_blocking(call)
-        .await
-        .map_err(|e| Status::internal(format!("request task failed: {e}")))?
-}
 
 /// The Table Admin API.
 pub struct AdminApi {
@@ -47,9 +32,7 @@ impl AdminApi {
         call: impl FnOnce(&Arc<Service>) -> Result<T, Status> + Send + 'static,
     ) -> Result<Response<T>, Status> {
         let service = Arc::clone(&self.service);
-        run_blocking(move || call(&service))
-            .await
-            .map(Response::new)
+        run(move || call(&service)).await.map(Response::new)
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use strata_engine::Get;
-use strata_server::Service;
+use strata_server::{Service, ServiceError};
 use tonic::Status;
 
 use super::{cells, mutations, Target};
@@ -38,15 +38,19 @@ pub async fn check_and_mutate_row(
         &table_name,
     )?;
     // No predicate: the row matches if it has any cell, as Bigtable defines it.
-    let predicate = RowFilter::compile(request.predicate_filter.as_ref())
-        .map_err(|s| Status::new(s.code(), format!("predicate_{}", s.message())))?;
+    let predicate =
+        RowFilter::compile_field(request.predicate_filter.as_ref(), "predicate_filter")?;
     let matched = run(move || {
         let read = Get::new(row.clone()).versions(u32::MAX);
         service
             .read_modify_write_row(&target.table, &read, |current, now| {
                 let cells = current.clone().map(cells::filter_cells).unwrap_or_default();
-                let matched =
-                    !cells.is_empty() && !predicate.apply(&row, cells, &mut sampler).is_empty();
+                // A predicate over its evaluation budget is the caller's error, not "no match".
+                let matched = !cells.is_empty()
+                    && !predicate
+                        .try_apply(&row, cells, &mut sampler)
+                        .map_err(|s| ServiceError::InvalidArgument(s.message().to_string()))?
+                        .is_empty();
                 let ops = if matched { &on_true } else { &on_false };
                 Ok((mutations::apply(&row, ops, current, now), matched))
             })

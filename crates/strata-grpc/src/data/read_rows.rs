@@ -164,10 +164,16 @@ impl<S: FnMut(pb::ReadRowsResponse) -> bool> Reader<'_, S> {
 
     fn visit(&mut self, row: RowResult) -> Flow {
         let key = row.row.clone();
-        let cells = self
-            .plan
-            .filter
-            .apply(&key, cells::filter_cells(row), &mut *self.sampler);
+        // A filter over its evaluation budget fails the read rather than hiding rows.
+        let cells =
+            match self
+                .plan
+                .filter
+                .try_apply(&key, cells::filter_cells(row), &mut *self.sampler)
+            {
+                Ok(cells) => cells,
+                Err(status) => return ControlFlow::Break(Some(status)),
+            };
         self.last_scanned = Some(key.clone());
         if cells.is_empty() {
             self.skipped_in_a_row += 1;
