@@ -97,7 +97,12 @@ pub fn ttl(seconds: Option<i64>) -> String {
     let Some(total) = seconds.filter(|&s| s > 0 && s != i64::from(i32::MAX)) else {
         return "FOREVER".to_string();
     };
-    let units = [("DAY", 86_400), ("HOUR", 3600), ("MINUTE", 60), ("SECOND", 1)];
+    let units = [
+        ("DAY", 86_400),
+        ("HOUR", 3600),
+        ("MINUTE", 60),
+        ("SECOND", 1),
+    ];
     let mut parts = Vec::new();
     let mut left = total;
     for (name, size) in units {
@@ -123,7 +128,10 @@ mod tests {
     #[test]
     fn binary_escapes_non_printable_bytes_and_backslash() {
         assert_eq!(binary(b"abc ~"), "abc ~");
-        assert_eq!(binary(&[0, 0x1f, 0x7f, 0xff, b'\\']), "\\x00\\x1F\\x7F\\xFF\\x5C");
+        assert_eq!(
+            binary(&[0, 0x1f, 0x7f, 0xff, b'\\']),
+            "\\x00\\x1F\\x7F\\xFF\\x5C"
+        );
         assert_eq!(binary("é".as_bytes()), "\\xC3\\xA9");
     }
 
@@ -139,8 +147,17 @@ mod tests {
     #[test]
     fn cells_and_columns_line_up() {
         let line = two_columns("r1", &cell(b"cf:q", 5, b"v\x00", TimestampStyle::Epoch));
-        assert_eq!(line, format!(" r1{} column=cf:q, timestamp=5, value=v\\x00", " ".repeat(KEY_WIDTH - 2)));
-        assert_eq!(header("ROW", "COLUMN+CELL").find("COLUMN"), line.find("column"));
+        assert_eq!(
+            line,
+            format!(
+                " r1{} column=cf:q, timestamp=5, value=v\\x00",
+                " ".repeat(KEY_WIDTH - 2)
+            )
+        );
+        assert_eq!(
+            header("ROW", "COLUMN+CELL").find("COLUMN"),
+            line.find("column")
+        );
         assert_eq!(took(0.01234), "Took 0.0123 seconds");
         assert_eq!(row_count(1), "1 row(s)");
     }
@@ -150,7 +167,10 @@ mod tests {
         assert_eq!(ttl(None), "FOREVER");
         assert_eq!(ttl(Some(i64::from(i32::MAX))), "FOREVER");
         assert_eq!(ttl(Some(86_400)), "86400 SECONDS (1 DAY)");
-        assert_eq!(ttl(Some(90_061)), "90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)");
+        assert_eq!(
+            ttl(Some(90_061)),
+            "90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)"
+        );
         assert_eq!(ttl(Some(7200)), "7200 SECONDS (2 HOURS)");
     }
 }

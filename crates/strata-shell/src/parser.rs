@@ -192,7 +192,9 @@ impl Parser {
                 Ok(())
             }
             None => Err(self.incomplete(&format!("expected {c:?} {why}"))),
-            Some(found) => Err(self.error(self.pos, format!("expected {c:?} {why}, found {found:?}"))),
+            Some(found) => {
+                Err(self.error(self.pos, format!("expected {c:?} {why}, found {found:?}")))
+            }
         }
     }
 

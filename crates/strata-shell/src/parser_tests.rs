@@ -14,7 +14,10 @@ fn one(input: &str) -> Statement {
 fn plain_commands_and_arguments() {
     let st = one("put 't1', 'r1', 'cf:q', 'v', 42");
     assert_eq!(st.name, "put");
-    assert_eq!(st.args, vec![s("t1"), s("r1"), s("cf:q"), s("v"), Value::Int(42)]);
+    assert_eq!(
+        st.args,
+        vec![s("t1"), s("r1"), s("cf:q"), s("v"), Value::Int(42)]
+    );
     assert_eq!(one("list").args, vec![]);
     assert_eq!(one("exists?('t')").name, "exists?");
     assert_eq!(one("scan('t')").args, vec![s("t")]);
@@ -22,8 +25,14 @@ fn plain_commands_and_arguments() {
 
 #[test]
 fn quoting_and_escapes() {
-    assert_eq!(one(r#"x "a\x00b\xFF""#).args, vec![Value::Str(vec![b'a', 0, b'b', 0xff])]);
-    assert_eq!(one(r#"x "\n\t\\\"\101\u00e9""#).args, vec![Value::Str("\n\t\\\"Aé".as_bytes().to_vec())]);
+    assert_eq!(
+        one(r#"x "a\x00b\xFF""#).args,
+        vec![Value::Str(vec![b'a', 0, b'b', 0xff])]
+    );
+    assert_eq!(
+        one(r#"x "\n\t\\\"\101\u00e9""#).args,
+        vec![Value::Str("\n\t\\\"Aé".as_bytes().to_vec())]
+    );
     // Single quotes keep backslashes except before \ and '.
     assert_eq!(one(r"x 'a\x00\'\\'").args, vec![s(r"a\x00'\")]);
     assert_eq!(one("x 'a;b#c'").args, vec![s("a;b#c")]);
@@ -31,7 +40,8 @@ fn quoting_and_escapes() {
 
 #[test]
 fn hashes_arrays_and_constants() {
-    let st = one("create 't', {NAME => 'cf', VERSIONS => 3, IN_MEMORY => true}, {SPLITS => ['a', 'm']}");
+    let st =
+        one("create 't', {NAME => 'cf', VERSIONS => 3, IN_MEMORY => true}, {SPLITS => ['a', 'm']}");
     assert_eq!(st.args.len(), 3);
     assert_eq!(
         st.args[1],
@@ -43,7 +53,10 @@ fn hashes_arrays_and_constants() {
     );
     assert_eq!(
         st.args[2],
-        Value::Hash(vec![(Value::Const("SPLITS".into()), Value::Array(vec![s("a"), s("m")]))])
+        Value::Hash(vec![(
+            Value::Const("SPLITS".into()),
+            Value::Array(vec![s("a"), s("m")])
+        )])
     );
     // A trailing hash may omit its braces.
     let st = one("scan 't', LIMIT => 2, 'REVERSED' => true");
@@ -54,7 +67,15 @@ fn hashes_arrays_and_constants() {
             (s("REVERSED"), Value::Bool(true)),
         ])
     );
-    assert_eq!(one("x -5, 1_000, 2.5, nil").args, vec![Value::Int(-5), Value::Int(1000), Value::Float(2.5), Value::Nil]);
+    assert_eq!(
+        one("x -5, 1_000, 2.5, nil").args,
+        vec![
+            Value::Int(-5),
+            Value::Int(1000),
+            Value::Float(2.5),
+            Value::Nil
+        ]
+    );
 }
 
 #[test]
@@ -84,7 +105,12 @@ fn errors_have_positions() {
 
 #[test]
 fn unfinished_input_is_marked_incomplete() {
-    for input in ["put 't', 'r", "create 't', {NAME => 'cf',", "scan 't', [", "get('t'"] {
+    for input in [
+        "put 't', 'r",
+        "create 't', {NAME => 'cf',",
+        "scan 't', [",
+        "get('t'",
+    ] {
         let e = parse(input).unwrap_err();
         assert!(e.incomplete, "{input}: {e}");
     }

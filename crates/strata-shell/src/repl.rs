@@ -113,7 +113,9 @@ pub fn candidates(line: &str, tables: &[String]) -> (usize, Vec<String>) {
     let (start, is_command) = completion_context(line);
     let word = &line[start..];
     if is_command {
-        let names = commands::names().filter(|n| n.starts_with(word)).map(str::to_string);
+        let names = commands::names()
+            .filter(|n| n.starts_with(word))
+            .map(str::to_string);
         return (start, names.collect());
     }
     let Some(quote) = word.chars().next().filter(|c| *c == '\'' || *c == '"') else {

@@ -54,6 +54,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(match cli.command {
         Command::Server(_) => "info",
+        // The shell reports its own errors; the Thrift client's logs would only repeat them.
+        Command::Shell(_) => "off",
         _ => "warn",
     });
     let result = match cli.command {

@@ -179,10 +179,7 @@ impl Options {
     pub fn finish(self) -> Result<()> {
         match self.pairs.first() {
             None => Ok(()),
-            Some((key, _)) => Err(usage(format!(
-                "unknown option {key} for {}",
-                self.command
-            ))),
+            Some((key, _)) => Err(usage(format!("unknown option {key} for {}", self.command))),
         }
     }
 }

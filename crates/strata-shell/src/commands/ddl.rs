@@ -111,7 +111,11 @@ pub fn create(s: &mut Session, args: &[Value]) -> Result<()> {
                     opts.finish()?;
                 }
             }
-            other => return Err(usage(format!("a column family is a String or a Hash, got {other}"))),
+            other => {
+                return Err(usage(format!(
+                    "a column family is a String or a Hash, got {other}"
+                )))
+            }
         }
     }
     if families.is_empty() {
@@ -120,8 +124,11 @@ pub fn create(s: &mut Session, args: &[Value]) -> Result<()> {
     let c = &s.client;
     let created = c.call(
         "create",
-        c.hbase()
-            .strata_create_table(t(table.clone()), Some(families.clone()), Some(splits.clone())),
+        c.hbase().strata_create_table(
+            t(table.clone()),
+            Some(families.clone()),
+            Some(splits.clone()),
+        ),
     );
     match created {
         Err(ShellError::Unsupported(_)) if splits.is_empty() => {
@@ -170,7 +177,11 @@ fn changes(args: &[Value]) -> Result<Vec<Change>> {
                 }
                 opts.finish()?;
             }
-            other => return Err(usage(format!("alter takes family names or hashes, got {other}"))),
+            other => {
+                return Err(usage(format!(
+                    "alter takes family names or hashes, got {other}"
+                )))
+            }
         }
     }
     Ok(out)
@@ -203,9 +214,10 @@ pub fn describe(s: &mut Session, args: &[Value]) -> Result<()> {
     let c = &s.client;
     let enabled = c.call(
         "describe",
-        c.hbase().is_table_enabled(Some(strata_thrift::gen::volo_gen::hbase::Bytes(
-            Bytes::from(table.clone()),
-        ))),
+        c.hbase()
+            .is_table_enabled(Some(strata_thrift::gen::volo_gen::hbase::Bytes(
+                Bytes::from(table.clone()),
+            ))),
     )?;
     let families = match c.call(
         "describe",
@@ -213,7 +225,10 @@ pub fn describe(s: &mut Session, args: &[Value]) -> Result<()> {
     ) {
         Err(ShellError::Unsupported(_)) => {
             let mut d: Vec<TStrataFamily> = c
-                .call("describe", c.hbase().get_column_descriptors(t(table.clone())))?
+                .call(
+                    "describe",
+                    c.hbase().get_column_descriptors(t(table.clone())),
+                )?
                 .values()
                 .map(family::from_column_descriptor)
                 .collect();
@@ -249,9 +264,10 @@ fn enabled(s: &Session, args: &[Value]) -> Result<bool> {
     let c = &s.client;
     c.call(
         "is_enabled",
-        c.hbase().is_table_enabled(Some(strata_thrift::gen::volo_gen::hbase::Bytes(
-            Bytes::from(table),
-        ))),
+        c.hbase()
+            .is_table_enabled(Some(strata_thrift::gen::volo_gen::hbase::Bytes(
+                Bytes::from(table),
+            ))),
     )
 }
 
@@ -272,7 +288,9 @@ pub fn is_disabled(s: &mut Session, args: &[Value]) -> Result<()> {
 fn table_bytes(args: &[Value]) -> Result<Option<strata_thrift::gen::volo_gen::hbase::Bytes>> {
     arity(args, 1, 1)?;
     let table = string(args, 0, "table name")?;
-    Ok(Some(strata_thrift::gen::volo_gen::hbase::Bytes(Bytes::from(table))))
+    Ok(Some(strata_thrift::gen::volo_gen::hbase::Bytes(
+        Bytes::from(table),
+    )))
 }
 
 pub fn enable(s: &mut Session, args: &[Value]) -> Result<()> {

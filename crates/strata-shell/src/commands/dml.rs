@@ -54,7 +54,8 @@ pub fn put(s: &mut Session, args: &[Value]) -> Result<()> {
     match ts {
         Some(ts) => c.call(
             "put",
-            c.hbase().mutate_row_ts(t(table), t(row), Some(m), Some(ts), None),
+            c.hbase()
+                .mutate_row_ts(t(table), t(row), Some(m), Some(ts), None),
         ),
         None => c.call("put", c.hbase().mutate_row(t(table), t(row), Some(m), None)),
     }
@@ -128,8 +129,14 @@ pub fn get_counter(s: &mut Session, args: &[Value]) -> Result<()> {
     let c = &s.client;
     let cells = c.call(
         "get_counter",
-        c.hbase()
-            .get_ver_ts(t(table), t(row), t(column.clone()), Some(i64::MAX), Some(1), None),
+        c.hbase().get_ver_ts(
+            t(table),
+            t(row),
+            t(column.clone()),
+            Some(i64::MAX),
+            Some(1),
+            None,
+        ),
     )?;
     let Some(cell) = cells.first() else {
         return s.say(format!("No counter found at specified coordinates"));

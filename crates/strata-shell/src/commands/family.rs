@@ -16,7 +16,10 @@ pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
     let ttl = match opts.take("TTL") {
         None => None,
         Some(Value::Int(s)) => Some(i32::try_from(s).unwrap_or(i32::MAX)),
-        Some(v) if v.key_text().is_some_and(|t| t.eq_ignore_ascii_case("FOREVER")) => {
+        Some(v)
+            if v.key_text()
+                .is_some_and(|t| t.eq_ignore_ascii_case("FOREVER")) =>
+        {
             Some(i32::MAX)
         }
         Some(Value::Str(s)) => Some(
@@ -80,7 +83,11 @@ pub fn to_column_descriptor(f: &TStrataFamily) -> Result<ColumnDescriptor> {
         name: Some(Text(Bytes::from(name))),
         // The shell's default is one version (Thrift1's IDL default is three).
         max_versions: Some(f.max_versions.unwrap_or(1)),
-        compression: Some(f.compression.clone().unwrap_or(FastStr::from_static_str("NONE"))),
+        compression: Some(
+            f.compression
+                .clone()
+                .unwrap_or(FastStr::from_static_str("NONE")),
+        ),
         in_memory: Some(f.in_memory.unwrap_or(false)),
         bloom_filter_type: Some(
             f.bloom_filter_type
@@ -119,11 +126,24 @@ pub fn describe_line(f: &TStrataFamily) -> String {
         }
     };
     add("VERSIONS", f.max_versions.map(|v| v.to_string()));
-    add("KEEP_DELETED_CELLS", f.keep_deleted_cells.as_ref().map(|v| v.to_string()));
-    add("DATA_BLOCK_ENCODING", f.data_block_encoding.as_ref().map(|v| v.to_string()));
-    add("TTL", f.time_to_live.map(|t| crate::format::ttl(Some(i64::from(t)))));
+    add(
+        "KEEP_DELETED_CELLS",
+        f.keep_deleted_cells.as_ref().map(|v| v.to_string()),
+    );
+    add(
+        "DATA_BLOCK_ENCODING",
+        f.data_block_encoding.as_ref().map(|v| v.to_string()),
+    );
+    add(
+        "TTL",
+        f.time_to_live
+            .map(|t| crate::format::ttl(Some(i64::from(t)))),
+    );
     add("MIN_VERSIONS", f.min_versions.map(|v| v.to_string()));
-    add("BLOOMFILTER", f.bloom_filter_type.as_ref().map(|v| v.to_string()));
+    add(
+        "BLOOMFILTER",
+        f.bloom_filter_type.as_ref().map(|v| v.to_string()),
+    );
     add("IN_MEMORY", f.in_memory.map(|v| v.to_string()));
     add("COMPRESSION", f.compression.as_ref().map(|v| v.to_string()));
     add("BLOCKCACHE", f.block_cache_enabled.map(|v| v.to_string()));

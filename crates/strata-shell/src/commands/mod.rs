@@ -30,9 +30,24 @@ pub static COMMANDS: &[Command] = &[
     cmd("exit", "general", help::EXIT, tools::exit),
     cmd("quit", "general", help::EXIT, tools::exit),
     // namespace
-    cmd("create_namespace", "namespace", help::CREATE_NAMESPACE, ddl::create_namespace),
-    cmd("drop_namespace", "namespace", help::DROP_NAMESPACE, ddl::drop_namespace),
-    cmd("list_namespace", "namespace", help::LIST_NAMESPACE, ddl::list_namespace),
+    cmd(
+        "create_namespace",
+        "namespace",
+        help::CREATE_NAMESPACE,
+        ddl::create_namespace,
+    ),
+    cmd(
+        "drop_namespace",
+        "namespace",
+        help::DROP_NAMESPACE,
+        ddl::drop_namespace,
+    ),
+    cmd(
+        "list_namespace",
+        "namespace",
+        help::LIST_NAMESPACE,
+        ddl::list_namespace,
+    ),
     // ddl
     cmd("create", "ddl", help::CREATE, ddl::create),
     cmd("alter", "ddl", help::ALTER, ddl::alter),
@@ -46,7 +61,12 @@ pub static COMMANDS: &[Command] = &[
     cmd("disable", "ddl", help::DISABLE, ddl::disable),
     cmd("drop", "ddl", help::DROP, ddl::drop),
     cmd("truncate", "dml", help::TRUNCATE, ddl::truncate),
-    cmd("truncate_preserve", "dml", help::TRUNCATE_PRESERVE, ddl::truncate_preserve),
+    cmd(
+        "truncate_preserve",
+        "dml",
+        help::TRUNCATE_PRESERVE,
+        ddl::truncate_preserve,
+    ),
     // dml
     cmd("put", "dml", help::PUT, dml::put),
     cmd("get", "dml", help::GET, reads::get),
@@ -60,10 +80,25 @@ pub static COMMANDS: &[Command] = &[
     // tools
     cmd("flush", "tools", help::FLUSH, tools::flush),
     cmd("compact", "tools", help::COMPACT, tools::compact),
-    cmd("major_compact", "tools", help::MAJOR_COMPACT, tools::major_compact),
+    cmd(
+        "major_compact",
+        "tools",
+        help::MAJOR_COMPACT,
+        tools::major_compact,
+    ),
     cmd("split", "tools", help::SPLIT, tools::split),
-    cmd("merge_region", "tools", help::MERGE_REGION, tools::merge_region),
-    cmd("list_regions", "tools", help::LIST_REGIONS, tools::list_regions),
+    cmd(
+        "merge_region",
+        "tools",
+        help::MERGE_REGION,
+        tools::merge_region,
+    ),
+    cmd(
+        "list_regions",
+        "tools",
+        help::LIST_REGIONS,
+        tools::list_regions,
+    ),
 ];
 
 const fn cmd(

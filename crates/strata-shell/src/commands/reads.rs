@@ -54,7 +54,9 @@ impl ReadSpec {
             (None, r) => r,
         };
         if spec.versions > 1 && spec.filter.is_some() {
-            return Err(usage("VERSIONS above 1 cannot be combined with FILTER over Thrift1"));
+            return Err(usage(
+                "VERSIONS above 1 cannot be combined with FILTER over Thrift1",
+            ));
         }
         Ok(spec)
     }
@@ -70,8 +72,7 @@ impl ReadSpec {
     }
 
     fn thrift_columns(&self) -> Option<Vec<Text>> {
-        (!self.columns.is_empty())
-            .then(|| self.columns.iter().map(|c| text(c.clone())).collect())
+        (!self.columns.is_empty()).then(|| self.columns.iter().map(|c| text(c.clone())).collect())
     }
 }
 
@@ -82,8 +83,16 @@ fn text(bytes: Vec<u8>) -> Text {
 /// Orders cells as HBase does: by family, then qualifier, then newest first.
 fn sort_cells(cells: &mut [Cell]) {
     let key = |c: &Cell| {
-        let split = c.column.iter().position(|&b| b == b':').unwrap_or(c.column.len());
-        (c.column[..split].to_vec(), c.column[split..].to_vec(), -c.timestamp)
+        let split = c
+            .column
+            .iter()
+            .position(|&b| b == b':')
+            .unwrap_or(c.column.len());
+        (
+            c.column[..split].to_vec(),
+            c.column[split..].to_vec(),
+            -c.timestamp,
+        )
     };
     cells.sort_by_key(key);
 }
@@ -94,7 +103,11 @@ pub fn row_cells(r: &TRowResult) -> (Vec<u8>, Vec<Cell>) {
     let make = |name: &Text, cell: &strata_thrift::gen::volo_gen::hbase::TCell| Cell {
         column: name.0.to_vec(),
         timestamp: cell.timestamp.unwrap_or(0),
-        value: cell.value.as_ref().map(|v| v.0.to_vec()).unwrap_or_default(),
+        value: cell
+            .value
+            .as_ref()
+            .map(|v| v.0.to_vec())
+            .unwrap_or_default(),
     };
     let mut cells: Vec<Cell> = match (&r.sorted_columns, &r.columns) {
         (Some(sorted), _) => sorted
@@ -109,7 +122,13 @@ pub fn row_cells(r: &TRowResult) -> (Vec<u8>, Vec<Cell>) {
 }
 
 /// Every version `spec` asks for of the given columns of one row.
-fn versions_of(s: &Session, table: &[u8], row: &[u8], cols: &[Vec<u8>], spec: &ReadSpec) -> Result<Vec<Cell>> {
+fn versions_of(
+    s: &Session,
+    table: &[u8],
+    row: &[u8],
+    cols: &[Vec<u8>],
+    spec: &ReadSpec,
+) -> Result<Vec<Cell>> {
     let c = &s.client;
     let mut out = Vec::new();
     for col in cols {
@@ -134,7 +153,13 @@ fn versions_of(s: &Session, table: &[u8], row: &[u8], cols: &[Vec<u8>], spec: &R
 }
 
 /// Keeps the cells in the spec's range; with VERSIONS > 1, re-reads each column's versions.
-fn finish_row(s: &Session, table: &[u8], row: &[u8], cells: Vec<Cell>, spec: &ReadSpec) -> Result<Vec<Cell>> {
+fn finish_row(
+    s: &Session,
+    table: &[u8],
+    row: &[u8],
+    cells: Vec<Cell>,
+    spec: &ReadSpec,
+) -> Result<Vec<Cell>> {
     let mut cells = if spec.versions > 1 {
         let cols: Vec<Vec<u8>> = cells.into_iter().map(|c| c.column).collect();
         versions_of(s, table, row, &cols, spec)?
@@ -150,7 +175,10 @@ pub fn get(s: &mut Session, args: &[Value]) -> Result<()> {
     arity(args, 2, usize::MAX)?;
     let (table, row) = (string(args, 0, "table name")?, string(args, 1, "row")?);
     let spec = match &args[2..] {
-        [] => ReadSpec { versions: 1, ..Default::default() },
+        [] => ReadSpec {
+            versions: 1,
+            ..Default::default()
+        },
         [h @ Value::Hash(_)] => {
             let mut opts = Options::new("get", h)?;
             let spec = ReadSpec::from_options(&mut opts)?;
@@ -162,7 +190,11 @@ pub fn get(s: &mut Session, args: &[Value]) -> Result<()> {
             for v in rest {
                 cols.extend(columns(v, "column")?);
             }
-            ReadSpec { columns: cols, versions: 1, ..Default::default() }
+            ReadSpec {
+                columns: cols,
+                versions: 1,
+                ..Default::default()
+            }
         }
     };
     let cells = read_row(s, &table, &row, &spec)?;
@@ -219,7 +251,12 @@ fn scan_base(spec: &ReadSpec) -> TScan {
 }
 
 /// Runs a scanner to the end (or `limit` rows), returning raw rows.
-fn collect_scan(s: &Session, table: &[u8], scan: TScan, limit: usize) -> Result<Vec<(Vec<u8>, Vec<Cell>)>> {
+fn collect_scan(
+    s: &Session,
+    table: &[u8],
+    scan: TScan,
+    limit: usize,
+) -> Result<Vec<(Vec<u8>, Vec<Cell>)>> {
     let mut rows = Vec::new();
     for_each_row(s, table, scan, |row, cells| {
         rows.push((row, cells));
@@ -245,7 +282,10 @@ pub fn for_each_row(
     let outcome = (|| {
         let id = &id;
         loop {
-            let rows = c.call("scan", c.hbase().scanner_get_list(Some(id.clone()), Some(batch)))?;
+            let rows = c.call(
+                "scan",
+                c.hbase().scanner_get_list(Some(id.clone()), Some(batch)),
+            )?;
             if rows.is_empty() {
                 return Ok(());
             }
@@ -292,7 +332,9 @@ pub fn scan_request(opts: &mut Options) -> Result<(ReadSpec, TScan, Option<usize
     let start = opts.take_bytes("STARTROW")?;
     let stop = opts.take_bytes("STOPROW")?;
     let prefix = opts.take_bytes("ROWPREFIXFILTER")?;
-    let limit = opts.take_count("LIMIT")?.and_then(|l| usize::try_from(l).ok());
+    let limit = opts
+        .take_count("LIMIT")?
+        .and_then(|l| usize::try_from(l).ok());
     let reversed = opts.take_bool("REVERSED")?.unwrap_or(false);
     let caching = opts.take_count("CACHE")?;
     if let Some(p) = &prefix {
@@ -310,9 +352,11 @@ pub fn scan_request(opts: &mut Options) -> Result<(ReadSpec, TScan, Option<usize
         start_row: start.map(text),
         stop_row: stop.map(text),
         // No point fetching more rows per call than the limit.
-        caching: Some(caching.unwrap_or(100).min(limit.map_or(i32::MAX, |l| {
-            i32::try_from(l).unwrap_or(i32::MAX)
-        }))),
+        caching: Some(
+            caching
+                .unwrap_or(100)
+                .min(limit.map_or(i32::MAX, |l| i32::try_from(l).unwrap_or(i32::MAX))),
+        ),
         reversed: reversed.then_some(true),
         ..scan_base(&spec)
     };
@@ -328,10 +372,19 @@ pub fn scan(s: &mut Session, args: &[Value]) -> Result<()> {
     };
     let (spec, scan, limit) = scan_request(&mut opts)?;
     opts.finish()?;
-    s.say(format::header("ROW", "COLUMN+CELL"))?;
     let style = s.timestamps;
     let mut count = 0usize;
+    // The header follows the scanner's opening, so a missing table prints only the error.
+    let mut header = false;
+    let mut print_header = |s: &Session| -> Result<()> {
+        if !header {
+            header = true;
+            s.say(format::header("ROW", "COLUMN+CELL"))?;
+        }
+        Ok(())
+    };
     for_each_row(s, &table, scan, |row, cells| {
+        print_header(s)?;
         let cells = finish_row(s, &table, &row, cells, &spec)?;
         if cells.is_empty() {
             return Ok(true);
@@ -343,6 +396,7 @@ pub fn scan(s: &mut Session, args: &[Value]) -> Result<()> {
         }
         Ok(limit.is_none_or(|l| count < l))
     })?;
+    print_header(s)?;
     s.say(row_count(count as u64))
 }
 
@@ -388,8 +442,16 @@ mod tests {
 
     #[test]
     fn time_ranges_keep_only_their_cells() {
-        let spec = ReadSpec { range: Some((10, 20)), versions: 1, ..Default::default() };
-        let cell = |ts| Cell { column: b"f:q".to_vec(), timestamp: ts, value: vec![] };
+        let spec = ReadSpec {
+            range: Some((10, 20)),
+            versions: 1,
+            ..Default::default()
+        };
+        let cell = |ts| Cell {
+            column: b"f:q".to_vec(),
+            timestamp: ts,
+            value: vec![],
+        };
         assert!(!spec.keeps(&cell(9)));
         assert!(spec.keeps(&cell(10)));
         assert!(spec.keeps(&cell(19)));
@@ -399,13 +461,30 @@ mod tests {
 
     #[test]
     fn cells_sort_by_family_then_qualifier_then_newest() {
-        let cell = |c: &str, ts| Cell { column: c.as_bytes().to_vec(), timestamp: ts, value: vec![] };
-        let mut cells = vec![cell("a0:x", 1), cell("a:y", 1), cell("a:x", 1), cell("a:x", 5)];
+        let cell = |c: &str, ts| Cell {
+            column: c.as_bytes().to_vec(),
+            timestamp: ts,
+            value: vec![],
+        };
+        let mut cells = vec![
+            cell("a0:x", 1),
+            cell("a:y", 1),
+            cell("a:x", 1),
+            cell("a:x", 5),
+        ];
         sort_cells(&mut cells);
         let order: Vec<(String, i64)> = cells
             .iter()
             .map(|c| (String::from_utf8_lossy(&c.column).into_owned(), c.timestamp))
             .collect();
-        assert_eq!(order, [("a:x".into(), 5), ("a:x".into(), 1), ("a:y".into(), 1), ("a0:x".into(), 1)]);
+        assert_eq!(
+            order,
+            [
+                ("a:x".into(), 5),
+                ("a:x".into(), 1),
+                ("a:y".into(), 1),
+                ("a0:x".into(), 1)
+            ]
+        );
     }
 }

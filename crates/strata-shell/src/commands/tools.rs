@@ -72,7 +72,10 @@ pub fn merge_region(s: &mut Session, args: &[Value]) -> Result<()> {
             .collect::<Result<_>>()?,
         _ => {
             arity(args, 2, 3)?;
-            vec![string(args, 0, "region name")?, string(args, 1, "region name")?]
+            vec![
+                string(args, 0, "region name")?,
+                string(args, 1, "region name")?,
+            ]
         }
     };
     let [a, b] = <[Vec<u8>; 2]>::try_from(names)
@@ -127,7 +130,9 @@ pub fn status(s: &mut Session, args: &[Value]) -> Result<()> {
         Err(ShellError::Unsupported(_)) => {
             // A server without the extension still answers Thrift1's own calls.
             let id = c.call_plain("status", c.hbase().get_cluster_id())?;
-            s.say(format!("cluster {id}: detailed status is not supported by this server"))
+            s.say(format!(
+                "cluster {id}: detailed status is not supported by this server"
+            ))
         }
         Err(e) => Err(e),
     }
