@@ -128,3 +128,6 @@ pub fn is_quiet(name: &str) -> bool {
 pub fn names() -> impl Iterator<Item = &'static str> {
     COMMANDS.iter().map(|c| c.name)
 }
+
+#[cfg(test)]
+mod validation_tests;
