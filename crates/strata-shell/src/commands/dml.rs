@@ -139,7 +139,7 @@ pub fn get_counter(s: &mut Session, args: &[Value]) -> Result<()> {
         ),
     )?;
     let Some(cell) = cells.first() else {
-        return s.say(format!("No counter found at specified coordinates"));
+        return s.say("No counter found at specified coordinates");
     };
     let bytes = cell.value.as_ref().map(|v| v.0.clone()).unwrap_or_default();
     let raw: [u8; 8] = bytes.as_ref().try_into().map_err(|_| {
