@@ -5,6 +5,7 @@ pub mod ddl;
 pub mod dml;
 pub mod family;
 pub mod help;
+pub mod read_spec;
 pub mod reads;
 pub mod tools;
 
