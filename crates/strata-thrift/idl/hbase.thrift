@@ -129,6 +129,30 @@ struct TAccessControlEntity {
   6: optional string nsName
 }
 
+// Strata extension: a column family with every setting Strata keeps. Unset fields mean "the
+// default" when creating and "unchanged" when altering.
+struct TStrataFamily {
+  1: optional Text name,
+  2: optional i32 maxVersions,
+  3: optional i32 minVersions,
+  4: optional i32 timeToLive,
+  5: optional string compression,
+  6: optional string bloomFilterType,
+  7: optional i32 blockSize,
+  8: optional bool inMemory,
+  9: optional bool blockCacheEnabled,
+  10: optional string keepDeletedCells,
+  11: optional string dataBlockEncoding
+}
+
+// Strata extension: what `status` reports.
+struct TStrataStatus {
+  1: optional string version,
+  2: optional i32 namespaces,
+  3: optional i32 tables,
+  4: optional i32 regions
+}
+
 service Hbase {
   // Table administration.
   void enableTable(1: optional Bytes tableName) throws (1: IOError io)
@@ -239,4 +263,29 @@ service Hbase {
   string getClusterId()
   bool grant(1: optional TAccessControlEntity info) throws (1: IOError io)
   bool revoke(1: optional TAccessControlEntity info) throws (1: IOError io)
+
+  // Strata extensions, for the admin calls Thrift1 lacks (used by `strata shell`). HBase's
+  // server answers them with UNKNOWN_METHOD.
+  list<string> strataListNamespaces() throws (1: IOError io, 2: IllegalArgument ia)
+  void strataCreateNamespace(1: optional string name) throws (1: IOError io, 2: IllegalArgument ia)
+  void strataDeleteNamespace(1: optional string name) throws (1: IOError io, 2: IllegalArgument ia)
+  void strataCreateTable(1: optional Text tableName, 2: optional list<TStrataFamily> families,
+    3: optional list<Text> splitKeys) throws (1: IOError io, 2: IllegalArgument ia)
+  list<TStrataFamily> strataDescribeTable(1: optional Text tableName)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  // Adds the family, or changes the settings given of an existing one.
+  void strataAlterFamily(1: optional Text tableName, 2: optional TStrataFamily family)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  void strataDeleteFamily(1: optional Text tableName, 2: optional Text family)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  void strataTruncateTable(1: optional Text tableName, 2: optional bool preserveSplits)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  void strataFlush(1: optional Text tableOrRegionName) throws (1: IOError io, 2: IllegalArgument ia)
+  // Without a split point every region splits near its middle.
+  void strataSplit(1: optional Text tableOrRegionName, 2: optional Text splitPoint)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  // Region names in full or encoded (the hex digits between the last two dots).
+  void strataMergeRegions(1: optional Text regionA, 2: optional Text regionB)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  TStrataStatus strataStatus() throws (1: IOError io, 2: IllegalArgument ia)
 }

@@ -78,7 +78,7 @@ pub fn family_to_thrift(f: &FamilyOptions) -> ColumnDescriptor {
 }
 
 /// HBase looks compression names up case-insensitively.
-fn compression_from_name(name: &str) -> CallResult<Compression> {
+pub(crate) fn compression_from_name(name: &str) -> CallResult<Compression> {
     match name.to_ascii_lowercase().as_str() {
         "none" => Ok(Compression::None),
         "lz4" => Ok(Compression::Lz4),
@@ -92,7 +92,7 @@ fn compression_from_name(name: &str) -> CallResult<Compression> {
     }
 }
 
-fn compression_name(c: Compression) -> &'static str {
+pub(crate) fn compression_name(c: Compression) -> &'static str {
     match c {
         Compression::None => "NONE",
         Compression::Lz4 => "LZ4",
@@ -103,7 +103,7 @@ fn compression_name(c: Compression) -> &'static str {
 }
 
 /// HBase's bloom type names are exact, upper-case enum names.
-fn bloom_from_name(name: &str) -> CallResult<BloomType> {
+pub(crate) fn bloom_from_name(name: &str) -> CallResult<BloomType> {
     match name {
         "NONE" => Ok(BloomType::None),
         "ROW" => Ok(BloomType::Row),
@@ -117,7 +117,7 @@ fn bloom_from_name(name: &str) -> CallResult<BloomType> {
     }
 }
 
-fn bloom_name(b: BloomType) -> &'static str {
+pub(crate) fn bloom_name(b: BloomType) -> &'static str {
     match b {
         BloomType::None => "NONE",
         BloomType::Row => "ROW",

@@ -15,6 +15,7 @@ use volo_thrift::{MaybeException, ServerError};
 use crate::failure::{reply, CallResult, Declared, Failure};
 use crate::gen::volo_gen::hbase::{self as t, *};
 use crate::ops::scans::{prefix_end, ScanRequest, Scanners};
+use crate::ops::strata as ext;
 use crate::ops::{admin, reads, writes};
 
 type Reply<T, E> = Result<MaybeException<T, E>, ServerError>;
@@ -711,6 +712,108 @@ impl Hbase for Handler {
         _info: Option<TAccessControlEntity>,
     ) -> Reply<bool, HbaseRevokeException> {
         unsupported("revoke (Strata has no access control)")
+    }
+
+    // Strata extensions: each unwraps its arguments and calls `ops::strata`.
+
+    async fn strata_list_namespaces(
+        &self,
+    ) -> Reply<Vec<FastStr>, HbaseStrataListNamespacesException> {
+        self.run(move |s, _| Ok(ext::admin::list_namespaces(s)))
+            .await
+    }
+
+    async fn strata_create_namespace(
+        &self,
+        name: Option<FastStr>,
+    ) -> Reply<(), HbaseStrataCreateNamespaceException> {
+        self.run(move |s, _| ext::admin::create_namespace(s, &ext::admin::namespace(name)?))
+            .await
+    }
+
+    async fn strata_delete_namespace(
+        &self,
+        name: Option<FastStr>,
+    ) -> Reply<(), HbaseStrataDeleteNamespaceException> {
+        self.run(move |s, _| ext::admin::delete_namespace(s, &ext::admin::namespace(name)?))
+            .await
+    }
+
+    async fn strata_create_table(
+        &self,
+        table_name: Option<Text>,
+        families: Option<Vec<TStrataFamily>>,
+        split_keys: Option<Vec<Text>>,
+    ) -> Reply<(), HbaseStrataCreateTableException> {
+        self.run(move |s, _| {
+            let splits = list(split_keys).unwrap_or_default();
+            ext::admin::create_table(s, &b(table_name), &families.unwrap_or_default(), splits)
+        })
+        .await
+    }
+
+    async fn strata_describe_table(
+        &self,
+        table_name: Option<Text>,
+    ) -> Reply<Vec<TStrataFamily>, HbaseStrataDescribeTableException> {
+        self.run(move |s, _| ext::admin::describe_table(s, &b(table_name)))
+            .await
+    }
+
+    async fn strata_alter_family(
+        &self,
+        table_name: Option<Text>,
+        family: Option<TStrataFamily>,
+    ) -> Reply<(), HbaseStrataAlterFamilyException> {
+        self.run(move |s, _| {
+            ext::admin::alter_family(s, &b(table_name), &family.unwrap_or_default())
+        })
+        .await
+    }
+
+    async fn strata_delete_family(
+        &self,
+        table_name: Option<Text>,
+        family: Option<Text>,
+    ) -> Reply<(), HbaseStrataDeleteFamilyException> {
+        self.run(move |s, _| ext::admin::delete_family(s, &b(table_name), &b(family)))
+            .await
+    }
+
+    async fn strata_truncate_table(
+        &self,
+        table_name: Option<Text>,
+        preserve_splits: Option<bool>,
+    ) -> Reply<(), HbaseStrataTruncateTableException> {
+        let preserve = preserve_splits.unwrap_or(false);
+        self.run(move |s, _| ext::admin::truncate_table(s, &b(table_name), preserve))
+            .await
+    }
+
+    async fn strata_flush(&self, name: Option<Text>) -> Reply<(), HbaseStrataFlushException> {
+        self.run(move |s, _| ext::regions::flush(s, &b(name))).await
+    }
+
+    async fn strata_split(
+        &self,
+        name: Option<Text>,
+        point: Option<Text>,
+    ) -> Reply<(), HbaseStrataSplitException> {
+        self.run(move |s, _| ext::regions::split(s, &b(name), point.map(|p| p.0)))
+            .await
+    }
+
+    async fn strata_merge_regions(
+        &self,
+        a: Option<Text>,
+        b_name: Option<Text>,
+    ) -> Reply<(), HbaseStrataMergeRegionsException> {
+        self.run(move |s, _| ext::regions::merge(s, &b(a), &b(b_name)))
+            .await
+    }
+
+    async fn strata_status(&self) -> Reply<TStrataStatus, HbaseStrataStatusException> {
+        self.run(move |s, _| ext::regions::status(s)).await
     }
 }
 

@@ -33,6 +33,8 @@ enum Command {
     Server(cmd::server::ServerArgs),
     /// Benchmarks.
     Bench(cmd::bench::BenchCommand),
+    /// An HBase-shell-compatible shell talking to a running server over Thrift.
+    Shell(cmd::shell::ShellArgs),
 }
 
 /// Structured logs on stderr; the level comes from `STRATA_LOG` (e.g. `debug`,
@@ -52,11 +54,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(match cli.command {
         Command::Server(_) => "info",
+        // The shell reports its own errors; the Thrift client's logs would only repeat them.
+        Command::Shell(_) => "off",
         _ => "warn",
     });
     let result = match cli.command {
         Command::Server(args) => cmd::server::run(args),
         Command::Bench(bench) => cmd::bench::run(bench).map_err(|e| e.to_string()),
+        Command::Shell(args) => cmd::shell::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

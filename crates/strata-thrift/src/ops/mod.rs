@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod reads;
 pub mod scans;
+pub mod strata;
 pub mod writes;
 
 use bytes::Bytes;

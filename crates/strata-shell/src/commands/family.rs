@@ -1,0 +1,163 @@
+//! Column family specs as `create` and `alter` take them: a name, or a hash of settings.
+
+use bytes::Bytes;
+use pilota::FastStr;
+use strata_thrift::gen::volo_gen::hbase::{ColumnDescriptor, TStrataFamily, Text};
+
+use super::args::Options;
+use crate::error::{usage, Result, ShellError};
+use crate::value::Value;
+
+/// Reads the settings of a family hash (NAME included); METHOD is left for `alter`.
+pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
+    let name = opts
+        .take_bytes("NAME")?
+        .ok_or_else(|| usage("a column family hash needs NAME"))?;
+    let ttl = match opts.take("TTL") {
+        None => None,
+        Some(Value::Int(s)) => Some(i32::try_from(s).unwrap_or(i32::MAX)),
+        Some(v)
+            if v.key_text()
+                .is_some_and(|t| t.eq_ignore_ascii_case("FOREVER")) =>
+        {
+            Some(i32::MAX)
+        }
+        Some(Value::Str(s)) => Some(
+            std::str::from_utf8(&s)
+                .ok()
+                .and_then(|t| t.trim().parse::<i32>().ok())
+                .ok_or_else(|| usage("TTL must be seconds or 'FOREVER'"))?,
+        ),
+        Some(other) => return Err(usage(format!("TTL must be seconds, got {other}"))),
+    };
+    let keep_deleted = match opts.take("KEEP_DELETED_CELLS") {
+        None => None,
+        Some(Value::Bool(b)) => Some(if b { "TRUE" } else { "FALSE" }.to_string()),
+        Some(v) => Some(
+            v.key_text()
+                .ok_or_else(|| usage("KEEP_DELETED_CELLS is true, false or 'TTL'"))?,
+        ),
+    };
+    Ok(TStrataFamily {
+        name: Some(Text(Bytes::from(name))),
+        max_versions: opts.take_count("VERSIONS")?,
+        min_versions: opts
+            .take_int("MIN_VERSIONS")?
+            .map(|v| i32::try_from(v).map_err(|_| usage("MIN_VERSIONS is too large")))
+            .transpose()?,
+        time_to_live: ttl,
+        compression: opts.take_string("COMPRESSION")?.map(FastStr::from),
+        bloom_filter_type: opts.take_string("BLOOMFILTER")?.map(FastStr::from),
+        block_size: opts.take_count("BLOCKSIZE")?,
+        in_memory: opts.take_bool("IN_MEMORY")?,
+        block_cache_enabled: opts.take_bool("BLOCKCACHE")?,
+        keep_deleted_cells: keep_deleted.map(FastStr::from),
+        data_block_encoding: opts.take_string("DATA_BLOCK_ENCODING")?.map(FastStr::from),
+    })
+}
+
+/// A family given by name only.
+pub fn named(name: Vec<u8>) -> TStrataFamily {
+    TStrataFamily {
+        name: Some(Text(Bytes::from(name))),
+        ..Default::default()
+    }
+}
+
+/// The Thrift1 descriptor of a family, for servers without Strata's extensions (HBase's
+/// createTable). Settings Thrift1 cannot carry are refused rather than dropped.
+pub fn to_column_descriptor(f: &TStrataFamily) -> Result<ColumnDescriptor> {
+    if f.min_versions.is_some()
+        || f.block_size.is_some()
+        || f.keep_deleted_cells.is_some()
+        || f.data_block_encoding.is_some()
+    {
+        return Err(ShellError::Unsupported(
+            "MIN_VERSIONS, BLOCKSIZE, KEEP_DELETED_CELLS or DATA_BLOCK_ENCODING in create"
+                .to_string(),
+        ));
+    }
+    let mut name = f.name.as_ref().map(|t| t.0.to_vec()).unwrap_or_default();
+    name.push(b':');
+    Ok(ColumnDescriptor {
+        name: Some(Text(Bytes::from(name))),
+        // The shell's default is one version (Thrift1's IDL default is three).
+        max_versions: Some(f.max_versions.unwrap_or(1)),
+        compression: Some(
+            f.compression
+                .clone()
+                .unwrap_or(FastStr::from_static_str("NONE")),
+        ),
+        in_memory: Some(f.in_memory.unwrap_or(false)),
+        bloom_filter_type: Some(
+            f.bloom_filter_type
+                .clone()
+                .unwrap_or(FastStr::from_static_str("ROW")),
+        ),
+        block_cache_enabled: Some(f.block_cache_enabled.unwrap_or(true)),
+        time_to_live: Some(f.time_to_live.unwrap_or(i32::MAX)),
+        ..Default::default()
+    })
+}
+
+/// A Thrift1 descriptor as a family (for `describe` on servers without the extensions).
+pub fn from_column_descriptor(d: &ColumnDescriptor) -> TStrataFamily {
+    let name = d.name.as_ref().map(|t| t.0.to_vec()).unwrap_or_default();
+    let name = name.strip_suffix(b":").map(<[u8]>::to_vec).unwrap_or(name);
+    TStrataFamily {
+        name: Some(Text(Bytes::from(name))),
+        max_versions: d.max_versions,
+        time_to_live: d.time_to_live,
+        compression: d.compression.clone(),
+        bloom_filter_type: d.bloom_filter_type.clone(),
+        in_memory: d.in_memory,
+        block_cache_enabled: d.block_cache_enabled,
+        ..Default::default()
+    }
+}
+
+/// HBase's `describe` line for a family.
+pub fn describe_line(f: &TStrataFamily) -> String {
+    let name = f.name.as_ref().map(|t| t.0.to_vec()).unwrap_or_default();
+    let mut parts = vec![format!("NAME => {}", crate::format::quoted(&name))];
+    let mut add = |key: &str, value: Option<String>| {
+        if let Some(v) = value {
+            parts.push(format!("{key} => '{v}'"));
+        }
+    };
+    add("VERSIONS", f.max_versions.map(|v| v.to_string()));
+    add(
+        "KEEP_DELETED_CELLS",
+        f.keep_deleted_cells.as_ref().map(|v| v.to_string()),
+    );
+    add(
+        "DATA_BLOCK_ENCODING",
+        f.data_block_encoding.as_ref().map(|v| v.to_string()),
+    );
+    add(
+        "TTL",
+        f.time_to_live
+            .map(|t| crate::format::ttl(Some(i64::from(t)))),
+    );
+    add("MIN_VERSIONS", f.min_versions.map(|v| v.to_string()));
+    add(
+        "BLOOMFILTER",
+        f.bloom_filter_type.as_ref().map(|v| v.to_string()),
+    );
+    add("IN_MEMORY", f.in_memory.map(|v| v.to_string()));
+    add("COMPRESSION", f.compression.as_ref().map(|v| v.to_string()));
+    add("BLOCKCACHE", f.block_cache_enabled.map(|v| v.to_string()));
+    add("BLOCKSIZE", f.block_size.map(block_size));
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// `65536 B (64KB)`.
+fn block_size(bytes: i32) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{bytes} B ({}MB)", bytes >> 20)
+    } else if bytes >= 1024 && bytes % 1024 == 0 {
+        format!("{bytes} B ({}KB)", bytes >> 10)
+    } else {
+        format!("{bytes} B")
+    }
+}
