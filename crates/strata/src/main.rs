@@ -33,6 +33,14 @@ enum Command {
     Server(cmd::server::ServerArgs),
     /// Benchmarks.
     Bench(cmd::bench::BenchCommand),
+    /// Verify a stopped server's data directory offline (WAL, manifests, SSTables).
+    Check(cmd::check::CheckArgs),
+    /// Inspect an SSTable.
+    #[command(subcommand)]
+    Sst(cmd::sst::SstCommand),
+    /// Inspect a WAL segment.
+    #[command(subcommand)]
+    Wal(cmd::wal::WalCommand),
 }
 
 /// Structured logs on stderr; the level comes from `STRATA_LOG` (e.g. `debug`,
@@ -57,6 +65,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Server(args) => cmd::server::run(args),
         Command::Bench(bench) => cmd::bench::run(bench).map_err(|e| e.to_string()),
+        Command::Check(args) => cmd::check::run(args),
+        Command::Sst(command) => cmd::sst::run(command),
+        Command::Wal(command) => cmd::wal::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -13,6 +13,7 @@
 pub mod edit;
 mod flusher;
 pub mod format;
+pub mod inspect;
 mod group_commit;
 mod reader;
 mod recovery;

@@ -1,4 +1,8 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod check;
+mod check_stores;
 pub mod server;
+pub mod sst;
+pub mod wal;
