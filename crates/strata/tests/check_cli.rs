@@ -72,6 +72,15 @@ fn file_in(dir: &Path, pick: impl Fn(&str) -> bool) -> PathBuf {
     dir.join(&names[0])
 }
 
+/// The newest WAL segment (a flush may have rolled the first one).
+fn newest_segment(data: &Path) -> PathBuf {
+    let dir = data.join("wal");
+    let mut names: Vec<String> = LocalFs.list(&dir).unwrap();
+    names.retain(|n| n.ends_with(".log"));
+    names.sort();
+    dir.join(names.last().expect("a WAL segment"))
+}
+
 fn store_dir(data: &Path) -> PathBuf {
     data.join("regions").join("0000000000000001").join("cf")
 }
@@ -143,8 +152,7 @@ fn a_flipped_bit_in_the_manifest_fails_the_check() {
 #[test]
 fn a_flipped_bit_in_a_wal_record_is_named_with_its_offset() {
     let (_tmp, data) = fresh();
-    let wal_dir = data.join("wal");
-    let segment = file_in(&wal_dir, |n| n.ends_with(".log"));
+    let segment = newest_segment(&data);
     let dump = strata(&["wal", "dump", segment.to_str().unwrap()]);
     let listing = String::from_utf8_lossy(&dump.stdout).to_string();
     assert!(dump.status.success(), "{}", text(&dump));
@@ -181,7 +189,7 @@ fn sst_dump_prints_meta_index_and_escaped_cells() {
 #[test]
 fn wal_dump_prints_records_with_seq_region_and_cells() {
     let (_tmp, data) = fresh();
-    let segment = file_in(&data.join("wal"), |n| n.ends_with(".log"));
+    let segment = newest_segment(&data);
     let out = strata(&["wal", "dump", "--cells", segment.to_str().unwrap()]);
     let all = text(&out);
     assert!(out.status.success(), "{all}");

@@ -47,7 +47,7 @@ pub fn inspect_segment(
         }
         HeaderState::Bad(reason) => return Err(Error::corruption(path, 0, reason)),
     }
-    let mut on_record = |offset: u64, payload: bytes::Bytes| {
+    let mut on_record = |offset: u64, payload: bytes::Bytes| -> Result<()> {
         let edit = WalEdit::decode_payload(&payload)
             .map_err(|reason| Error::corruption(path, offset, reason))?;
         summary.records += 1;

@@ -34,7 +34,9 @@ pub fn check_store(fs: &dyn FileSystem, data_dir: &Path, dir: &Path, report: &mu
         check_file(fs, data_dir, dir, file, report);
     }
     for name in names.iter().filter(|n| n.ends_with(".sst")) {
-        let listed = live.iter().any(|p| Path::new(p).file_name() == Some(name.as_ref()));
+        let listed = live
+            .iter()
+            .any(|p| Path::new(p).file_name() == Some(std::ffi::OsStr::new(name.as_str())));
         if !listed {
             report.notes.push(format!(
                 "{}: not listed by the manifest (a crash leftover; deleted by the server)",
