@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use strata_engine::fs::{FileSystem, LocalFs};
-use strata_engine::{BloomType, Cell, Durability, Engine, EngineOptions, FamilyOptions, RegionSpec};
+use strata_engine::{
+    BloomType, Cell, Durability, Engine, EngineOptions, FamilyOptions, RegionSpec,
+};
 
 const FLUSHED_ROWS: usize = 400;
 const WAL_ROWS: usize = 20;
@@ -109,7 +111,12 @@ fn block_offset(sst: &Path, i: usize) -> u64 {
     let prefix = format!("  [{i}] offset ");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let line = stdout.lines().find(|l| l.starts_with(&prefix)).unwrap();
-    line[prefix.len()..].split(' ').next().unwrap().parse().unwrap()
+    line[prefix.len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -120,7 +127,10 @@ fn a_clean_data_dir_passes() {
     assert!(out.status.success(), "{all}");
     assert!(all.contains("OK: no corruption found"), "{all}");
     assert!(all.contains("SSTables: 1 files"), "{all}");
-    assert!(all.contains(&format!("{} entries", FLUSHED_ROWS + 1)), "{all}");
+    assert!(
+        all.contains(&format!("{} entries", FLUSHED_ROWS + 1)),
+        "{all}"
+    );
 }
 
 #[test]
@@ -179,7 +189,10 @@ fn sst_dump_prints_meta_index_and_escaped_cells() {
     let out = strata(&["sst", "dump", "--cells", sst.to_str().unwrap()]);
     let all = text(&out);
     assert!(out.status.success(), "{all}");
-    assert!(all.contains(&format!("entries {}", FLUSHED_ROWS + 1)), "{all}");
+    assert!(
+        all.contains(&format!("entries {}", FLUSHED_ROWS + 1)),
+        "{all}"
+    );
     assert!(all.contains("bloom Row"), "{all}");
     assert!(all.contains("  [1] offset "), "several data blocks: {all}");
     assert!(all.contains("bin\\x00\\xff/q@7 Put"), "{all}");

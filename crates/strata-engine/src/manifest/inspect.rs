@@ -12,7 +12,10 @@ pub enum ManifestRead {
     Valid(DecodedManifest),
     /// Shorter than its header or its declared length, or all zeros: a commit a crash cut
     /// short. The open ignores it when an older manifest exists.
-    Torn { offset: u64, reason: String },
+    Torn {
+        offset: u64,
+        reason: String,
+    },
 }
 
 /// Decodes `bytes` (the file at `path`); damage is `Error::Corruption` with the offset.

@@ -143,10 +143,9 @@ impl InspectedTable {
         }
         match last {
             None => Err(self.bad(offset, "empty data block")),
-            Some(k) if k != entry.last_key => Err(self.bad(
-                offset,
-                "the block's last key differs from its index entry",
-            )),
+            Some(k) if k != entry.last_key => {
+                Err(self.bad(offset, "the block's last key differs from its index entry"))
+            }
             Some(_) => Ok(()),
         }
     }
@@ -174,8 +173,14 @@ impl InspectedTable {
             (walk.deletes == meta.delete_count, "delete count"),
             (walk.key_bytes == meta.raw_key_bytes, "raw key bytes"),
             (blocks == meta.data_block_count, "data block count"),
-            (walk.first.as_deref() == Some(&meta.first_key[..]), "first key"),
-            (walk.previous.as_deref() == Some(&meta.last_key[..]), "last key"),
+            (
+                walk.first.as_deref() == Some(&meta.first_key[..]),
+                "first key",
+            ),
+            (
+                walk.previous.as_deref() == Some(&meta.last_key[..]),
+                "last key",
+            ),
             (walk.max_seq == meta.max_seq, "max sequence id"),
         ];
         match checks.iter().find(|(ok, _)| !ok) {

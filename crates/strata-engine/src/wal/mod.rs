@@ -13,8 +13,8 @@
 pub mod edit;
 mod flusher;
 pub mod format;
-pub mod inspect;
 mod group_commit;
+pub mod inspect;
 mod reader;
 mod recovery;
 mod segment;

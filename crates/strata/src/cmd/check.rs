@@ -50,7 +50,10 @@ pub fn run(args: CheckArgs) -> Result<(), String> {
     print_report(&report);
     match report.errors.len() {
         0 => Ok(()),
-        n => Err(format!("{n} problem(s) found in {}", args.data_dir.display())),
+        n => Err(format!(
+            "{n} problem(s) found in {}",
+            args.data_dir.display()
+        )),
     }
 }
 
@@ -107,12 +110,15 @@ pub fn list(fs: &dyn FileSystem, dir: &Path, report: &mut Report) -> Vec<String>
 fn print_report(r: &Report) {
     out!(
         "WAL: {} segments, {} records",
-        r.wal_segments, r.wal_records
+        r.wal_segments,
+        r.wal_records
     );
     out!("manifests: {}", r.manifests);
     out!(
         "SSTables: {} files, {} entries, {} bytes, every block verified",
-        r.sstables, r.sstable_entries, r.sstable_bytes
+        r.sstables,
+        r.sstable_entries,
+        r.sstable_bytes
     );
     for note in &r.notes {
         out!("note: {note}");

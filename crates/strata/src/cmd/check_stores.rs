@@ -91,9 +91,10 @@ fn newest_state(
             }
         }
     }
-    report
-        .notes
-        .push(format!("{}: no manifest (a store never opened)", dir.display()));
+    report.notes.push(format!(
+        "{}: no manifest (a store never opened)",
+        dir.display()
+    ));
     None
 }
 
@@ -119,7 +120,9 @@ fn check_file(
         Ok(size) => size,
         Err(e) => {
             let listed = store_dir.display();
-            report.errors.push(format!("{listed}: a listed SSTable is missing or unreadable: {e}"));
+            report.errors.push(format!(
+                "{listed}: a listed SSTable is missing or unreadable: {e}"
+            ));
             return;
         }
     };

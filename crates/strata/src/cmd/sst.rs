@@ -57,7 +57,8 @@ pub fn run(command: SstCommand) -> Result<(), String> {
     let check = table.verify(&mut print).map_err(|e| e.to_string())?;
     out!(
         "verified: {} data blocks, {} entries",
-        check.data_blocks, check.entries
+        check.data_blocks,
+        check.entries
     );
     Ok(())
 }
@@ -80,7 +81,9 @@ fn print_header(table: &InspectedTable) {
     out!("  last key  {}", key_text(&m.last_key));
     out!(
         "  timestamps {}..={}, max seq {}",
-        m.min_timestamp, m.max_timestamp, m.max_seq
+        m.min_timestamp,
+        m.max_timestamp,
+        m.max_seq
     );
     out!(
         "  entries {} (puts {}, deletes {}, family deletes {}), key bytes {}, value bytes {}",
@@ -93,7 +96,11 @@ fn print_header(table: &InspectedTable) {
     );
     out!(
         "  data blocks {}, bloom {:?}, compression {:?}, encoding {:?}, block size {}",
-        m.data_block_count, m.bloom_type, m.compression, m.encoding, m.block_size
+        m.data_block_count,
+        m.bloom_type,
+        m.compression,
+        m.encoding,
+        m.block_size
     );
 }
 
@@ -130,7 +137,10 @@ pub fn key_text(key: &[u8]) -> String {
 pub fn emit(line: std::fmt::Arguments) {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout.write_fmt(line).and_then(|()| stdout.write_all(b"\n")) {
+    if let Err(e) = stdout
+        .write_fmt(line)
+        .and_then(|()| stdout.write_all(b"\n"))
+    {
         let code = i32::from(e.kind() != std::io::ErrorKind::BrokenPipe);
         std::process::exit(code);
     }

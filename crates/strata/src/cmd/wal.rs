@@ -40,7 +40,9 @@ pub fn run(command: WalCommand) -> Result<(), String> {
     let summary = inspect_segment(&LocalFs, &args.file, &mut print).map_err(|e| e.to_string())?;
     out!(
         "segment {}: {} bytes, {} records",
-        summary.number, summary.size, summary.records
+        summary.number,
+        summary.size,
+        summary.records
     );
     if summary.torn_header {
         out!("torn header: the segment was created just before a crash (holds no edits)");

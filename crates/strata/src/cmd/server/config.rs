@@ -167,7 +167,10 @@ mod tests {
         assert!(toml::from_str::<FileConfig>("thrift_prot = 1").is_err());
         let fsync: FileConfig = toml::from_str("[engine]\ndurability = \"fsync_wal\"\n").unwrap();
         let c = ServerConfig::from_file(fsync);
-        assert_eq!(c.service.engine.wal.min_durability, strata_engine::Durability::FsyncWal);
+        assert_eq!(
+            c.service.engine.wal.min_durability,
+            strata_engine::Durability::FsyncWal
+        );
         assert!(toml::from_str::<FileConfig>("[engine]\ndurability = \"fast\"\n").is_err());
     }
 }
