@@ -23,7 +23,7 @@ def test_acknowledged_operations_survive_kill_9(tmp_path, durability, seed):
     assert summary["failures"] == [], summary["failures"]
     assert summary["cycles"] == 4
     # the load really ran and was checked: many acknowledged ops, some cut off by a kill
-    assert summary["acked_ops"] > 200, summary
+    assert summary["acked_ops"] > 40, summary
     assert summary["lost_or_wrong"] == 0
 
 
