@@ -217,3 +217,17 @@ fn check_of_a_missing_dir_is_an_error_not_a_panic() {
     assert!(!out.status.success());
     assert!(text(&out).contains("does not exist"));
 }
+
+#[test]
+fn a_torn_wal_tail_is_a_note_not_a_failure() {
+    let (_tmp, data) = fresh();
+    let segment = newest_segment(&data);
+    let mut bytes = std::fs::read(&segment).unwrap();
+    bytes.truncate(bytes.len() - 5);
+    std::fs::write(&segment, bytes).unwrap();
+    let out = check(&data);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    let expected = format!("note: {}: torn tail at offset", segment.display());
+    assert!(all.contains(&expected), "want {expected:?} in {all}");
+}
