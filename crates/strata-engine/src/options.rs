@@ -112,6 +112,10 @@ pub struct WalOptions {
     pub segment_size: u64,
     /// How often ASYNC_WAL edits are flushed to the OS.
     pub async_flush_interval: Duration,
+    /// Every logged write is made at least this durable (a server-wide `durability`
+    /// setting: `FsyncWal` fsyncs even writes that asked for `SyncWal`). `SkipWal` writes
+    /// stay unlogged.
+    pub min_durability: Durability,
 }
 
 impl Default for WalOptions {
@@ -119,6 +123,7 @@ impl Default for WalOptions {
         WalOptions {
             segment_size: 64 * 1024 * 1024,
             async_flush_interval: Duration::from_millis(100),
+            min_durability: Durability::AsyncWal,
         }
     }
 }

@@ -35,6 +35,14 @@ enum Command {
     Bench(cmd::bench::BenchCommand),
     /// An HBase-shell-compatible shell talking to a running server over Thrift.
     Shell(cmd::shell::ShellArgs),
+    /// Verify a stopped server's data directory offline (WAL, manifests, SSTables).
+    Check(cmd::check::CheckArgs),
+    /// Inspect an SSTable.
+    #[command(subcommand)]
+    Sst(cmd::sst::SstCommand),
+    /// Inspect a WAL segment.
+    #[command(subcommand)]
+    Wal(cmd::wal::WalCommand),
 }
 
 /// Structured logs on stderr; the level comes from `STRATA_LOG` (e.g. `debug`,
@@ -62,6 +70,9 @@ fn main() -> ExitCode {
         Command::Server(args) => cmd::server::run(args),
         Command::Bench(bench) => cmd::bench::run(bench).map_err(|e| e.to_string()),
         Command::Shell(args) => cmd::shell::run(args),
+        Command::Check(args) => cmd::check::run(args),
+        Command::Sst(command) => cmd::sst::run(command),
+        Command::Wal(command) => cmd::wal::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

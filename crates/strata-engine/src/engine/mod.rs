@@ -4,6 +4,7 @@
 mod options;
 mod reference;
 mod shared;
+mod wal_bound;
 mod worker;
 
 use std::collections::HashMap;

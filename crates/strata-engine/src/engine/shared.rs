@@ -133,6 +133,7 @@ impl Shared {
         if let Err(e) = self.wal.mark_flushed(min_unflushed) {
             tracing::warn!(error = %e, "could not delete flushed WAL segments");
         }
+        self.flush_region_pinning_the_wal(&regions);
         for region in regions.iter().filter(|r| r.needs_compaction()) {
             self.request_compaction(region.id());
         }

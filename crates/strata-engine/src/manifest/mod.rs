@@ -28,6 +28,7 @@
 mod fields;
 mod files;
 pub mod format;
+pub mod inspect;
 mod state;
 mod store;
 

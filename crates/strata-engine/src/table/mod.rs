@@ -25,6 +25,7 @@ pub mod compression;
 pub mod format;
 pub mod frame;
 pub mod index;
+pub mod inspect;
 pub mod iter;
 pub mod meta;
 pub mod options;

@@ -14,6 +14,7 @@ pub mod edit;
 mod flusher;
 pub mod format;
 mod group_commit;
+pub mod inspect;
 mod reader;
 mod recovery;
 mod segment;

@@ -32,6 +32,8 @@ pub struct Wal {
     /// Held for the whole of a rolled-segment sync, so a caller never returns while another
     /// thread (the background flusher) still has a segment it took out of the list.
     rolled_sync: Mutex<()>,
+    /// `WalOptions::min_durability`.
+    min_durability: Durability,
 }
 
 impl std::fmt::Debug for Wal {
@@ -75,6 +77,7 @@ impl Wal {
             stop: Arc::new(StopSignal::default()),
             flusher: Mutex::new(None),
             rolled_sync: Mutex::new(()),
+            min_durability: opts.min_durability,
         });
         let handle = flusher::spawn(
             Arc::downgrade(&wal),
@@ -108,7 +111,7 @@ impl Wal {
         let req = Request {
             record: &record,
             seq: Some(edit.seq),
-            durability,
+            durability: durability.max(self.min_durability),
             internal: false,
         };
         self.queue.submit(req, &|batch| self.write_batch(batch))

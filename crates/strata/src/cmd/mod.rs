@@ -1,5 +1,9 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod check;
+mod check_stores;
 pub mod server;
 pub mod shell;
+pub mod sst;
+pub mod wal;

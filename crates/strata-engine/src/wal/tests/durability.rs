@@ -84,6 +84,7 @@ fn async_wal_reaches_the_os_within_the_interval() {
     let options = WalOptions {
         segment_size: 1 << 20,
         async_flush_interval: interval,
+        ..WalOptions::default()
     };
     let (wal, _) = open(Arc::new(fs.clone()), dir.path(), options).unwrap();
     let edit = simple_edit(1, 1);

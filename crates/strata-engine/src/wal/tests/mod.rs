@@ -6,6 +6,7 @@ mod faults;
 mod flushed;
 mod golden;
 mod group;
+mod min_durability;
 mod model;
 mod roundtrip;
 mod support;

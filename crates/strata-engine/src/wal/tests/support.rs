@@ -133,6 +133,7 @@ pub fn opts(segment_size: u64) -> WalOptions {
     WalOptions {
         segment_size,
         async_flush_interval: Duration::from_secs(3600),
+        ..WalOptions::default()
     }
 }
 

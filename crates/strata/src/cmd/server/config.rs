@@ -38,6 +38,15 @@ pub struct EngineConfig {
     pub auto_split: Option<bool>,
     pub split_initial_mb: Option<u64>,
     pub max_region_mb: Option<u64>,
+    pub durability: Option<DurabilitySetting>,
+}
+
+/// The `durability` key: the least durability of every logged write.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DurabilitySetting {
+    SyncWal,
+    FsyncWal,
 }
 
 /// The effective server settings.
@@ -89,6 +98,12 @@ impl ServerConfig {
         }
         if let Some(v) = e.blocking_store_files {
             engine.blocking_store_files = v;
+        }
+        if let Some(v) = e.durability {
+            engine.wal.min_durability = match v {
+                DurabilitySetting::SyncWal => strata_engine::Durability::SyncWal,
+                DurabilitySetting::FsyncWal => strata_engine::Durability::FsyncWal,
+            };
         }
         if let Some(v) = e.write_wait_timeout_ms {
             engine.write_wait_timeout = Duration::from_millis(v);
@@ -150,5 +165,12 @@ mod tests {
         assert_eq!(c.service.scanner_lease, Duration::from_millis(5));
         assert_eq!(c.service.split.max_region_size, 100 * MIB);
         assert!(toml::from_str::<FileConfig>("thrift_prot = 1").is_err());
+        let fsync: FileConfig = toml::from_str("[engine]\ndurability = \"fsync_wal\"\n").unwrap();
+        let c = ServerConfig::from_file(fsync);
+        assert_eq!(
+            c.service.engine.wal.min_durability,
+            strata_engine::Durability::FsyncWal
+        );
+        assert!(toml::from_str::<FileConfig>("[engine]\ndurability = \"fast\"\n").is_err());
     }
 }
