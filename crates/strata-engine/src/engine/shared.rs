@@ -35,6 +35,8 @@ pub struct Shared {
     pub(crate) queue: Arc<WorkQueue>,
     /// Regions retired by a split or merge whose files may still be referenced.
     pub(crate) retired: Mutex<std::collections::HashSet<u64>>,
+    /// Finished flushes and compactions, for operators.
+    pub events: crate::stats::EventLog,
 }
 
 impl Shared {
@@ -61,6 +63,7 @@ impl Shared {
             recovered: Mutex::new(recovered),
             queue,
             retired: Mutex::new(std::collections::HashSet::new()),
+            events: crate::stats::EventLog::default(),
         }
     }
 
