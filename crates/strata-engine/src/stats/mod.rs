@@ -127,6 +127,11 @@ impl Engine {
         }
     }
 
+    /// The engine clock's wall-clock milliseconds (what stats timestamps use).
+    pub fn clock_millis(&self) -> i64 {
+        self.shared.clock.now_millis()
+    }
+
     /// A snapshot of one open region.
     pub fn region_stats(&self, id: u64) -> Option<RegionStats> {
         self.shared.region(id).map(|r| r.stats())
