@@ -21,13 +21,22 @@ use crate::AppState;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/v1/server", get(|s: State<AppState>| json(server(&s))))
-        .route("/api/v1/tables", get(|s: State<AppState>| json(s.service.table_status())))
+        .route(
+            "/api/v1/tables",
+            get(|s: State<AppState>| json(s.service.table_status())),
+        )
         .route("/api/v1/tables/{name}", get(one_table))
         .route("/api/v1/cache", get(|s: State<AppState>| json(cache(&s))))
         .route("/api/v1/wal", get(|s: State<AppState>| json(wal(&s))))
-        .route("/api/v1/background", get(|s: State<AppState>| json(background(&s))))
+        .route(
+            "/api/v1/background",
+            get(|s: State<AppState>| json(background(&s))),
+        )
         .route("/api/v1/slow", get(|s: State<AppState>| json(slow(&s))))
-        .route("/api/v1/requests", get(|s: State<AppState>| json(requests(&s))))
+        .route(
+            "/api/v1/requests",
+            get(|s: State<AppState>| json(requests(&s))),
+        )
         .route("/api/v1/charts", get(|s: State<AppState>| json(charts(&s))))
 }
 
@@ -41,7 +50,11 @@ async fn one_table(State(state): State<AppState>, Path(name): Path<String>) -> R
         .and_then(|t| state.service.one_table_status(&t))
     {
         Some(status) => Json(status).into_response(),
-        None => (StatusCode::NOT_FOUND, Json(serde_json::json!({"error": format!("no table {name}")}))).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            Json(serde_json::json!({"error": format!("no table {name}")})),
+        )
+            .into_response(),
     }
 }
 
@@ -92,7 +105,11 @@ pub fn cache(state: &AppState) -> CacheReport {
     let totals = cache.stats();
     let lookups = totals.hits + totals.misses;
     CacheReport {
-        hit_ratio: if lookups == 0 { 0.0 } else { totals.hits as f64 / lookups as f64 },
+        hit_ratio: if lookups == 0 {
+            0.0
+        } else {
+            totals.hits as f64 / lookups as f64
+        },
         totals,
         tiers: cache.tier_stats(),
     }

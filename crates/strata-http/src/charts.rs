@@ -79,7 +79,10 @@ mod tests {
     fn samples_are_rates_of_the_deltas_and_bounded() {
         let charts = Charts::default();
         charts.sample(0, histogram(10, 0));
-        assert!(charts.samples().is_empty(), "the first reading is the baseline");
+        assert!(
+            charts.samples().is_empty(),
+            "the first reading is the baseline"
+        );
         charts.sample(2_000, histogram(30, 0));
         let s = charts.samples();
         assert_eq!(s.len(), 1);

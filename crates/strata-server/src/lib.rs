@@ -10,9 +10,9 @@ pub mod metrics;
 pub mod names;
 mod scanner;
 pub mod schema;
-pub mod status;
 mod service;
 mod split;
+pub mod status;
 pub mod table;
 
 pub use data::{Check, CompareOp};

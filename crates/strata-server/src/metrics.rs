@@ -348,7 +348,10 @@ mod tests {
         assert_eq!(totals[0].1.count, 2);
         assert_eq!(totals[0].1.sum_micros, 3_040);
         assert_eq!(totals[0].1.buckets[0], 1);
-        assert_eq!(totals[0].1.buckets[6], 1, "3 ms lands in the <= 5 ms bucket");
+        assert_eq!(
+            totals[0].1.buckets[6], 1,
+            "3 ms lands in the <= 5 ms bucket"
+        );
         assert_eq!(totals[1].1.count, 1);
         let tables = m.per_table();
         assert_eq!(tables.len(), 1);

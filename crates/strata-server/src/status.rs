@@ -107,7 +107,11 @@ mod tests {
         let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
         let t = TableName::parse("t").unwrap();
         service
-            .create_table(&t, vec![FamilyOptions::new("cf")], vec![bytes::Bytes::from("m")])
+            .create_table(
+                &t,
+                vec![FamilyOptions::new("cf")],
+                vec![bytes::Bytes::from("m")],
+            )
             .unwrap();
         let cells = vec![
             Cell::put("a", "cf", "q", 1, "1"),

@@ -67,7 +67,11 @@ impl WorkQueue {
     /// Waiting (flushes, compactions), for operators.
     pub fn queued(&self) -> (u64, u64) {
         let state = self.state.lock();
-        let flushes = state.tasks.iter().filter(|t| matches!(t, Task::Flush(_))).count();
+        let flushes = state
+            .tasks
+            .iter()
+            .filter(|t| matches!(t, Task::Flush(_)))
+            .count();
         (flushes as u64, (state.tasks.len() - flushes) as u64)
     }
 

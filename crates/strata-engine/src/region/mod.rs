@@ -92,7 +92,13 @@ impl Region {
         };
         let replayed = region.replay(recovered);
         let region = Arc::new(region);
-        tracing::info!(region = region.id, replayed, duration_ms = started.elapsed().as_secs_f64() * 1e3, file_bytes = region.stores.values().map(|s| s.file_bytes()).sum::<u64>(), "region opened");
+        tracing::info!(
+            region = region.id,
+            replayed,
+            duration_ms = started.elapsed().as_secs_f64() * 1e3,
+            file_bytes = region.stores.values().map(|s| s.file_bytes()).sum::<u64>(),
+            "region opened"
+        );
         Ok(region)
     }
 
@@ -197,7 +203,9 @@ impl Region {
                 Ok(freed) => {
                     self.shared.memory.release(freed);
                     let (elapsed, end) = (started.elapsed(), self.shared.clock.now_millis());
-                    self.shared.events.flushed(self.id, store, freed, elapsed, end);
+                    self.shared
+                        .events
+                        .flushed(self.id, store, freed, elapsed, end);
                 }
                 Err(e) => {
                     tracing::error!(region = self.id, error = %e, "flush failed; the snapshot stays in memory and is retried");
@@ -233,7 +241,9 @@ impl Region {
             )?;
             if let Some(outcome) = outcome {
                 let (elapsed, end) = (started.elapsed(), self.shared.clock.now_millis());
-                self.shared.events.compacted(self.id, family, &outcome, elapsed, end);
+                self.shared
+                    .events
+                    .compacted(self.id, family, &outcome, elapsed, end);
                 outcomes.push((family.clone(), outcome));
             }
         }

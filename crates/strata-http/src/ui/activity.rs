@@ -14,11 +14,30 @@ pub async fn background(State(state): State<AppState>) -> Html<String> {
     let b = api::background(&state);
     let t = &b.totals;
     let mut body = String::from("<div class=\"cards\">");
-    body += &card("Queued flushes / compactions", &format!("{} / {}", b.queued_flushes, b.queued_compactions), None);
-    body += &card("Flushes", &format!("{} ({}, {})", t.flushes, bytes(t.flush_bytes), micros(t.flush_micros)), None);
+    body += &card(
+        "Queued flushes / compactions",
+        &format!("{} / {}", b.queued_flushes, b.queued_compactions),
+        None,
+    );
+    body += &card(
+        "Flushes",
+        &format!(
+            "{} ({}, {})",
+            t.flushes,
+            bytes(t.flush_bytes),
+            micros(t.flush_micros)
+        ),
+        None,
+    );
     body += &card(
         "Compactions",
-        &format!("{} ({} → {}, {})", t.compactions, bytes(t.compaction_bytes_in), bytes(t.compaction_bytes_out), micros(t.compaction_micros)),
+        &format!(
+            "{} ({} → {}, {})",
+            t.compactions,
+            bytes(t.compaction_bytes_in),
+            bytes(t.compaction_bytes_out),
+            micros(t.compaction_micros)
+        ),
         None,
     );
     body += "</div><h2>Recent flushes and compactions (newest first)</h2>";
@@ -44,7 +63,19 @@ pub async fn background(State(state): State<AppState>) -> Html<String> {
             ]
         })
         .collect();
-    body += &table(&["Finished (UTC)", "Kind", "Region", "Family", "Duration", "Files in", "Bytes in", "Bytes out"], &rows);
+    body += &table(
+        &[
+            "Finished (UTC)",
+            "Kind",
+            "Region",
+            "Family",
+            "Duration",
+            "Files in",
+            "Bytes in",
+            "Bytes out",
+        ],
+        &rows,
+    );
     body += "<p class=\"muted\">A flush's bytes in are memstore bytes; its bytes out are the SSTable written.</p>";
     page("/ui/background", "Background work", &body)
 }

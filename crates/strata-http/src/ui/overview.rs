@@ -16,7 +16,10 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
     body += &card("Uptime", &uptime(server.uptime_seconds), None);
     body += &card(
         "Tables / regions / open scanners",
-        &format!("{} / {} / {}", server.tables, server.regions, server.open_scanners),
+        &format!(
+            "{} / {} / {}",
+            server.tables, server.regions, server.open_scanners
+        ),
         None,
     );
     body += &card(
@@ -25,7 +28,10 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
         Some((m.memstore_bytes, m.memstore_limit)),
     );
     body += &card(
-        &format!("Block cache (capacity {})", bytes(server.block_cache_capacity_bytes)),
+        &format!(
+            "Block cache (capacity {})",
+            bytes(server.block_cache_capacity_bytes)
+        ),
         &bytes(server.block_cache_bytes),
         Some((server.block_cache_bytes, server.block_cache_capacity_bytes)),
     );
@@ -63,7 +69,15 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
         })
         .collect();
     body += &table(
-        &["Volume", "Root", "Type", "Store files", "Store bytes", "Free", "Size"],
+        &[
+            "Volume",
+            "Root",
+            "Type",
+            "Store files",
+            "Store bytes",
+            "Free",
+            "Size",
+        ],
         &rows,
     );
     body += "<h2>Effective configuration</h2>";
@@ -77,7 +91,12 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
 }
 
 fn uptime(seconds: u64) -> String {
-    let (d, h, m, s) = (seconds / 86_400, seconds / 3600 % 24, seconds / 60 % 60, seconds % 60);
+    let (d, h, m, s) = (
+        seconds / 86_400,
+        seconds / 3600 % 24,
+        seconds / 60 % 60,
+        seconds % 60,
+    );
     if d > 0 {
         format!("{d}d {h}h {m}m")
     } else {

@@ -12,8 +12,16 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
     let cache = api::cache(&state);
     let t = &cache.totals;
     let mut body = String::from("<h2>Block cache</h2><div class=\"cards\">");
-    body += &card("Size", &format!("{} of {}", bytes(t.size_bytes), bytes(t.capacity_bytes)), Some((t.size_bytes, t.capacity_bytes)));
-    body += &card("Hit ratio", &format!("{:.1}%", cache.hit_ratio * 100.0), None);
+    body += &card(
+        "Size",
+        &format!("{} of {}", bytes(t.size_bytes), bytes(t.capacity_bytes)),
+        Some((t.size_bytes, t.capacity_bytes)),
+    );
+    body += &card(
+        "Hit ratio",
+        &format!("{:.1}%", cache.hit_ratio * 100.0),
+        None,
+    );
     body += &card("Hits / misses", &format!("{} / {}", t.hits, t.misses), None);
     body += &card("Evictions", &t.evictions.to_string(), None);
     body += "</div>";
@@ -25,21 +33,48 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
                 tier.tier.into(),
                 num(bytes(tier.size_bytes)),
                 num(bytes(tier.capacity_bytes)),
-                num(format!("{:.1}%", percent(tier.size_bytes, tier.capacity_bytes))),
+                num(format!(
+                    "{:.1}%",
+                    percent(tier.size_bytes, tier.capacity_bytes)
+                )),
                 num(tier.entries),
                 num(tier.hits),
                 num(tier.evictions),
             ]
         })
         .collect();
-    body += &table(&["Tier", "Size", "Capacity", "Used", "Blocks", "Hits", "Evictions"], &rows);
+    body += &table(
+        &[
+            "Tier",
+            "Size",
+            "Capacity",
+            "Used",
+            "Blocks",
+            "Hits",
+            "Evictions",
+        ],
+        &rows,
+    );
     body += "<p class=\"muted\">The high tier holds index and bloom blocks and the data of IN_MEMORY families; a scan churning the normal tier cannot evict them. Misses are counted for the cache as a whole.</p>";
 
     let wal = api::wal(&state);
     let w = &wal.stats;
     body += "<h2>Write-ahead log</h2><div class=\"cards\">";
-    body += &card("Segments", &format!("{} ({})", w.segments, bytes(w.total_bytes)), None);
-    body += &card("Sync latency p50 / p95 / p99 ≤", &format!("{} / {} / {}", micros(wal.sync_p50_micros), micros(wal.sync_p95_micros), micros(wal.sync_p99_micros)), None);
+    body += &card(
+        "Segments",
+        &format!("{} ({})", w.segments, bytes(w.total_bytes)),
+        None,
+    );
+    body += &card(
+        "Sync latency p50 / p95 / p99 ≤",
+        &format!(
+            "{} / {} / {}",
+            micros(wal.sync_p50_micros),
+            micros(wal.sync_p95_micros),
+            micros(wal.sync_p99_micros)
+        ),
+        None,
+    );
     body += &card("Slowest sync", &micros(w.sync_micros_max), None);
     body += "</div>";
     let rows = vec![

@@ -29,7 +29,16 @@ pub async fn list(State(state): State<AppState>) -> Html<String> {
         })
         .collect();
     let mut body = table(
-        &["Table", "State", "Families", "Regions", "Size", "Memstore", "Read requests", "Write requests"],
+        &[
+            "Table",
+            "State",
+            "Families",
+            "Regions",
+            "Size",
+            "Memstore",
+            "Read requests",
+            "Write requests",
+        ],
         &rows,
     );
     for t in &tables {
@@ -46,7 +55,16 @@ fn table_link(name: &str) -> String {
 fn regions(t: &TableStatus) -> String {
     let rows: Vec<Vec<String>> = t.regions.iter().map(region_row).collect();
     table(
-        &["Region", "Start key", "End key", "Store files", "Size", "Memstore", "Read requests", "Write requests"],
+        &[
+            "Region",
+            "Start key",
+            "End key",
+            "Store files",
+            "Size",
+            "Memstore",
+            "Read requests",
+            "Write requests",
+        ],
         &rows,
     )
 }
@@ -70,7 +88,11 @@ pub async fn detail(State(state): State<AppState>, Path(name): Path<String>) -> 
         .and_then(|n| state.service.one_table_status(&n))
     else {
         let body = format!("<p>There is no table <code>{}</code>.</p>", html(&name));
-        return (StatusCode::NOT_FOUND, page("/ui/tables", "No such table", &body)).into_response();
+        return (
+            StatusCode::NOT_FOUND,
+            page("/ui/tables", "No such table", &body),
+        )
+            .into_response();
     };
     let mut body = format!(
         "<p>{} · families {} · {} regions · {} on disk · {} in memstores</p>",
@@ -96,17 +118,36 @@ pub async fn detail(State(state): State<AppState>, Path(name): Path<String>) -> 
                 .iter()
                 .map(|f| {
                     vec![
-                        format!("<code>{}</code>{}", html(&f.path), if f.reference { " (reference)" } else { "" }),
+                        format!(
+                            "<code>{}</code>{}",
+                            html(&f.path),
+                            if f.reference { " (reference)" } else { "" }
+                        ),
                         html(&f.volume),
                         num(bytes(f.size)),
                         num(f.entries),
-                        format!("{} … {}", timestamp(f.min_timestamp), timestamp(f.max_timestamp)),
+                        format!(
+                            "{} … {}",
+                            timestamp(f.min_timestamp),
+                            timestamp(f.max_timestamp)
+                        ),
                         f.origin.into(),
                         timestamp(f.created_at_ms),
                     ]
                 })
                 .collect();
-            body += &table(&["File", "Volume", "Size", "Entries", "Cell time range (UTC)", "Written by", "Created (UTC)"], &rows);
+            body += &table(
+                &[
+                    "File",
+                    "Volume",
+                    "Size",
+                    "Entries",
+                    "Cell time range (UTC)",
+                    "Written by",
+                    "Created (UTC)",
+                ],
+                &rows,
+            );
         }
     }
     page("/ui/tables", &format!("Table {}", t.name), &body).into_response()

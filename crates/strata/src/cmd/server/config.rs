@@ -121,9 +121,10 @@ impl ServerConfig {
             thrift_port: file.thrift_port.unwrap_or(9090),
             http_port: file.http_port.unwrap_or(8080),
             grpc_port: file.grpc_port.unwrap_or(50051),
-            slow_request: file
-                .slow_request_ms
-                .map_or(strata_server::metrics::DEFAULT_SLOW_THRESHOLD, Duration::from_millis),
+            slow_request: file.slow_request_ms.map_or(
+                strata_server::metrics::DEFAULT_SLOW_THRESHOLD,
+                Duration::from_millis,
+            ),
             log_level: file.log_level.unwrap_or_else(|| "info".to_string()),
             service,
         }

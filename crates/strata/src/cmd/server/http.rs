@@ -89,11 +89,14 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
         ConfigEntry::new("engine.auto_split", c.service.split.enabled),
         ConfigEntry::new(
             "engine.split_initial_mb",
-            c.service
-                .split
-                .initial_size
-                .map_or_else(|| "2 x memstore_flush_mb".to_string(), |b| (b / MIB).to_string()),
+            c.service.split.initial_size.map_or_else(
+                || "2 x memstore_flush_mb".to_string(),
+                |b| (b / MIB).to_string(),
+            ),
         ),
-        ConfigEntry::new("engine.max_region_mb", c.service.split.max_region_size / MIB),
+        ConfigEntry::new(
+            "engine.max_region_mb",
+            c.service.split.max_region_size / MIB,
+        ),
     ]
 }
