@@ -183,8 +183,7 @@ async fn metrics_parse_and_counters_grow_with_requests() {
     assert!(after["strata_wal_appends_total"] >= 20.0);
     assert!(after["strata_wal_written_bytes_total"] > before["strata_wal_written_bytes_total"]);
     assert!(
-        after["strata_store_files{volume=\"default\"}"] >= 2.0
-            || after.keys().any(|k| k.starts_with("strata_store_files{"))
+        after["strata_store_files{volume=\"default\"}"] >= 1.0
     );
     assert!(
         after["strata_block_cache_hits_total{tier=\"high\"}"]
