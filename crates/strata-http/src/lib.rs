@@ -11,6 +11,7 @@
 
 mod api;
 mod charts;
+mod exposition;
 mod format;
 mod health;
 mod prometheus;

@@ -6,13 +6,12 @@
 //! copy of each counter updated on the hot path, and process-global registries would mix the
 //! figures of several services opened in one process (tests, embedding).
 
-use std::fmt::Write;
-
 use axum::extract::State;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use strata_server::metrics::{LatencySnapshot, Operation, LATENCY_BOUNDS_MICROS};
 
+use crate::exposition::Exposition;
 use crate::AppState;
 
 /// The content type Prometheus expects.
@@ -22,72 +21,8 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     ([(CONTENT_TYPE, CONTENT_TYPE_TEXT)], render(&state))
 }
 
-/// Writes metric families; `help` and `kind` are written once per family.
-struct Exposition {
-    out: String,
-}
-
-impl Exposition {
-    fn family(&mut self, name: &str, kind: &str, help: &str) {
-        let _ = writeln!(self.out, "# HELP {name} {help}");
-        let _ = writeln!(self.out, "# TYPE {name} {kind}");
-    }
-
-    fn sample(&mut self, name: &str, labels: &[(&str, &str)], value: impl std::fmt::Display) {
-        self.out.push_str(name);
-        if !labels.is_empty() {
-            self.out.push('{');
-            for (i, (k, v)) in labels.iter().enumerate() {
-                if i > 0 {
-                    self.out.push(',');
-                }
-                let _ = write!(self.out, "{k}=\"{}\"", escape_label(v));
-            }
-            self.out.push('}');
-        }
-        let _ = writeln!(self.out, " {value}");
-    }
-
-    fn single(&mut self, name: &str, kind: &str, help: &str, value: impl std::fmt::Display) {
-        self.family(name, kind, help);
-        self.sample(name, &[], value);
-    }
-
-    /// One histogram series: cumulative buckets with `le` in seconds, `_sum` and `_count`.
-    fn histogram(
-        &mut self,
-        name: &str,
-        labels: &[(&str, &str)],
-        bounds_micros: &[u64],
-        buckets: &[u64],
-        sum_micros: u64,
-    ) {
-        let mut cumulative = 0;
-        for (i, n) in buckets.iter().enumerate() {
-            cumulative += n;
-            let le = match bounds_micros.get(i) {
-                Some(b) => format!("{}", *b as f64 / 1e6),
-                None => "+Inf".to_string(),
-            };
-            let mut with_le = labels.to_vec();
-            with_le.push(("le", &le));
-            self.sample(&format!("{name}_bucket"), &with_le, cumulative);
-        }
-        if buckets.len() <= bounds_micros.len() {
-            let mut with_le = labels.to_vec();
-            with_le.push(("le", "+Inf"));
-            self.sample(&format!("{name}_bucket"), &with_le, cumulative);
-        }
-        self.sample(&format!("{name}_sum"), labels, sum_micros as f64 / 1e6);
-        self.sample(&format!("{name}_count"), labels, cumulative);
-    }
-}
-
-fn escape_label(v: &str) -> String {
-    v.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
-}
+/// Reads one figure of a cache tier.
+type TierValue = fn(&strata_engine::cache::TierStats) -> u64;
 
 fn request_histogram(e: &mut Exposition, name: &str, labels: &[(&str, &str)], h: &LatencySnapshot) {
     e.histogram(
@@ -382,12 +317,7 @@ fn engine(e: &mut Exposition, state: &AppState) {
         "Blocks inserted into the block cache.",
         stats.cache.inserts,
     );
-    let tier_family: [(
-        &str,
-        &str,
-        &str,
-        fn(&strata_engine::cache::TierStats) -> u64,
-    ); 5] = [
+    let tier_family: [(&str, &str, &str, TierValue); 5] = [
         (
             "strata_block_cache_hits_total",
             "counter",
