@@ -396,6 +396,25 @@ mod tests {
         assert_eq!(slow[0].operation, Operation::Append);
     }
 
+    /// The cost of recording one request, for docs/operations.md:
+    /// `cargo test --release -p strata-server --lib recording_cost -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, run by hand in release mode"]
+    fn recording_cost() {
+        let m = metrics();
+        let tables: Vec<TableName> = (0..20)
+            .map(|i| TableName::parse(&format!("t{i}")).unwrap())
+            .collect();
+        let n = 2_000_000u32;
+        let started = Instant::now();
+        for i in 0..n {
+            let _timer = m.start(Operation::Get, Some(&tables[i as usize % tables.len()]));
+        }
+        let per_request = started.elapsed() / n;
+        println!("recording one request (timer included): {per_request:?}");
+        assert_eq!(m.all_requests().count, u64::from(n));
+    }
+
     #[test]
     fn timers_record_on_drop() {
         let m = metrics();

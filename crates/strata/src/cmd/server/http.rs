@@ -43,6 +43,8 @@ pub async fn start_http(
         config_entries(config),
     ));
     let sampler = strata_http::spawn_sampler(service, Arc::clone(&state));
+    // The REST gateway goes here as the fallback of every path this router leaves free:
+    // `.fallback_service(strata_rest::router(Arc::clone(service)))`.
     let router = strata_http::router(Arc::clone(service), Arc::clone(&state));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(async move {
