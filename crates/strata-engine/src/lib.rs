@@ -34,6 +34,7 @@ pub mod memstore;
 pub mod options;
 pub mod read;
 pub mod region;
+pub mod stats;
 pub mod store;
 pub mod table;
 pub mod util;

@@ -91,6 +91,9 @@ impl Service {
         cells: Vec<Cell>,
         durability: Durability,
     ) -> Result<()> {
+        let _timer = self
+            .metrics
+            .start(crate::metrics::Operation::Mutate, Some(table));
         let state = self.table(table)?;
         state.check_enabled()?;
         for cell in &cells {
@@ -184,6 +187,9 @@ impl Service {
 
     /// Reads one row; `None` when nothing in it is visible.
     pub fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
+        let _timer = self
+            .metrics
+            .start(crate::metrics::Operation::Get, Some(table));
         let state = self.table(table)?;
         state.check_enabled()?;
         for family in get.columns.keys() {
@@ -333,6 +339,9 @@ impl Service {
         cells: Vec<Cell>,
         durability: Durability,
     ) -> Result<bool> {
+        let _timer = self
+            .metrics
+            .start(crate::metrics::Operation::CheckAndMutate, Some(table));
         self.retry_sealed(|| self.check_and_mutate_once(table, check, cells.clone(), durability))
     }
 
@@ -345,6 +354,9 @@ impl Service {
         row: &[u8],
         columns: &[(Bytes, Bytes, Bytes)],
     ) -> Result<Vec<Cell>> {
+        let _timer = self
+            .metrics
+            .start(crate::metrics::Operation::Append, Some(table));
         self.retry_sealed(|| self.append_once(table, row, columns))
     }
 
@@ -360,6 +372,9 @@ impl Service {
         qualifier: &[u8],
         amount: i64,
     ) -> Result<i64> {
+        let _timer = self
+            .metrics
+            .start(crate::metrics::Operation::Increment, Some(table));
         self.retry_sealed(|| self.increment_once(table, row, family, qualifier, amount))
     }
 }

@@ -8,6 +8,7 @@ mod drop_range;
 mod embedded_support;
 pub mod error;
 pub mod filter;
+pub mod metrics;
 pub mod names;
 mod region_sizes;
 mod row_stream;
@@ -16,6 +17,7 @@ mod scanner;
 pub mod schema;
 mod service;
 mod split;
+pub mod status;
 pub mod table;
 
 pub use data::{Check, CompareOp};

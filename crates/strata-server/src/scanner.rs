@@ -125,6 +125,9 @@ impl Service {
         mut scan: Scan,
         mut filter: Option<Filter>,
     ) -> Result<u64> {
+        let _timer = self
+            .metrics
+            .start(crate::metrics::Operation::OpenScanner, Some(table));
         self.scanners.expire(self.options.scanner_lease);
         let state = self.table(table)?;
         state.check_enabled()?;
@@ -163,6 +166,9 @@ impl Service {
 
     /// Up to `max_rows` further rows of scanner `id` (empty when it is exhausted).
     pub fn scanner_next(&self, id: u64, max_rows: usize) -> Result<Vec<RowResult>> {
+        let _timer = self
+            .metrics
+            .start(crate::metrics::Operation::ScannerNext, None);
         self.scanners.expire(self.options.scanner_lease);
         let scanner = self
             .scanners

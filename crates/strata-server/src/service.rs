@@ -54,6 +54,7 @@ pub struct Service {
     pub(crate) splitting: Mutex<std::collections::HashSet<u64>>,
     /// Itself, for background splits.
     pub(crate) me: std::sync::Weak<Service>,
+    pub(crate) metrics: crate::metrics::RequestMetrics,
 }
 
 impl Service {
@@ -85,6 +86,7 @@ impl Service {
                 )
                 .collect();
         engine.retire_all_except(&live)?;
+        let metrics = crate::metrics::RequestMetrics::new(Arc::clone(&options.engine.clock));
         Ok(Arc::new_cyclic(|me| Service {
             engine,
             options,
@@ -97,6 +99,7 @@ impl Service {
             row_locks: crate::data::RowLocks::default(),
             splitting: Mutex::new(std::collections::HashSet::new()),
             me: me.clone(),
+            metrics,
         }))
     }
 

@@ -85,6 +85,7 @@ impl Service {
 
     /// Splits a region in two; returns the daughters' ids.
     pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
+        let started = std::time::Instant::now();
         let _admin = self.admin.lock();
         let state = self.table(table)?;
         let idx = match &at {
@@ -126,7 +127,8 @@ impl Service {
             (right.clone(), vec![(0, range_of(&right))]),
         ];
         self.replace_regions(&state, idx..idx + 1, &sources, plan)?;
-        tracing::info!(table = %table, parent = parent.entry.id, left = left.id, right = right.id, "region split");
+        self.metrics.count_split();
+        tracing::info!(table = %table, parent = parent.entry.id, left = left.id, right = right.id, duration_ms = started.elapsed().as_secs_f64() * 1e3, "region split");
         Ok((left.id, right.id))
     }
 
@@ -153,6 +155,7 @@ impl Service {
             vec![(0, range_of(&ra.entry)), (1, range_of(&rb.entry))],
         )];
         self.replace_regions(&state, first..second + 1, &sources, plan)?;
+        self.metrics.count_merge();
         tracing::info!(table = %table, a, b, merged = merged.id, "regions merged");
         Ok(merged.id)
     }

@@ -46,8 +46,9 @@ enum Command {
 }
 
 /// Structured logs on stderr; the level comes from `STRATA_LOG` (e.g. `debug`,
-/// `strata_engine=trace`), by default `info` for the server and `warn` for tools (so a
-/// benchmark's table is not interleaved with engine events).
+/// `strata_engine=trace`), else for the server from the config file's `log_level`, by
+/// default `info` for the server and `warn` for tools (so a benchmark's table is not
+/// interleaved with engine events).
 fn init_logging(default_level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("STRATA_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
@@ -60,11 +61,11 @@ fn init_logging(default_level: &str) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging(match cli.command {
-        Command::Server(_) => "info",
+    init_logging(&match &cli.command {
+        Command::Server(args) => cmd::server::log_level(args),
         // The shell reports its own errors; the Thrift client's logs would only repeat them.
-        Command::Shell(_) => "off",
-        _ => "warn",
+        Command::Shell(_) => "off".to_string(),
+        _ => "warn".to_string(),
     });
     let result = match cli.command {
         Command::Server(args) => cmd::server::run(args),

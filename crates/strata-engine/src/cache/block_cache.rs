@@ -26,7 +26,7 @@ pub enum Priority {
 }
 
 /// Counters and sizes, for metrics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct CacheStats {
     /// Lookups that found the block.
     pub hits: u64,
@@ -41,6 +41,18 @@ pub struct CacheStats {
     /// Configured capacity.
     pub capacity_bytes: u64,
     /// Blocks currently held.
+    pub entries: u64,
+}
+
+/// One partition's share of the counters and sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct TierStats {
+    /// "high" (index, bloom, in-memory families) or "normal".
+    pub tier: &'static str,
+    pub hits: u64,
+    pub evictions: u64,
+    pub size_bytes: u64,
+    pub capacity_bytes: u64,
     pub entries: u64,
 }
 
@@ -90,7 +102,10 @@ pub struct BlockCache {
     hits: AtomicU64,
     misses: AtomicU64,
     inserts: AtomicU64,
-    evictions: Arc<AtomicU64>,
+    /// High-priority partition: hits and evictions (the rest are the normal partition's).
+    high_hits: AtomicU64,
+    high_evictions: Arc<AtomicU64>,
+    normal_evictions: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for BlockCache {
@@ -104,9 +119,10 @@ impl std::fmt::Debug for BlockCache {
 impl BlockCache {
     /// A cache holding about `capacity_bytes` of blocks.
     pub fn new(capacity_bytes: u64) -> Arc<BlockCache> {
-        let evictions = Arc::new(AtomicU64::new(0));
+        let high_evictions = Arc::new(AtomicU64::new(0));
+        let normal_evictions = Arc::new(AtomicU64::new(0));
         let high_cap = capacity_bytes * HIGH_PRIORITY_PERCENT / 100;
-        let partition = |cap: u64| {
+        let partition = |cap: u64, evictions: &Arc<AtomicU64>| {
             (cap > 0).then(|| {
                 let items = usize::try_from(cap / TYPICAL_BLOCK).unwrap_or(usize::MAX);
                 Cache::with(
@@ -119,13 +135,15 @@ impl BlockCache {
             })
         };
         Arc::new(BlockCache {
-            high: partition(high_cap),
-            normal: partition(capacity_bytes - high_cap),
+            high: partition(high_cap, &high_evictions),
+            normal: partition(capacity_bytes - high_cap, &normal_evictions),
             capacity: capacity_bytes,
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             inserts: AtomicU64::new(0),
-            evictions,
+            high_hits: AtomicU64::new(0),
+            high_evictions,
+            normal_evictions,
         })
     }
 
@@ -141,11 +159,11 @@ impl BlockCache {
 
     /// Looks a block up in both partitions.
     pub fn get(&self, key: &CacheKey) -> Option<Block> {
-        let found = self
-            .high
-            .as_ref()
-            .and_then(|c| c.get(key))
-            .or_else(|| self.normal.as_ref().and_then(|c| c.get(key)));
+        let high = self.high.as_ref().and_then(|c| c.get(key));
+        if high.is_some() {
+            self.high_hits.fetch_add(1, Ordering::Relaxed);
+        }
+        let found = high.or_else(|| self.normal.as_ref().and_then(|c| c.get(key)));
         let counter = if found.is_some() {
             &self.hits
         } else {
@@ -174,12 +192,36 @@ impl BlockCache {
         CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
-            evictions: self.evictions.load(Ordering::Relaxed),
+            evictions: self.high_evictions.load(Ordering::Relaxed)
+                + self.normal_evictions.load(Ordering::Relaxed),
             inserts: self.inserts.load(Ordering::Relaxed),
             size_bytes: sum(|p| p.weight()),
             capacity_bytes: self.capacity,
             entries: sum(|p| p.len() as u64),
         }
+    }
+
+    /// Counters and sizes per partition (high first).
+    pub fn tier_stats(&self) -> Vec<TierStats> {
+        let hits = self.hits.load(Ordering::Relaxed);
+        let high_hits = self.high_hits.load(Ordering::Relaxed);
+        let tier = |tier, part: &Option<Partition>, hits, evictions: &AtomicU64| TierStats {
+            tier,
+            hits,
+            evictions: evictions.load(Ordering::Relaxed),
+            size_bytes: part.as_ref().map_or(0, |p| p.weight()),
+            capacity_bytes: part.as_ref().map_or(0, |p| p.capacity()),
+            entries: part.as_ref().map_or(0, |p| p.len() as u64),
+        };
+        vec![
+            tier("high", &self.high, high_hits, &self.high_evictions),
+            tier(
+                "normal",
+                &self.normal,
+                hits.saturating_sub(high_hits),
+                &self.normal_evictions,
+            ),
+        ]
     }
 
     /// Number of cached blocks.

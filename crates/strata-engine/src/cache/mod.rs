@@ -1,4 +1,4 @@
 //! The process-wide block cache.
 mod block_cache;
 
-pub use block_cache::{BlockCache, CacheKey, CacheStats, Priority};
+pub use block_cache::{BlockCache, CacheKey, CacheStats, Priority, TierStats};

@@ -25,7 +25,7 @@ use worker::WorkQueue;
 
 /// A running storage engine.
 pub struct Engine {
-    shared: Arc<Shared>,
+    pub(crate) shared: Arc<Shared>,
     worker: Mutex<Option<JoinHandle<()>>>,
 }
 

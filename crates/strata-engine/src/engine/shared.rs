@@ -38,6 +38,8 @@ pub struct Shared {
     /// The references of regions closed but not dropped (a schema change reopens them), by
     /// region id: their parents' files must outlive the close.
     pub(crate) closed_refs: Mutex<HashMap<u64, Vec<String>>>,
+    /// Finished flushes and compactions, for operators.
+    pub events: crate::stats::EventLog,
 }
 
 impl Shared {
@@ -65,6 +67,7 @@ impl Shared {
             queue,
             retired: Mutex::new(std::collections::HashSet::new()),
             closed_refs: Mutex::new(HashMap::new()),
+            events: crate::stats::EventLog::default(),
         }
     }
 

@@ -64,6 +64,17 @@ impl WorkQueue {
         }
     }
 
+    /// Waiting (flushes, compactions), for operators.
+    pub fn queued(&self) -> (u64, u64) {
+        let state = self.state.lock();
+        let flushes = state
+            .tasks
+            .iter()
+            .filter(|t| matches!(t, Task::Flush(_)))
+            .count();
+        (flushes as u64, (state.tasks.len() - flushes) as u64)
+    }
+
     /// Stops the queue; the worker exits after its current task.
     pub fn stop(&self) {
         self.state.lock().stopped = true;

@@ -43,6 +43,7 @@ pub struct Region {
     /// Set while a split or merge retires the region: writes are refused (the caller
     /// retries on the new regions), reads go on over the frozen data.
     sealed: AtomicBool,
+    pub(crate) requests: crate::stats::RegionRequests,
 }
 
 impl Region {
@@ -52,6 +53,7 @@ impl Region {
         shared: Arc<Shared>,
         recovered: Vec<WalEdit>,
     ) -> Result<Arc<Region>> {
+        let started = std::time::Instant::now();
         let mut stores = BTreeMap::new();
         for family in spec.families {
             if family.name.is_empty() {
@@ -86,10 +88,17 @@ impl Region {
             flush_requested: AtomicBool::new(false),
             compaction_requested: AtomicBool::new(false),
             sealed: AtomicBool::new(false),
+            requests: crate::stats::RegionRequests::default(),
         };
         let replayed = region.replay(recovered);
         let region = Arc::new(region);
-        tracing::info!(region = region.id, replayed, "region opened");
+        tracing::info!(
+            region = region.id,
+            replayed,
+            duration_ms = started.elapsed().as_secs_f64() * 1e3,
+            file_bytes = region.stores.values().map(|s| s.file_bytes()).sum::<u64>(),
+            "region opened"
+        );
         Ok(region)
     }
 
@@ -197,8 +206,15 @@ impl Region {
         let sync_wal = || self.shared.wal.sync();
         let mut result = Ok(());
         for store in prepared {
+            let started = std::time::Instant::now();
             match store.flush_snapshot(now, &sync_wal) {
-                Ok(freed) => self.shared.memory.release(freed),
+                Ok(freed) => {
+                    self.shared.memory.release(freed);
+                    let (elapsed, end) = (started.elapsed(), self.shared.clock.now_millis());
+                    self.shared
+                        .events
+                        .flushed(self.id, store, freed, elapsed, end);
+                }
                 Err(e) => {
                     tracing::error!(region = self.id, error = %e, "flush failed; the snapshot stays in memory and is retried");
                     result = Err(e);
@@ -223,6 +239,7 @@ impl Region {
         let had_references = self.has_references();
         let mut outcomes = Vec::new();
         for (family, store) in &self.stores {
+            let started = std::time::Instant::now();
             let outcome = store.compact(
                 major,
                 &self.shared.options.compaction,
@@ -231,6 +248,10 @@ impl Region {
                 now,
             )?;
             if let Some(outcome) = outcome {
+                let (elapsed, end) = (started.elapsed(), self.shared.clock.now_millis());
+                self.shared
+                    .events
+                    .compacted(self.id, family, &outcome, elapsed, end);
                 outcomes.push((family.clone(), outcome));
             }
         }

@@ -19,6 +19,7 @@ use crate::store::{SourceFilter, Store};
 impl Region {
     /// Reads one row. `None` when nothing in it is visible.
     pub fn get(&self, get: &Get) -> Result<Option<RowResult>> {
+        self.requests.read();
         validate_read(get.max_versions, &get.time_range)?;
         let read_point = self.mvcc.read_point();
         let prefix = key::row_prefix(&get.row);
@@ -62,6 +63,7 @@ impl Region {
 
     /// Starts a scan. The scanner reads a consistent snapshot taken now.
     pub fn scan(&self, scan: &Scan) -> Result<RegionScanner> {
+        self.requests.read();
         validate_read(scan.max_versions, &scan.time_range)?;
         let read_point = self.mvcc.read_point();
         let (low, high) = if scan.reversed {

@@ -14,6 +14,7 @@ impl Region {
     /// given durability, and returns the write's sequence id. Cells carrying
     /// `LATEST_TIMESTAMP` get the current time.
     pub fn mutate(&self, mut cells: Vec<Cell>, durability: Durability) -> Result<u64> {
+        self.requests.write();
         self.validate(&cells)?;
         self.wait_for_capacity()?;
         let updates = self.updates.read();

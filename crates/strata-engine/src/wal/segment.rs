@@ -181,6 +181,11 @@ impl SegmentSet {
         };
         let flushed = active.flush(&self.counters);
         active.meta.size = active.file.len();
+        tracing::info!(
+            segment = active.meta.number,
+            bytes = active.meta.size,
+            "WAL segment rolled"
+        );
         self.closed.push(active.meta);
         if flushed.is_ok() {
             self.unsynced.push(active.file);

@@ -9,7 +9,7 @@ use std::time::Duration;
 pub const SYNC_LATENCY_BUCKETS: usize = 28;
 
 /// A snapshot of the WAL's counters.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct WalStats {
     /// Segment files the WAL is tracking, the active one included.
     pub segments: u64,

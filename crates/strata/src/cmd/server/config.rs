@@ -18,6 +18,10 @@ pub struct FileConfig {
     pub thrift_port: Option<u16>,
     pub http_port: Option<u16>,
     pub grpc_port: Option<u16>,
+    /// Requests at least this slow go to the slow-request log (default 100).
+    pub slow_request_ms: Option<u64>,
+    /// Log filter, e.g. `info` or `warn,strata_engine=debug`; `STRATA_LOG` overrides it.
+    pub log_level: Option<String>,
     #[serde(default)]
     pub engine: EngineConfig,
 }
@@ -57,6 +61,8 @@ pub struct ServerConfig {
     pub thrift_port: u16,
     pub http_port: u16,
     pub grpc_port: u16,
+    pub slow_request: Duration,
+    pub log_level: String,
     pub service: ServiceOptions,
 }
 
@@ -130,6 +136,11 @@ impl ServerConfig {
             thrift_port: file.thrift_port.unwrap_or(9090),
             http_port: file.http_port.unwrap_or(8080),
             grpc_port: file.grpc_port.unwrap_or(50051),
+            slow_request: file.slow_request_ms.map_or(
+                strata_server::metrics::DEFAULT_SLOW_THRESHOLD,
+                Duration::from_millis,
+            ),
+            log_level: file.log_level.unwrap_or_else(|| "info".to_string()),
             service,
         }
     }
@@ -151,6 +162,19 @@ mod tests {
         assert_eq!(c.listen, IpAddr::from([127, 0, 0, 1]));
         assert_eq!(c.thrift_port, 9090);
         assert_eq!(c.data_dir, PathBuf::from("strata-data"));
+        assert_eq!(c.http_port, 8080);
+        assert_eq!(c.slow_request, Duration::from_millis(100));
+        assert_eq!(c.log_level, "info");
+    }
+
+    #[test]
+    fn operability_settings_are_read() {
+        let file: FileConfig =
+            toml::from_str("slow_request_ms = 5\nlog_level = \"debug\"\nhttp_port = 0\n").unwrap();
+        let c = ServerConfig::from_file(file);
+        assert_eq!(c.slow_request, Duration::from_millis(5));
+        assert_eq!(c.log_level, "debug");
+        assert_eq!(c.http_port, 0);
     }
 
     #[test]

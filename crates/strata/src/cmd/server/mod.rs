@@ -3,6 +3,7 @@
 //! it is ready. SIGINT and SIGTERM flush everything and exit cleanly.
 
 mod config;
+mod http;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -34,6 +35,14 @@ pub struct ServerArgs {
     /// TOML configuration file (see README.md, "Configuration")
     #[arg(long)]
     config: Option<PathBuf>,
+}
+
+/// The log filter the server starts with: the config file's `log_level`, else `info`
+/// (`STRATA_LOG` overrides both; see main.rs).
+pub fn log_level(args: &ServerArgs) -> String {
+    effective_config(args)
+        .map(|c| c.log_level)
+        .unwrap_or_else(|_| "info".to_string())
 }
 
 fn effective_config(args: &ServerArgs) -> Result<ServerConfig, String> {
@@ -74,23 +83,38 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
 async fn serve(config: ServerConfig) -> Result<(), String> {
     let service = Service::open(config.service.clone())
         .map_err(|e| format!("cannot open {}: {e}", config.data_dir.display()))?;
+    service.metrics().set_slow_threshold(config.slow_request);
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
     let thrift = start_thrift(&service, thrift_addr).await?;
     let grpc = match config.grpc_port {
         0 => None,
         port => Some(start_grpc(&service, SocketAddr::new(config.listen, port)).await?),
     };
+    let http = match config.http_port {
+        0 => None,
+        port => {
+            let addr = SocketAddr::new(config.listen, port);
+            Some(http::start_http(&service, &config, addr).await?)
+        }
+    };
+    let http_text = http
+        .as_ref()
+        .map(|h| format!(", http {}", h.endpoint.addr))
+        .unwrap_or_default();
     let grpc_text = grpc
         .as_ref()
         .map(|g| format!(", grpc {}", g.addr))
         .unwrap_or_default();
     println!(
-        "strata server listening on thrift {}{grpc_text} (data in {})",
+        "strata server listening on thrift {}{grpc_text}{http_text} (data in {})",
         thrift.addr,
         config.data_dir.display()
     );
     wait_for_shutdown_signal().await;
     tracing::info!("shutting down: closing connections, then flushing memstores");
+    if let Some(http) = http {
+        http.stop().await;
+    }
     thrift.stop().await;
     if let Some(grpc) = grpc {
         grpc.stop().await;

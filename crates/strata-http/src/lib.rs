@@ -1,0 +1,79 @@
+//! Strata's operations endpoints over HTTP, served on `--http-port`:
+//!
+//! - `/ui` and below: server-rendered status pages (overview, tables, cache and WAL,
+//!   background work, slow requests) with live charts;
+//! - `/api/v1/...`: everything the pages show, as JSON;
+//! - `/metrics`: Prometheus text format;
+//! - `/healthz` (alive) and `/readyz` (serving; 503 otherwise).
+//!
+//! Every other path is left to the router this one is merged with (the REST gateway).
+//! docs/operations.md lists every endpoint and metric.
+
+mod api;
+mod charts;
+mod exposition;
+mod format;
+mod health;
+mod prometheus;
+mod state;
+mod ui;
+mod volumes;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::routing::get;
+use axum::Router;
+use strata_server::Service;
+
+pub use charts::{ChartSample, Charts, CHART_SAMPLES};
+pub use state::{ConfigEntry, HttpState};
+
+/// What every handler gets.
+#[derive(Clone)]
+pub(crate) struct AppState {
+    pub service: Arc<Service>,
+    pub http: Arc<HttpState>,
+}
+
+/// The router of the operations endpoints. Merge another router in (or set it as the
+/// fallback) for every other path.
+pub fn router(service: Arc<Service>, http: Arc<HttpState>) -> Router {
+    let state = AppState { service, http };
+    Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(prometheus::metrics))
+        .merge(api::routes())
+        .merge(ui::routes())
+        .with_state(state)
+}
+
+/// Serves `router` on `listener` until `shutdown` completes.
+pub async fn serve_listener(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// Samples request rate and latency once a second into `http`'s charts, until the service
+/// is dropped. Call from inside a Tokio runtime.
+pub fn spawn_sampler(service: &Arc<Service>, http: Arc<HttpState>) -> tokio::task::JoinHandle<()> {
+    let service = Arc::downgrade(service);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(service) = service.upgrade() else {
+                return;
+            };
+            let now_ms = service.engine().clock_millis();
+            http.charts.sample(now_ms, service.metrics().all_requests());
+        }
+    })
+}

@@ -1,0 +1,67 @@
+//! State of the HTTP endpoints that the service does not hold: start time, version, the
+//! effective configuration, readiness and the chart samples.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::charts::Charts;
+
+/// One configuration setting as the status page shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConfigEntry {
+    pub key: String,
+    /// `"(hidden)"` for a secret.
+    pub value: String,
+}
+
+impl ConfigEntry {
+    /// A setting shown as is.
+    pub fn new(key: impl Into<String>, value: impl ToString) -> Self {
+        ConfigEntry {
+            key: key.into(),
+            value: value.to_string(),
+        }
+    }
+
+    /// A setting whose value must never be shown (passwords, tokens, keys).
+    pub fn secret(key: impl Into<String>) -> Self {
+        ConfigEntry {
+            key: key.into(),
+            value: "(hidden)".into(),
+        }
+    }
+}
+
+/// Process-level facts the pages report.
+pub struct HttpState {
+    pub started: Instant,
+    pub version: String,
+    pub config: Vec<ConfigEntry>,
+    pub charts: Charts,
+    ready: AtomicBool,
+}
+
+impl HttpState {
+    /// State for a server that is ready (its service is open and its catalog loaded).
+    pub fn new(version: impl Into<String>, config: Vec<ConfigEntry>) -> Self {
+        HttpState {
+            started: Instant::now(),
+            version: version.into(),
+            config,
+            charts: Charts::default(),
+            ready: AtomicBool::new(true),
+        }
+    }
+
+    /// Whether `/readyz` answers 200.
+    pub fn is_ready(&self) -> bool {
+        self.ready.load(Ordering::Acquire)
+    }
+
+    /// Set to false when shutting down, so load balancers stop sending requests.
+    pub fn set_ready(&self, ready: bool) {
+        self.ready.store(ready, Ordering::Release);
+    }
+}

@@ -1,0 +1,92 @@
+//! `/ui/storage`: block cache and WAL.
+
+use axum::extract::State;
+use axum::response::Html;
+
+use super::{card, num, page, table};
+use crate::api;
+use crate::format::{bytes, micros, percent};
+use crate::AppState;
+
+pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
+    let cache = api::cache(&state);
+    let t = &cache.totals;
+    let mut body = String::from("<h2>Block cache</h2><div class=\"cards\">");
+    body += &card(
+        "Size",
+        &format!("{} of {}", bytes(t.size_bytes), bytes(t.capacity_bytes)),
+        Some((t.size_bytes, t.capacity_bytes)),
+    );
+    body += &card(
+        "Hit ratio",
+        &format!("{:.1}%", cache.hit_ratio * 100.0),
+        None,
+    );
+    body += &card("Hits / misses", &format!("{} / {}", t.hits, t.misses), None);
+    body += &card("Evictions", &t.evictions.to_string(), None);
+    body += "</div>";
+    let rows: Vec<Vec<String>> = cache
+        .tiers
+        .iter()
+        .map(|tier| {
+            vec![
+                tier.tier.into(),
+                num(bytes(tier.size_bytes)),
+                num(bytes(tier.capacity_bytes)),
+                num(format!(
+                    "{:.1}%",
+                    percent(tier.size_bytes, tier.capacity_bytes)
+                )),
+                num(tier.entries),
+                num(tier.hits),
+                num(tier.evictions),
+            ]
+        })
+        .collect();
+    body += &table(
+        &[
+            "Tier",
+            "Size",
+            "Capacity",
+            "Used",
+            "Blocks",
+            "Hits",
+            "Evictions",
+        ],
+        &rows,
+    );
+    body += "<p class=\"muted\">The high tier holds index and bloom blocks and the data of IN_MEMORY families; a scan churning the normal tier cannot evict them. Misses are counted for the cache as a whole.</p>";
+
+    let wal = api::wal(&state);
+    let w = &wal.stats;
+    body += "<h2>Write-ahead log</h2><div class=\"cards\">";
+    body += &card(
+        "Segments",
+        &format!("{} ({})", w.segments, bytes(w.total_bytes)),
+        None,
+    );
+    body += &card(
+        "Sync latency p50 / p95 / p99 ≤",
+        &format!(
+            "{} / {} / {}",
+            micros(wal.sync_p50_micros),
+            micros(wal.sync_p95_micros),
+            micros(wal.sync_p99_micros)
+        ),
+        None,
+    );
+    body += &card("Slowest sync", &micros(w.sync_micros_max), None);
+    body += "</div>";
+    let rows = vec![
+        vec!["Edits appended".into(), num(w.appends)],
+        vec!["Edits that skipped the WAL".into(), num(w.skipped)],
+        vec!["Group commits (batches)".into(), num(w.batches)],
+        vec!["Flushes to the OS".into(), num(w.flushes)],
+        vec!["Syncs".into(), num(w.syncs)],
+        vec!["Bytes written".into(), num(bytes(w.bytes_written))],
+        vec!["Segment rolls".into(), num(w.rolls)],
+        vec!["Write errors".into(), num(w.write_errors)],
+    ];
+    body += &table(&["Counter", "Value"], &rows);
+    page("/ui/storage", "Cache & WAL", &body)
+}

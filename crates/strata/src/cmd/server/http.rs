@@ -1,0 +1,106 @@
+//! The HTTP port: status UI, JSON API, Prometheus metrics and health (strata-http); every
+//! other path goes to HBase's REST API (strata-rest), mounted as the fallback.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use strata_http::{ConfigEntry, HttpState};
+use strata_server::Service;
+
+use super::config::ServerConfig;
+use super::Endpoint;
+
+/// A running HTTP endpoint and the state its readiness check reads.
+pub struct HttpEndpoint {
+    pub endpoint: Endpoint,
+    pub state: Arc<HttpState>,
+    sampler: tokio::task::JoinHandle<()>,
+}
+
+impl HttpEndpoint {
+    /// Reports not-ready, then stops serving.
+    pub async fn stop(self) {
+        self.state.set_ready(false);
+        self.sampler.abort();
+        self.endpoint.stop().await;
+    }
+}
+
+/// Binds the HTTP port and serves the operations endpoints on it.
+pub async fn start_http(
+    service: &Arc<Service>,
+    config: &ServerConfig,
+    addr: SocketAddr,
+) -> Result<HttpEndpoint, String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let state = Arc::new(HttpState::new(
+        env!("CARGO_PKG_VERSION"),
+        config_entries(config),
+    ));
+    let sampler = strata_http::spawn_sampler(service, Arc::clone(&state));
+    // The REST gateway answers every path the operations router leaves free (`/`, tables,
+    // `/version`, ...). It is a fallback service, not a merged router: both routers have a
+    // fallback of their own, which axum refuses to merge.
+    let router = strata_http::router(Arc::clone(service), Arc::clone(&state))
+        .fallback_service(strata_rest::router(Arc::clone(service)));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        if let Err(e) = strata_http::serve_listener(listener, router, shutdown).await {
+            tracing::error!(error = %e, "http server stopped with an error");
+        }
+    });
+    Ok(HttpEndpoint {
+        endpoint: Endpoint { addr, stop, task },
+        state,
+        sampler,
+    })
+}
+
+/// The effective configuration as the status page shows it. Secrets (none exist yet) must
+/// be added with `ConfigEntry::secret`, which never shows the value.
+pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
+    const MIB: u64 = 1 << 20;
+    let e = &c.service.engine;
+    let ms = |d: std::time::Duration| d.as_millis();
+    vec![
+        ConfigEntry::new("data_dir", c.data_dir.display()),
+        ConfigEntry::new("listen", c.listen),
+        ConfigEntry::new("thrift_port", c.thrift_port),
+        ConfigEntry::new("grpc_port", c.grpc_port),
+        ConfigEntry::new("http_port", c.http_port),
+        ConfigEntry::new("slow_request_ms", ms(c.slow_request)),
+        ConfigEntry::new("log_level", &c.log_level),
+        ConfigEntry::new("engine.block_cache_mb", e.block_cache_bytes / MIB),
+        ConfigEntry::new("engine.memstore_limit_mb", e.memstore_limit / MIB),
+        ConfigEntry::new("engine.memstore_flush_mb", e.memstore_flush_size / MIB),
+        ConfigEntry::new("engine.wal_segment_mb", e.wal.segment_size / MIB),
+        ConfigEntry::new("engine.wal_async_flush_ms", ms(e.wal.async_flush_interval)),
+        ConfigEntry::new(
+            "engine.compaction_mb_per_sec",
+            e.compaction_bytes_per_sec.map_or(0, |b| b / MIB),
+        ),
+        ConfigEntry::new("engine.blocking_store_files", e.blocking_store_files),
+        ConfigEntry::new("engine.write_wait_timeout_ms", ms(e.write_wait_timeout)),
+        ConfigEntry::new("engine.scanner_lease_ms", ms(c.service.scanner_lease)),
+        ConfigEntry::new("engine.auto_split", c.service.split.enabled),
+        ConfigEntry::new(
+            "engine.split_initial_mb",
+            c.service.split.initial_size.map_or_else(
+                || "2 x memstore_flush_mb".to_string(),
+                |b| (b / MIB).to_string(),
+            ),
+        ),
+        ConfigEntry::new(
+            "engine.max_region_mb",
+            c.service.split.max_region_size / MIB,
+        ),
+    ]
+}
