@@ -24,7 +24,14 @@ impl Server {
         let mut child = Command::new(BIN)
             .args(["server", "--data-dir"])
             .arg(dir.path())
-            .args(["--thrift-port", &port.to_string(), "--grpc-port", "0"])
+            .args([
+                "--thrift-port",
+                &port.to_string(),
+                "--grpc-port",
+                "0",
+                "--http-port",
+                "0",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
