@@ -123,8 +123,8 @@ fn exercise(target: &dyn Target, with_check_and_put: bool) {
     }
 }
 
-fn exercise_ycsb(make: impl Fn(TableSpec) -> Box<dyn Target>) {
-    let target = make(spec("usertable", "family"));
+fn exercise_ycsb(table: &str, make: impl Fn(TableSpec) -> Box<dyn Target>) {
+    let target = make(spec(table, "family"));
     let opts = ycsb_options();
     assert_all_found(&ycsb::load(target.as_ref(), &opts).unwrap(), "insert", 100);
     for letter in ["a", "e", "f"] {
@@ -139,7 +139,9 @@ fn thrift_target_runs_pe_and_ycsb_against_strata() {
     let server = thrift_server();
     let target = ThriftTarget::new(server.addr, spec("TestTable", "info")).unwrap();
     exercise(&target, true);
-    exercise_ycsb(|s| Box::new(ThriftTarget::new(server.addr, s).unwrap()));
+    exercise_ycsb("usertable", |s| {
+        Box::new(ThriftTarget::new(server.addr, s).unwrap())
+    });
 }
 
 #[test]
@@ -167,12 +169,15 @@ fn thrift_target_refuses_presplit() {
     assert!(ThriftTarget::new(addr, s).is_err());
 }
 
-fn grpc_exercise(addr: SocketAddr) {
-    let mut s = spec("TestTable", "info");
+/// Tables named after `run`, so that a long-running external server starts each run empty.
+fn grpc_exercise(addr: SocketAddr, run: &str) {
+    let mut s = spec(&format!("TestTable{run}"), "info");
     s.split_keys = pe::run::split_keys(80, 2);
     let target = GrpcTarget::new(addr, "strata", s).unwrap();
     exercise(&target, true);
-    exercise_ycsb(|s| Box::new(GrpcTarget::new(addr, "strata", s).unwrap()));
+    exercise_ycsb(&format!("usertable{run}"), |s| {
+        Box::new(GrpcTarget::new(addr, "strata", s).unwrap())
+    });
 }
 
 #[test]
@@ -190,12 +195,17 @@ fn grpc_target_runs_pe_and_ycsb_against_strata() {
         service,
         std::future::pending::<()>(),
     ));
-    grpc_exercise(addr);
+    grpc_exercise(addr, "");
 }
 
 #[test]
 #[ignore = "set STRATA_BENCH_GRPC=host:port (a Bigtable emulator or Strata with fresh tables) and run with --ignored"]
 fn grpc_target_runs_pe_and_ycsb_against_an_external_server() {
     let addr = std::env::var("STRATA_BENCH_GRPC").expect("STRATA_BENCH_GRPC=host:port");
-    grpc_exercise(addr.parse().unwrap());
+    let run = std::time::UNIX_EPOCH
+        .elapsed()
+        .unwrap()
+        .as_nanos()
+        .to_string();
+    grpc_exercise(addr.parse().unwrap(), &run);
 }

@@ -181,13 +181,19 @@ fn newest_in(family: &str) -> BenchResult<pb::RowFilter> {
     })))
 }
 
-/// Rows and cells of a ReadRows stream.
-async fn collect_rows(
-    mut stream: tonic::Streaming<pb::ReadRowsResponse>,
-) -> BenchResult<(ScanOutcome, usize)> {
+/// What a ReadRows stream returned.
+struct RowsRead {
+    outcome: ScanOutcome,
+    cells: usize,
+    keys: Vec<Vec<u8>>,
+}
+
+/// Rows, cells and keys of a ReadRows stream.
+async fn collect_rows(mut stream: tonic::Streaming<pb::ReadRowsResponse>) -> BenchResult<RowsRead> {
     use pb::read_rows_response::cell_chunk::RowStatus;
     let mut outcome = ScanOutcome::default();
     let (mut cells, mut row_cells, mut current) = (0, 0, Vec::new());
+    let mut keys = Vec::new();
     while let Some(response) = stream.message().await.map_err(status)? {
         for chunk in response.chunks {
             if !chunk.row_key.is_empty() {
@@ -201,6 +207,7 @@ async fn collect_rows(
                     outcome.rows += 1;
                     cells += row_cells;
                     row_cells = 0;
+                    keys.push(current.clone());
                     outcome.last_key = Some(std::mem::take(&mut current));
                 }
                 Some(RowStatus::ResetRow(true)) => row_cells = 0,
@@ -208,11 +215,15 @@ async fn collect_rows(
             }
         }
     }
-    Ok((outcome, cells))
+    Ok(RowsRead {
+        outcome,
+        cells,
+        keys,
+    })
 }
 
 impl GrpcClient {
-    fn read_rows(&mut self, rows: pb::RowSet, limit: i64) -> BenchResult<(ScanOutcome, usize)> {
+    fn read_rows(&mut self, rows: pb::RowSet, limit: i64) -> BenchResult<RowsRead> {
         let request = pb::ReadRowsRequest {
             table_name: self.table_name.clone(),
             rows: Some(rows),
@@ -286,13 +297,16 @@ impl Client for GrpcClient {
     }
 
     fn read(&mut self, row: &[u8]) -> BenchResult<Option<usize>> {
-        let (outcome, cells) = self.read_rows(Self::point_set(&[row.to_vec()]), 1)?;
-        Ok((outcome.rows > 0).then_some(cells))
+        let read = self.read_rows(Self::point_set(&[row.to_vec()]), 1)?;
+        Ok((read.outcome.rows > 0).then_some(read.cells))
     }
 
     fn read_many(&mut self, rows: &[Vec<u8>]) -> BenchResult<usize> {
-        let limit = i64::try_from(rows.len()).unwrap_or(i64::MAX);
-        Ok(self.read_rows(Self::point_set(rows), limit)?.0.rows)
+        // A row set returns each row once, so a key asked for twice is found through the
+        // set of returned keys (as HBase answers each Get of a multi-get on its own).
+        let read = self.read_rows(Self::point_set(rows), 0)?;
+        let found: std::collections::HashSet<&[u8]> = read.keys.iter().map(Vec::as_slice).collect();
+        Ok(rows.iter().filter(|r| found.contains(r.as_slice())).count())
     }
 
     fn scan(
@@ -311,7 +325,7 @@ impl Client for GrpcClient {
             row_ranges: vec![range],
         };
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        Ok(self.read_rows(rows, limit)?.0)
+        Ok(self.read_rows(rows, limit)?.outcome)
     }
 
     fn increment(&mut self, row: &[u8], qualifier: &[u8], amount: i64) -> BenchResult<i64> {
