@@ -82,10 +82,12 @@ suite strata "$STRATA_THRIFT_PORT"
 if [[ -z "${SKIP_GRPC:-}" ]]; then
   g=(--target grpc --port "$STRATA_GRPC_PORT" --table GrpcReads --value-size 1024)
   per_thread=$(( GRPC_ROWS / GRPC_THREADS ))
-  bench grpc pe sequentialWrite "${g[@]}" --threads "$GRPC_THREADS" --rows "$per_thread" --batch-size 100
   # randomRead draws from rows x threads rows: the same table, read GRPC_READS times.
-  bench grpc pe randomRead "${g[@]}" --threads "$GRPC_THREADS" --rows "$(( GRPC_READS / GRPC_THREADS ))" \
-    || echo "gRPC read run failed (is the Bigtable Data API served?)" >&2
+  if ! { bench grpc pe sequentialWrite "${g[@]}" --threads "$GRPC_THREADS" --rows "$per_thread" --batch-size 100 &&
+         bench grpc pe randomRead "${g[@]}" --threads "$GRPC_THREADS" --rows "$(( GRPC_READS / GRPC_THREADS ))"; }; then
+    echo "gRPC run failed (is the Bigtable Data API served?); see $OUT/grpc.log" >&2
+    KEEP_OUT=1
+  fi
 fi
 kill "$SERVER_PID" && wait "$SERVER_PID" 2>/dev/null || true
 SERVER_PID=
