@@ -1,6 +1,7 @@
 //! `strata bench ...`: benchmarks.
 
 use clap::{Args, Subcommand};
+use strata_bench::cli::{run_pe, run_ycsb, PeArgs, YcsbArgs};
 use strata_bench::{run_benchmark, Backend, BenchArgs, BenchResult, MemoryBackend, Sinks};
 
 #[derive(Debug, Args)]
@@ -14,6 +15,12 @@ enum BenchKind {
     /// db_bench-style engine benchmark (fillseq, fillrandom, overwrite, readrandom,
     /// readrandom-uncached, seekrandom) with latency percentiles.
     Engine(EngineArgs),
+    /// HBase PerformanceEvaluation-style workloads (sequentialWrite, randomWrite, randomRead,
+    /// scan, scanRange10, scanRange100, increment, checkAndPut, multiGet) against the
+    /// embedded, thrift or grpc target.
+    Pe(PeArgs),
+    /// YCSB core workloads a-f: `strata bench ycsb <load|run|both> <a-f>`.
+    Ycsb(YcsbArgs),
 }
 
 #[derive(Debug, Args)]
@@ -29,9 +36,10 @@ struct EngineArgs {
 pub fn run(command: BenchCommand) -> BenchResult<()> {
     match command.kind {
         BenchKind::Engine(args) => engine(&args),
+        BenchKind::Pe(args) => run_pe(&args).map(|_| ()),
+        BenchKind::Ycsb(args) => run_ycsb(&args).map(|_| ()),
     }
 }
-
 fn engine(args: &EngineArgs) -> BenchResult<()> {
     let backend: Box<dyn Backend> = if args.memory {
         Box::new(MemoryBackend::new())
