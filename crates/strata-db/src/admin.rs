@@ -110,7 +110,8 @@ pub struct TableBuilder {
 }
 
 impl TableBuilder {
-    /// A table named `name` (at least one family must be added).
+    /// A table named `name`; families are added with [`TableBuilder::family`] (a table may
+    /// also start with none and get them later through `alter`).
     pub fn new(name: impl Into<String>) -> Self {
         TableBuilder {
             name: name.into(),
