@@ -38,6 +38,12 @@ pub(crate) fn put(call: &Call<'_>, table: &str, replace: bool) -> RestResult<Res
     let service = &call.gateway.service;
     let exists = service.describe_table(&name).is_ok();
     if !exists {
+        // HBase's rule (the service itself allows empty tables, for the Bigtable API).
+        if families.is_empty() {
+            return Err(RestError::BadRequest(format!(
+                "table {name} should have at least one column family"
+            )));
+        }
         service.create_table(&name, families, Vec::new())?;
         return Ok(created(call));
     }
