@@ -60,7 +60,19 @@ pub async fn serve_listener(
     )
     .max_decoding_message_size(MAX_REQUEST_BYTES)
     .max_encoding_message_size(MAX_REQUEST_BYTES);
-    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    // Nagle's algorithm off, as tonic does for listeners it binds itself: with it on, a
+    // small response waits for the client's delayed ACK, about 40 ms (YCSB showed a 2 ms
+    // median read with a 12 ms mean).
+    let incoming = tokio_stream::StreamExt::map(
+        tokio_stream::wrappers::TcpListenerStream::new(listener),
+        |stream| {
+            stream.inspect(|s| {
+                if let Err(e) = s.set_nodelay(true) {
+                    tracing::warn!(error = %e, "cannot disable Nagle on a gRPC connection");
+                }
+            })
+        },
+    );
     tonic::transport::Server::builder()
         .add_service(data)
         .add_service(admin)

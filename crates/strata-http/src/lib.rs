@@ -55,6 +55,13 @@ pub async fn serve_listener(
     router: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    // Nagle off: small REST and JSON responses must not wait for the client's delayed ACK.
+    let listener = listener.tap_io(|stream| {
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::warn!(error = %e, "cannot disable Nagle on an HTTP connection");
+        }
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(shutdown)
         .await
