@@ -25,6 +25,7 @@ pub mod cache;
 pub mod cell;
 pub mod compaction;
 pub mod engine;
+pub mod fuzz_support;
 pub mod error;
 pub mod fs;
 pub mod iter;

@@ -12,6 +12,7 @@ mod admin;
 mod data;
 mod error;
 mod names;
+pub mod fuzz_support;
 pub mod row_filter;
 
 use std::net::SocketAddr;

@@ -8,6 +8,7 @@ mod drop_range;
 mod embedded_support;
 pub mod error;
 pub mod filter;
+pub mod fuzz_support;
 pub mod names;
 mod scanner;
 pub mod schema;

@@ -12,6 +12,7 @@ pub mod columns;
 pub mod compact;
 pub mod descriptor;
 pub mod failure;
+pub mod fuzz_support;
 pub mod handler;
 pub mod mutations;
 pub mod ops;

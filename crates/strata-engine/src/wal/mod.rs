@@ -15,7 +15,7 @@ mod flusher;
 pub mod format;
 mod group_commit;
 mod reader;
-mod recovery;
+pub(crate) mod recovery;
 mod segment;
 pub mod stats;
 mod writer;
