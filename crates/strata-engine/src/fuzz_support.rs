@@ -78,8 +78,7 @@ fn replay(fs: &MemFs, dir: &Path) -> Result<(Vec<WalEdit>, u64)> {
 /// Parses `bytes` as a raw (unframed) data or index block and walks it. Invariants: the walk
 /// ends; when the keys come out strictly increasing, seeking to each key finds it.
 pub fn sst_block(bytes: &[u8]) {
-    let Ok(block) = Block::new(Bytes::copy_from_slice(bytes), Arc::from(Path::new("b")), 0)
-    else {
+    let Ok(block) = Block::new(Bytes::copy_from_slice(bytes), Arc::from(Path::new("b")), 0) else {
         return;
     };
     let Ok(entries) = walk(BlockIter::new(block.clone())) else {
@@ -104,7 +103,11 @@ pub fn sst_block(bytes: &[u8]) {
                 continue;
             }
             assert!(iter.valid(), "seek to a present key ran off the block");
-            assert_eq!(iter.key(), &key[..], "seek to a present key (prefix index {indexed})");
+            assert_eq!(
+                iter.key(),
+                &key[..],
+                "seek to a present key (prefix index {indexed})"
+            );
             assert_eq!(iter.value(), &value[..]);
         }
     }
@@ -171,7 +174,10 @@ pub fn sst_file(bytes: &[u8]) {
     for key in keys.iter().take(64) {
         let mut iter = table.iter();
         if iter.seek(key).is_ok() {
-            assert!(iter.valid() && iter.key() == key.as_slice(), "seek missed a key");
+            assert!(
+                iter.valid() && iter.key() == key.as_slice(),
+                "seek missed a key"
+            );
         }
     }
     let _ = table.may_contain_row(b"row");

@@ -11,8 +11,8 @@
 mod admin;
 mod data;
 mod error;
-mod names;
 pub mod fuzz_support;
+mod names;
 pub mod row_filter;
 
 use std::net::SocketAddr;

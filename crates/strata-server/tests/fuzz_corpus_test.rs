@@ -24,7 +24,10 @@ fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
         }
     }
     out.sort();
-    assert!(!out.is_empty(), "no committed inputs for fuzz target {target}");
+    assert!(
+        !out.is_empty(),
+        "no committed inputs for fuzz target {target}"
+    );
     out
 }
 

@@ -124,13 +124,19 @@ fn writes_faster_than_flush_and_compaction_are_rejected_not_buffered() {
         peak_memstore >> 10,
         worst_read
     );
-    assert!(rejected > 0, "the load never reached the limit: nothing was pushed back");
+    assert!(
+        rejected > 0,
+        "the load never reached the limit: nothing was pushed back"
+    );
     assert!(written > 0, "nothing got through at all");
     assert!(
         peak_memstore <= MEMSTORE_LIMIT + OVERSHOOT,
         "memstores reached {peak_memstore} bytes, limit {MEMSTORE_LIMIT}"
     );
-    assert!(worst_read < BOUNDED_READ_LATENCY, "a read took {worst_read:?}");
+    assert!(
+        worst_read < BOUNDED_READ_LATENCY,
+        "a read took {worst_read:?}"
+    );
 
     // Once the load stops, flush and compaction catch up and a write gets through again.
     let deadline = Instant::now() + Duration::from_secs(60);

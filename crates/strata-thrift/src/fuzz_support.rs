@@ -37,7 +37,10 @@ pub fn compact(input: &[u8]) {
     for cut in cuts.into_iter().filter(|&c| c < used) {
         match compact_to_binary(&input[..cut]) {
             Err(TranscodeError::Incomplete { need }) => {
-                assert!(need > cut && need <= used, "need {need} for a {cut}-byte prefix");
+                assert!(
+                    need > cut && need <= used,
+                    "need {need} for a {cut}-byte prefix"
+                );
             }
             other => panic!("a {cut}-byte prefix of a {used}-byte message: {other:?}"),
         }
@@ -60,9 +63,7 @@ pub fn framed(payload: &[u8]) {
 /// Reads requests from `stream` with the server's whole decoder stack (TTHeader, framed or
 /// buffered, binary or compact, each detected per message) until it ends or fails.
 pub fn buffered(stream: &[u8]) {
-    let make = MakeTTHeaderCodec::new(MakeFramedCodec::new(MakeCompatCodec::new(
-        Protocol::Binary,
-    )));
+    let make = MakeTTHeaderCodec::new(MakeFramedCodec::new(MakeCompatCodec::new(Protocol::Binary)));
     let (_, mut decoder) = make.make_codec();
     let mut reader = BufReader::new(stream);
     for _ in 0..MAX_MESSAGES {
@@ -104,7 +105,10 @@ fn check_reencodes(payload: &[u8], msg: ThriftMessage<HbaseRequestRecv>) {
     let again = match HbaseRequestRecv::decode(&mut TBinaryProtocol::new(&mut bytes, true), &ident)
     {
         Ok(again) => again,
-        Err(e) => panic!("a decoded {} request does not decode re-encoded: {e}", ident.name),
+        Err(e) => panic!(
+            "a decoded {} request does not decode re-encoded: {e}",
+            ident.name
+        ),
     };
     assert!(bytes.is_empty(), "re-decoding left {} bytes", bytes.len());
     // Maps encode in hash order, so sizes (not bytes) are what must agree.

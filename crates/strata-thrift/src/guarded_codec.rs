@@ -69,7 +69,10 @@ impl<D: Decoder> Decoder for GuardedDecoder<D> {
         match tokio::time::timeout(limit, self.inner.decode(cx)).await {
             Ok(decoded) => decoded,
             Err(_) => {
-                tracing::info!(?limit, "closing a thrift connection: no whole request in time");
+                tracing::info!(
+                    ?limit,
+                    "closing a thrift connection: no whole request in time"
+                );
                 Err(ThriftException::from(io::Error::new(
                     io::ErrorKind::TimedOut,
                     format!("no whole request within the {limit:?} read timeout"),

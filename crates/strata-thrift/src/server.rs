@@ -58,7 +58,14 @@ pub async fn serve_listener(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let limits = ThriftLimits::default();
-    serve_listener_with(listener, service, limits, ConnectionCount::default(), shutdown).await
+    serve_listener_with(
+        listener,
+        service,
+        limits,
+        ConnectionCount::default(),
+        shutdown,
+    )
+    .await
 }
 
 /// [`serve_listener`] with explicit client limits; `connections` counts the open ones.

@@ -89,7 +89,11 @@ async fn good_call(addr: std::net::SocketAddr) -> Duration {
     conn.read_exact(&mut len).await.unwrap();
     let mut reply = vec![0u8; i32::from_be_bytes(len) as usize];
     conn.read_exact(&mut reply).await.unwrap();
-    assert_eq!(&reply[..4], &0x8001_0002u32.to_be_bytes(), "a reply message");
+    assert_eq!(
+        &reply[..4],
+        &0x8001_0002u32.to_be_bytes(),
+        "a reply message"
+    );
     started.elapsed()
 }
 
@@ -158,7 +162,10 @@ async fn slow_loris_is_closed_while_others_are_served() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let lasted = loris.await.unwrap();
-    assert!(lasted < READ_TIMEOUT + SLACK, "slow-loris lasted {lasted:?}");
+    assert!(
+        lasted < READ_TIMEOUT + SLACK,
+        "slow-loris lasted {lasted:?}"
+    );
     assert!(worst < BOUNDED_LATENCY, "worst latency meanwhile {worst:?}");
 }
 
@@ -212,5 +219,8 @@ async fn abandoned_scanners_are_closed_after_the_lease() {
     })
     .await;
     let waited = started.elapsed();
-    assert!(waited >= SCANNER_LEASE / 2, "closed after {waited:?}, well inside the lease");
+    assert!(
+        waited >= SCANNER_LEASE / 2,
+        "closed after {waited:?}, well inside the lease"
+    );
 }
