@@ -31,6 +31,17 @@ fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Replays one committed input of `target` by file name.
+#[allow(dead_code)]
+fn replay_one(target: &str, name: &str, entry: fn(&[u8])) {
+    let found: Vec<_> = inputs(target)
+        .into_iter()
+        .filter(|(path, _)| path.ends_with(name))
+        .collect();
+    assert_eq!(found.len(), 1, "{target}/{name} is committed once");
+    entry(&found[0].1);
+}
+
 /// Replays every committed input of `target` through `entry`, naming the one that panics.
 fn replay(target: &str, entry: fn(&[u8])) {
     for (name, bytes) in inputs(target) {
