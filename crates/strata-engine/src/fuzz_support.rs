@@ -35,7 +35,11 @@ pub fn wal_edit(payload: &[u8]) {
         edit.encode_payload(&mut again);
         assert!(again.len() <= payload.len(), "re-encoding grew the edit");
         let decoded = WalEdit::decode_payload(&Bytes::from(again));
-        assert_eq!(decoded.as_ref(), Ok(&edit), "a re-encoded WAL edit decodes differently");
+        assert_eq!(
+            decoded.as_ref(),
+            Ok(&edit),
+            "a re-encoded WAL edit decodes differently"
+        );
         assert!(edit.cells.iter().all(|c| c.seq == edit.seq));
     }
 }
@@ -85,8 +89,7 @@ fn replay(fs: &MemFs, dir: &Path) -> Result<(Vec<WalEdit>, u64)> {
 /// fuzzed block itself is not checked: the reader trusts restart offsets, which the block's
 /// CRC protects; see docs/reliability-fuzz.md.)
 pub fn sst_block(bytes: &[u8]) {
-    let Ok(block) = Block::new(Bytes::copy_from_slice(bytes), Arc::from(Path::new("b")), 0)
-    else {
+    let Ok(block) = Block::new(Bytes::copy_from_slice(bytes), Arc::from(Path::new("b")), 0) else {
         return;
     };
     for i in 0..3 {
@@ -123,7 +126,11 @@ pub fn sst_block(bytes: &[u8]) {
                 panic!("seek in a built block: {e}");
             }
             assert!(iter.valid(), "seek to a present key ran off the block");
-            assert_eq!(iter.key(), &key[..], "seek to a present key (prefix index {indexed})");
+            assert_eq!(
+                iter.key(),
+                &key[..],
+                "seek to a present key (prefix index {indexed})"
+            );
             assert_eq!(iter.value(), &value[..]);
         }
     }

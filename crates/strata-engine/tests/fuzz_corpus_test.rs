@@ -85,7 +85,10 @@ fn regression_wal_edit_overlong_varint() {
         .expect("the over-long varint is accepted");
     let mut again = Vec::new();
     edit.encode_payload(&mut again);
-    assert!(again.len() < bytes.len(), "the shortest encoding is shorter");
+    assert!(
+        again.len() < bytes.len(),
+        "the shortest encoding is shorter"
+    );
     fuzz_support::wal_edit(bytes);
 }
 
@@ -94,5 +97,9 @@ fn regression_wal_edit_overlong_varint() {
 /// offsets (the block CRC protects them); the target now checks seeks on rebuilt blocks.
 #[test]
 fn regression_sst_block_seek_in_a_damaged_block() {
-    replay_one("sst_block", "seek_misses_key_in_damaged_block", fuzz_support::sst_block);
+    replay_one(
+        "sst_block",
+        "seek_misses_key_in_damaged_block",
+        fuzz_support::sst_block,
+    );
 }

@@ -22,6 +22,7 @@ use volo_thrift::{
     EntryMessage, LinkedBytes, Protocol, ProtocolApacheCompact, ProtocolBinary, ThriftMessage,
 };
 
+use crate::binary_check::check_binary_message;
 use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
 
 /// The server's codec: volo's default stack (TTHeader, then framed, each detected per message
@@ -73,7 +74,11 @@ fn mark_compact<Cx: ThriftContext>(cx: &mut Cx) {
 
 /// Incomplete is only final for a framed message (the frame ended inside it).
 fn to_exception(e: TranscodeError) -> ThriftException {
-    new_protocol_exception(ProtocolExceptionKind::InvalidData, e.to_string())
+    invalid_data(e.to_string())
+}
+
+fn invalid_data(reason: String) -> ThriftException {
+    new_protocol_exception(ProtocolExceptionKind::InvalidData, reason)
 }
 
 impl CompatCodec {
@@ -98,6 +103,8 @@ impl ZeroCopyDecoder for CompatCodec {
         bytes: &mut Bytes,
     ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
         if bytes.first() != Some(&COMPACT_PROTOCOL_ID) {
+            // pilota's reader would panic on a length past the end of the frame.
+            check_binary_message(bytes).map_err(invalid_data)?;
             return self.inner.decode(cx, bytes);
         }
         mark_compact(cx);

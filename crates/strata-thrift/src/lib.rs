@@ -7,6 +7,7 @@ pub mod gen {
     include!(concat!(env!("OUT_DIR"), "/volo_gen.rs"));
 }
 
+pub mod binary_check;
 pub mod codec;
 pub mod columns;
 pub mod compact;

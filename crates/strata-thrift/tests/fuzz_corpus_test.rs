@@ -64,3 +64,20 @@ fn thrift_framed_corpus() {
 fn thrift_buffered_corpus() {
     replay("thrift_buffered", fuzz_support::buffered);
 }
+
+/// Found by the thrift_framed target: a framed binary request whose string length runs past
+/// the end of the frame panicked inside pilota's reader (unchecked `split_to`); it is now
+/// rejected as invalid data before volo decodes it (src/binary_check.rs).
+#[test]
+fn regression_framed_string_length_past_the_end() {
+    replay_one(
+        "thrift_framed",
+        "string_length_past_frame_end",
+        fuzz_support::framed,
+    );
+    replay_one(
+        "thrift_buffered",
+        "string_length_past_frame_end",
+        fuzz_support::buffered,
+    );
+}
