@@ -7,6 +7,8 @@
 //! Setting the marker *before* decoding also makes decode-error replies compact; volo's own
 //! codec answers those in binary, which compact clients cannot read.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use bytes::{Buf, Bytes};
 use pilota::thrift::{new_protocol_exception, ProtocolExceptionKind, ThriftException};
 use tokio::io::{AsyncBufReadExt, AsyncRead};
@@ -105,7 +107,15 @@ impl ZeroCopyDecoder for CompatCodec {
         if bytes.first() != Some(&COMPACT_PROTOCOL_ID) {
             // pilota's reader would panic on a length past the end of the frame.
             check_binary_message(bytes).map_err(invalid_data)?;
-            return self.inner.decode(cx, bytes);
+            // The generated decoders trust a container's declared element types, so a
+            // string read where the map said i64 can still overrun: contain that too.
+            let inner = &mut self.inner;
+            let decoded = catch_unwind(AssertUnwindSafe(|| inner.decode(cx, bytes)));
+            return decoded.unwrap_or_else(|_| {
+                Err(invalid_data(
+                    "malformed binary message (decoder panicked)".into(),
+                ))
+            });
         }
         mark_compact(cx);
         let (binary, used) = compact_to_binary(bytes).map_err(to_exception)?;

@@ -81,3 +81,11 @@ fn regression_framed_string_length_past_the_end() {
         fuzz_support::buffered,
     );
 }
+
+/// Found by the thrift_framed target after the first fix: a map declaring i64 values where
+/// the schema has strings; the generated decoder reads a string anyway and pilota panics.
+/// The sync decode is now run under `catch_unwind` and fails as invalid data.
+#[test]
+fn regression_framed_map_value_type_lies() {
+    replay_one("thrift_framed", "map_value_type_lies", fuzz_support::framed);
+}
