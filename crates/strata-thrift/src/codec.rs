@@ -83,6 +83,22 @@ fn invalid_data(reason: String) -> ThriftException {
     new_protocol_exception(ProtocolExceptionKind::InvalidData, reason)
 }
 
+/// volo's synchronous decode of a complete binary message, with pilota's panics contained:
+/// the generated decoders trust a container's declared element types, so a string read where
+/// a map said i64 can overrun the frame inside pilota (`Bytes::split_to`). Such a message
+/// fails as invalid data instead.
+fn decode_contained<Msg: Send + EntryMessage, Cx: ThriftContext>(
+    inner: &mut ThriftCodec,
+    cx: &mut Cx,
+    bytes: &mut Bytes,
+) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
+    catch_unwind(AssertUnwindSafe(|| inner.decode(cx, bytes))).unwrap_or_else(|_| {
+        Err(invalid_data(
+            "malformed binary message (the decoder panicked)".into(),
+        ))
+    })
+}
+
 impl CompatCodec {
     /// Decodes a complete binary message (the transcoded compact one) with volo's decoder.
     fn decode_transcoded<Msg: Send + EntryMessage, Cx: ThriftContext>(
@@ -91,7 +107,7 @@ impl CompatCodec {
         binary: Bytes,
     ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
         let mut binary = binary;
-        let msg = self.inner.decode(cx, &mut binary);
+        let msg = decode_contained(&mut self.inner, cx, &mut binary);
         mark_compact(cx);
         msg
     }
@@ -107,15 +123,7 @@ impl ZeroCopyDecoder for CompatCodec {
         if bytes.first() != Some(&COMPACT_PROTOCOL_ID) {
             // pilota's reader would panic on a length past the end of the frame.
             check_binary_message(bytes).map_err(invalid_data)?;
-            // The generated decoders trust a container's declared element types, so a
-            // string read where the map said i64 can still overrun: contain that too.
-            let inner = &mut self.inner;
-            let decoded = catch_unwind(AssertUnwindSafe(|| inner.decode(cx, bytes)));
-            return decoded.unwrap_or_else(|_| {
-                Err(invalid_data(
-                    "malformed binary message (decoder panicked)".into(),
-                ))
-            });
+            return decode_contained(&mut self.inner, cx, bytes);
         }
         mark_compact(cx);
         let (binary, used) = compact_to_binary(bytes).map_err(to_exception)?;

@@ -88,4 +88,10 @@ fn regression_framed_string_length_past_the_end() {
 #[test]
 fn regression_framed_map_value_type_lies() {
     replay_one("thrift_framed", "map_value_type_lies", fuzz_support::framed);
+    // The same through the compact path (transcoded, then decoded as binary).
+    replay_one(
+        "thrift_framed",
+        "compact_list_type_lies",
+        fuzz_support::framed,
+    );
 }
