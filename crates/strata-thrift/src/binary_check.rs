@@ -7,24 +7,47 @@
 //! `thrift_framed` fuzz target (docs/reliability-fuzz.md). The walk needs no schema: every
 //! binary value says its type and size.
 
+use crate::compact::MAX_MESSAGE_BYTES;
+
 /// Nesting deeper than this is rejected (pilota's own skip limit).
 const MAX_DEPTH: usize = 64;
 
-/// Why a message was rejected.
-pub type CheckError = String;
+/// Why a message was not accepted.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CheckError {
+    /// The message continues past the end of the buffer: at least `need` bytes in total are
+    /// required (final for a frame; for a buffered stream, read more and look again).
+    Incomplete { need: usize },
+    /// Malformed whatever follows.
+    Invalid(String),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::Incomplete { need } => {
+                write!(f, "binary message runs past its frame (needs {need} bytes)")
+            }
+            CheckError::Invalid(reason) => write!(f, "invalid binary message: {reason}"),
+        }
+    }
+}
+
+/// The number of bytes of the complete binary message at the start of `input`.
+pub fn binary_message_len(input: &[u8]) -> Result<usize, CheckError> {
+    let mut walk = Walk { input, pos: 0 };
+    walk.message()?;
+    Ok(walk.pos)
+}
 
 /// Walks the strict binary message at the start of `input`; `Err` says where it overruns or
 /// what is malformed. Bytes after the message are not looked at.
 pub fn check_binary_message(input: &[u8]) -> Result<(), CheckError> {
-    let mut walk = Walk { input, pos: 0 };
-    let header = walk.i32()?;
-    if header >= 0 {
-        return Err("not a strict binary message".into());
-    }
-    let name_len = walk.len()?;
-    walk.skip(name_len)?;
-    walk.skip(4)?; // sequence id
-    walk.value(12, 0)
+    binary_message_len(input).map(|_| ())
+}
+
+fn invalid<T>(reason: impl Into<String>) -> Result<T, CheckError> {
+    Err(CheckError::Invalid(reason.into()))
 }
 
 struct Walk<'a> {
@@ -33,28 +56,33 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn skip(&mut self, n: usize) -> Result<(), CheckError> {
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.input.len());
-        match end {
-            Some(end) => {
-                self.pos = end;
-                Ok(())
-            }
-            None => Err(format!(
-                "{n} bytes at offset {} run past the end of the {}-byte message",
-                self.pos,
-                self.input.len()
-            )),
+    fn message(&mut self) -> Result<(), CheckError> {
+        let header = self.i32()?;
+        if header >= 0 {
+            return invalid("not a strict binary message");
         }
+        let name_len = self.len()?;
+        self.skip(name_len)?;
+        self.skip(4)?; // sequence id
+        self.value(12, 0)
+    }
+
+    fn skip(&mut self, n: usize) -> Result<(), CheckError> {
+        let end = self.pos.saturating_add(n);
+        if end > MAX_MESSAGE_BYTES {
+            return invalid(format!("message longer than {MAX_MESSAGE_BYTES} bytes"));
+        }
+        if end > self.input.len() {
+            return Err(CheckError::Incomplete { need: end });
+        }
+        self.pos = end;
+        Ok(())
     }
 
     fn byte(&mut self) -> Result<u8, CheckError> {
-        let b = *self
-            .input
-            .get(self.pos)
-            .ok_or_else(|| format!("message ends at offset {}", self.pos))?;
-        self.pos += 1;
-        Ok(b)
+        let at = self.pos;
+        self.skip(1)?;
+        Ok(self.input[at])
     }
 
     fn i32(&mut self) -> Result<i32, CheckError> {
@@ -68,13 +96,13 @@ impl Walk<'_> {
     /// A length or count: non-negative.
     fn len(&mut self) -> Result<usize, CheckError> {
         let n = self.i32()?;
-        usize::try_from(n).map_err(|_| format!("negative length {n}"))
+        usize::try_from(n).or_else(|_| invalid(format!("negative length {n}")))
     }
 
     /// Skips one value of binary type `ttype`.
     fn value(&mut self, ttype: u8, depth: usize) -> Result<(), CheckError> {
         if depth > MAX_DEPTH {
-            return Err("values nested too deeply".into());
+            return invalid("values nested too deeply");
         }
         match ttype {
             2 | 3 => self.skip(1),
@@ -111,7 +139,7 @@ impl Walk<'_> {
                 }
                 Ok(())
             }
-            t => Err(format!("unknown binary type {t} at offset {}", self.pos)),
+            t => invalid(format!("unknown binary type {t} at offset {}", self.pos)),
         }
     }
 }

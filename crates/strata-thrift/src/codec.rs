@@ -24,7 +24,7 @@ use volo_thrift::{
     EntryMessage, LinkedBytes, Protocol, ProtocolApacheCompact, ProtocolBinary, ThriftMessage,
 };
 
-use crate::binary_check::check_binary_message;
+use crate::binary_check::{binary_message_len, check_binary_message, CheckError};
 use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
 
 /// The server's codec: volo's default stack (TTHeader, then framed, each detected per message
@@ -113,6 +113,48 @@ impl CompatCodec {
     }
 }
 
+/// The first byte of every strict binary message (version 1).
+const BINARY_FIRST_BYTE: u8 = 0x80;
+
+impl CompatCodec {
+    /// An unframed binary message: volo's async reader would allocate whatever a length
+    /// field says (up to 2 GiB) before reading it, and panic on a negative one. Instead read
+    /// exactly one message, walking it to learn its length (capped like compact messages),
+    /// then decode it from memory.
+    async fn decode_binary_buffered<
+        Msg: Send + EntryMessage,
+        Cx: ThriftContext,
+        R: AsyncRead + Unpin + Send + Sync,
+    >(
+        &mut self,
+        cx: &mut Cx,
+        reader: &mut BufReader<R>,
+    ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
+        let mut need = 1;
+        let message = loop {
+            let buf = match reader.fill_buf_at_least(need).await {
+                Ok(buf) => buf,
+                Err(e) => {
+                    cx.stats_mut().record_read_end_at();
+                    return Err(e.into());
+                }
+            };
+            match binary_message_len(buf) {
+                Ok(len) => break Bytes::copy_from_slice(&buf[..len]),
+                Err(CheckError::Incomplete { need: more }) => need = more,
+                Err(e) => {
+                    cx.stats_mut().record_read_end_at();
+                    return Err(invalid_data(e.to_string()));
+                }
+            }
+        };
+        reader.consume(message.len());
+        cx.stats_mut().record_read_end_at();
+        let mut message = message;
+        decode_contained(&mut self.inner, cx, &mut message)
+    }
+}
+
 impl ZeroCopyDecoder for CompatCodec {
     /// A whole framed (or TTHeader) payload.
     fn decode<Msg: Send + EntryMessage, Cx: ThriftContext>(
@@ -122,7 +164,7 @@ impl ZeroCopyDecoder for CompatCodec {
     ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
         if bytes.first() != Some(&COMPACT_PROTOCOL_ID) {
             // pilota's reader would panic on a length past the end of the frame.
-            check_binary_message(bytes).map_err(invalid_data)?;
+            check_binary_message(bytes).map_err(|e| invalid_data(e.to_string()))?;
             return decode_contained(&mut self.inner, cx, bytes);
         }
         mark_compact(cx);
@@ -146,8 +188,11 @@ impl ZeroCopyDecoder for CompatCodec {
             Ok(buf) => buf.first().copied(),
             Err(_) => None,
         };
+        if first == Some(BINARY_FIRST_BYTE) {
+            return self.decode_binary_buffered(cx, reader).await;
+        }
         if first != Some(COMPACT_PROTOCOL_ID) {
-            // Binary, or nothing to read: volo's codec handles (and reports) both.
+            // Nothing to read, or not a message: volo's codec handles (and reports) both.
             return self.inner.decode_async(cx, reader).await;
         }
         mark_compact(cx);

@@ -95,3 +95,16 @@ fn regression_framed_map_value_type_lies() {
         fuzz_support::framed,
     );
 }
+
+/// Found by the thrift_buffered target: an unframed binary request whose method-name length
+/// is negative made volo's async reader panic allocating it (and a large positive length
+/// made it allocate up to 2 GiB before reading). Unframed binary messages are now walked
+/// and length-checked before any allocation (`CompatCodec::decode_binary_buffered`).
+#[test]
+fn regression_buffered_negative_name_length() {
+    replay_one(
+        "thrift_buffered",
+        "negative_name_length_unframed",
+        fuzz_support::buffered,
+    );
+}
