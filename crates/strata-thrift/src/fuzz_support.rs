@@ -4,10 +4,12 @@
 //! outcome (the server answers it and closes the connection).
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use bytes::{Bytes, BytesMut};
+use futures::FutureExt;
 use pilota::thrift::binary::TBinaryProtocol;
 use pilota::thrift::{TInputProtocol, TMessageIdentifier};
 use volo::util::buf_reader::BufReader;
@@ -69,8 +71,11 @@ pub fn buffered(stream: &[u8]) {
     for _ in 0..MAX_MESSAGES {
         let mut cx = ServerContext::default();
         let step = decoder.decode_async::<HbaseRequestRecv, _, _>(&mut cx, &mut reader);
+        // The server runs this under catch_unwind (`guarded_codec.rs`: a decoder panic closes
+        // the connection), so a panic here is an outcome like an error, and ends the stream.
+        let step = AssertUnwindSafe(step).catch_unwind();
         // Reading from a slice never waits, so the future finishes on its first poll.
-        let Some(Ok(Some(_))) = poll_once(step) else {
+        let Some(Ok(Ok(Some(_)))) = poll_once(step) else {
             return;
         };
     }

@@ -3,6 +3,9 @@
 //! connection whose decoder fails with a transport error, without replying.
 
 use std::io;
+use std::panic::AssertUnwindSafe;
+
+use futures::FutureExt;
 
 use pilota::thrift::ThriftException;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -63,10 +66,22 @@ impl<D: Decoder> Decoder for GuardedDecoder<D> {
         &mut self,
         cx: &mut Cx,
     ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
-        let Some(limit) = self.limits.read_timeout else {
-            return self.inner.decode(cx).await;
+        // volo's and pilota's decoders panic on some malformed input (a negative frame
+        // length, a string longer than its frame): that must close this connection with an
+        // error, not unwind through the connection task.
+        let decode = AssertUnwindSafe(self.inner.decode(cx)).catch_unwind();
+        let decode = async {
+            decode.await.unwrap_or_else(|_| {
+                Err(ThriftException::from(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "malformed request (the decoder panicked)",
+                )))
+            })
         };
-        match tokio::time::timeout(limit, self.inner.decode(cx)).await {
+        let Some(limit) = self.limits.read_timeout else {
+            return decode.await;
+        };
+        match tokio::time::timeout(limit, decode).await {
             Ok(decoded) => decoded,
             Err(_) => {
                 tracing::info!(

@@ -108,3 +108,16 @@ fn regression_buffered_negative_name_length() {
         fuzz_support::buffered,
     );
 }
+
+/// Found by the thrift_buffered target: a frame header with a negative length made volo's
+/// framed decoder panic (`size as usize + 4` overflow, then a huge allocation). The server's
+/// decoder now runs under catch_unwind (`guarded_codec.rs`) and closes such a connection;
+/// hostile_test checks that over the wire.
+#[test]
+fn regression_buffered_negative_frame_length() {
+    replay_one(
+        "thrift_buffered",
+        "compact_then_lying_list",
+        fuzz_support::buffered,
+    );
+}

@@ -224,3 +224,20 @@ async fn abandoned_scanners_are_closed_after_the_lease() {
         "closed after {waited:?}, well inside the lease"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_negative_frame_length_closes_only_that_connection() {
+    let server = start().await;
+    let mut conn = TcpStream::connect(server.addr).await.unwrap();
+    // Frame length -1, then the start of a binary message (so it is detected as framed).
+    conn.write_all(&[0xff, 0xff, 0xff, 0xff, 0x80, 0x01, 0x00, 0x01])
+        .await
+        .unwrap();
+    let waited = closed_by_server(&mut conn).await;
+    assert!(waited < READ_TIMEOUT, "closed only by the read timeout");
+    wait_for("the connection slot to be freed", || {
+        server.connections.get() == 0
+    })
+    .await;
+    assert!(good_call(server.addr).await < BOUNDED_LATENCY);
+}
