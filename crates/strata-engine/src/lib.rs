@@ -27,6 +27,7 @@ pub mod compaction;
 pub mod engine;
 pub mod error;
 pub mod fs;
+pub mod fuzz_support;
 pub mod iter;
 pub mod key;
 pub mod manifest;

@@ -12,6 +12,7 @@ mod admin;
 mod blocking;
 mod data;
 mod error;
+pub mod fuzz_support;
 mod names;
 pub mod row_filter;
 

@@ -8,6 +8,7 @@ mod drop_range;
 mod embedded_support;
 pub mod error;
 pub mod filter;
+pub mod fuzz_support;
 pub mod metrics;
 pub mod names;
 mod region_sizes;

@@ -91,13 +91,17 @@ pub struct Scanners {
 }
 
 impl Scanners {
-    fn expire(&self, lease: Duration) {
+    /// Drops scanners idle past `lease`; returns how many.
+    fn expire(&self, lease: Duration) -> usize {
         let now = Instant::now();
+        let mut open = self.open.lock();
+        let before = open.len();
         // A scanner in use (locked) is not idle, whatever its timestamp says.
-        self.open.lock().retain(|_, s| {
+        open.retain(|_, s| {
             s.try_lock()
                 .is_none_or(|s| now.duration_since(s.last_used) < lease)
         });
+        before - open.len()
     }
 
     /// Drops every scanner.
@@ -202,5 +206,16 @@ impl Service {
     /// Number of open scanners.
     pub fn open_scanner_count(&self) -> usize {
         self.scanners.count()
+    }
+
+    /// Closes every scanner idle longer than the lease; returns how many. Servers call this
+    /// periodically, so abandoned scanners go even when no other scanner is used.
+    pub fn expire_idle_scanners(&self) -> usize {
+        self.scanners.expire(self.options.scanner_lease)
+    }
+
+    /// The scanner lease: how long a scanner may sit idle.
+    pub fn scanner_lease(&self) -> Duration {
+        self.options.scanner_lease
     }
 }

@@ -7,6 +7,8 @@
 //! Setting the marker *before* decoding also makes decode-error replies compact; volo's own
 //! codec answers those in binary, which compact clients cannot read.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use bytes::{Buf, Bytes};
 use pilota::thrift::{new_protocol_exception, ProtocolExceptionKind, ThriftException};
 use tokio::io::{AsyncBufReadExt, AsyncRead};
@@ -22,6 +24,7 @@ use volo_thrift::{
     EntryMessage, LinkedBytes, Protocol, ProtocolApacheCompact, ProtocolBinary, ThriftMessage,
 };
 
+use crate::binary_check::{binary_message_len, check_binary_message, CheckError};
 use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
 
 /// The server's codec: volo's default stack (TTHeader, then framed, each detected per message
@@ -73,7 +76,27 @@ fn mark_compact<Cx: ThriftContext>(cx: &mut Cx) {
 
 /// Incomplete is only final for a framed message (the frame ended inside it).
 fn to_exception(e: TranscodeError) -> ThriftException {
-    new_protocol_exception(ProtocolExceptionKind::InvalidData, e.to_string())
+    invalid_data(e.to_string())
+}
+
+fn invalid_data(reason: String) -> ThriftException {
+    new_protocol_exception(ProtocolExceptionKind::InvalidData, reason)
+}
+
+/// volo's synchronous decode of a complete binary message, with pilota's panics contained:
+/// the generated decoders trust a container's declared element types, so a string read where
+/// a map said i64 can overrun the frame inside pilota (`Bytes::split_to`). Such a message
+/// fails as invalid data instead.
+fn decode_contained<Msg: Send + EntryMessage, Cx: ThriftContext>(
+    inner: &mut ThriftCodec,
+    cx: &mut Cx,
+    bytes: &mut Bytes,
+) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
+    catch_unwind(AssertUnwindSafe(|| inner.decode(cx, bytes))).unwrap_or_else(|_| {
+        Err(invalid_data(
+            "malformed binary message (the decoder panicked)".into(),
+        ))
+    })
 }
 
 impl CompatCodec {
@@ -84,9 +107,51 @@ impl CompatCodec {
         binary: Bytes,
     ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
         let mut binary = binary;
-        let msg = self.inner.decode(cx, &mut binary);
+        let msg = decode_contained(&mut self.inner, cx, &mut binary);
         mark_compact(cx);
         msg
+    }
+}
+
+/// The first byte of every strict binary message (version 1).
+const BINARY_FIRST_BYTE: u8 = 0x80;
+
+impl CompatCodec {
+    /// An unframed binary message: volo's async reader would allocate whatever a length
+    /// field says (up to 2 GiB) before reading it, and panic on a negative one. Instead read
+    /// exactly one message, walking it to learn its length (capped like compact messages),
+    /// then decode it from memory.
+    async fn decode_binary_buffered<
+        Msg: Send + EntryMessage,
+        Cx: ThriftContext,
+        R: AsyncRead + Unpin + Send + Sync,
+    >(
+        &mut self,
+        cx: &mut Cx,
+        reader: &mut BufReader<R>,
+    ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
+        let mut need = 1;
+        let message = loop {
+            let buf = match reader.fill_buf_at_least(need).await {
+                Ok(buf) => buf,
+                Err(e) => {
+                    cx.stats_mut().record_read_end_at();
+                    return Err(e.into());
+                }
+            };
+            match binary_message_len(buf) {
+                Ok(len) => break Bytes::copy_from_slice(&buf[..len]),
+                Err(CheckError::Incomplete { need: more }) => need = more,
+                Err(e) => {
+                    cx.stats_mut().record_read_end_at();
+                    return Err(invalid_data(e.to_string()));
+                }
+            }
+        };
+        reader.consume(message.len());
+        cx.stats_mut().record_read_end_at();
+        let mut message = message;
+        decode_contained(&mut self.inner, cx, &mut message)
     }
 }
 
@@ -98,7 +163,9 @@ impl ZeroCopyDecoder for CompatCodec {
         bytes: &mut Bytes,
     ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
         if bytes.first() != Some(&COMPACT_PROTOCOL_ID) {
-            return self.inner.decode(cx, bytes);
+            // pilota's reader would panic on a length past the end of the frame.
+            check_binary_message(bytes).map_err(|e| invalid_data(e.to_string()))?;
+            return decode_contained(&mut self.inner, cx, bytes);
         }
         mark_compact(cx);
         let (binary, used) = compact_to_binary(bytes).map_err(to_exception)?;
@@ -121,8 +188,11 @@ impl ZeroCopyDecoder for CompatCodec {
             Ok(buf) => buf.first().copied(),
             Err(_) => None,
         };
+        if first == Some(BINARY_FIRST_BYTE) {
+            return self.decode_binary_buffered(cx, reader).await;
+        }
         if first != Some(COMPACT_PROTOCOL_ID) {
-            // Binary, or nothing to read: volo's codec handles (and reports) both.
+            // Nothing to read, or not a message: volo's codec handles (and reports) both.
             return self.inner.decode_async(cx, reader).await;
         }
         mark_compact(cx);

@@ -7,15 +7,21 @@ pub mod gen {
     include!(concat!(env!("OUT_DIR"), "/volo_gen.rs"));
 }
 
+pub mod binary_check;
 pub mod codec;
 pub mod columns;
 pub mod compact;
 pub mod descriptor;
 pub mod failure;
+pub mod fuzz_support;
+pub mod guarded_codec;
 pub mod handler;
+pub mod limits;
 pub mod mutations;
 pub mod ops;
 pub mod results;
+mod scanner_reaper;
 pub mod server;
 
-pub use server::{serve, serve_listener, ServeError};
+pub use limits::{ConnectionCount, ThriftLimits};
+pub use server::{serve, serve_listener, serve_listener_with, ServeError};

@@ -18,7 +18,9 @@ use volo::net::conn::Conn;
 use volo::net::incoming::{Incoming, MakeIncoming};
 
 use crate::gen::volo_gen::hbase::HbaseServer;
+use crate::guarded_codec::MakeGuardedCodec;
 use crate::handler::Handler;
+use crate::limits::{ConnectionCount, ThriftLimits};
 
 /// Why the server stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -55,16 +57,41 @@ pub async fn serve_listener(
     service: Arc<Service>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let limits = ThriftLimits::default();
+    serve_listener_with(
+        listener,
+        service,
+        limits,
+        ConnectionCount::default(),
+        shutdown,
+    )
+    .await
+}
+
+/// [`serve_listener`] with explicit client limits; `connections` counts the open ones.
+pub async fn serve_listener_with(
+    listener: TcpListener,
+    service: Arc<Service>,
+    limits: ThriftLimits,
+    connections: ConnectionCount,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+    let reaper = tokio::spawn(crate::scanner_reaper::run(Arc::clone(&service)));
     let incoming = StoppableIncoming {
         listener,
         shutdown: Box::pin(shutdown),
+        limits,
+        connections: connections.clone(),
     };
-    HbaseServer::new(Handler::new(service, port))
-        .make_codec(crate::codec::server_codec())
+    let codec = MakeGuardedCodec::new(crate::codec::server_codec(), limits, connections);
+    let result = HbaseServer::new(Handler::new(service, port))
+        .make_codec(codec)
         .run(incoming)
         .await
-        .map_err(|e| ServeError::Server(e.to_string()))
+        .map_err(|e| ServeError::Server(e.to_string()));
+    reaper.abort();
+    result
 }
 
 /// A listener whose accept loop ends when the shutdown future completes: volo's server stops
@@ -72,6 +99,8 @@ pub async fn serve_listener(
 struct StoppableIncoming {
     listener: TcpListener,
     shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
+    limits: ThriftLimits,
+    connections: ConnectionCount,
 }
 
 impl std::fmt::Debug for StoppableIncoming {
@@ -94,7 +123,13 @@ impl Incoming for StoppableIncoming {
             tokio::select! {
                 () = &mut self.shutdown => return Ok(None),
                 accepted = self.listener.accept() => match accepted {
-                    Ok((stream, _)) => return Ok(Some(Conn::from(stream))),
+                    Ok((stream, peer)) => {
+                        if self.connections.try_acquire(self.limits.max_connections) {
+                            return Ok(Some(Conn::from(stream)));
+                        }
+                        // Dropping the stream closes it: the client sees the connection end.
+                        tracing::warn!(%peer, max = self.limits.max_connections, "thrift connection refused: too many open");
+                    }
                     // Out of file descriptors and the like: an error here would end volo's
                     // accept loop for good, so wait and keep serving the open connections.
                     Err(e) => {

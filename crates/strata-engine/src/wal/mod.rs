@@ -16,7 +16,7 @@ pub mod format;
 mod group_commit;
 pub mod inspect;
 mod reader;
-mod recovery;
+pub(crate) mod recovery;
 mod segment;
 pub mod stats;
 mod writer;

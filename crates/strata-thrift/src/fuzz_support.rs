@@ -1,0 +1,132 @@
+//! Entry points for the Thrift fuzz targets (`fuzz/fuzz_targets/thrift_*.rs`) and their stable
+//! corpus replay (`tests/fuzz_corpus_test.rs`): the request decoders of the server, fed
+//! arbitrary bytes. Each panics only when an invariant breaks; a decode error is an acceptable
+//! outcome (the server answers it and closes the connection).
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use bytes::{Bytes, BytesMut};
+use futures::FutureExt;
+use pilota::thrift::binary::TBinaryProtocol;
+use pilota::thrift::{TInputProtocol, TMessageIdentifier};
+use volo::util::buf_reader::BufReader;
+use volo_thrift::codec::default::framed::MakeFramedCodec;
+use volo_thrift::codec::default::ttheader::MakeTTHeaderCodec;
+use volo_thrift::codec::default::{MakeZeroCopyCodec, ZeroCopyDecoder};
+use volo_thrift::context::ServerContext;
+use volo_thrift::{EntryMessage, Protocol, ThriftMessage};
+
+use crate::codec::MakeCompatCodec;
+use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
+use crate::gen::volo_gen::hbase::HbaseRequestRecv;
+
+/// Messages decoded from one buffered input, at most.
+const MAX_MESSAGES: usize = 64;
+
+/// Transcodes `input` from compact to binary. Invariants: the transcoder never claims more
+/// bytes than it was given, and every prefix of a message it accepted is reported incomplete
+/// with a need that the prefix does not meet but the message does (the buffered reader
+/// relies on this to know how much more to read).
+pub fn compact(input: &[u8]) {
+    let Ok((_, used)) = compact_to_binary(input) else {
+        return;
+    };
+    assert!(used <= input.len(), "used {used} of {} bytes", input.len());
+    let cuts = [0, used / 2, used.saturating_sub(1)];
+    for cut in cuts.into_iter().filter(|&c| c < used) {
+        match compact_to_binary(&input[..cut]) {
+            Err(TranscodeError::Incomplete { need }) => {
+                assert!(
+                    need > cut && need <= used,
+                    "need {need} for a {cut}-byte prefix"
+                );
+            }
+            other => panic!("a {cut}-byte prefix of a {used}-byte message: {other:?}"),
+        }
+    }
+}
+
+/// Decodes `payload` as the body of one frame, the way the server does after reading a frame
+/// header: binary, or compact (transcoded). Invariant: a decoded request re-encodes and
+/// decodes again to the same encoded size.
+pub fn framed(payload: &[u8]) {
+    let (_, mut decoder) = MakeCompatCodec::new(Protocol::Binary).make_codec();
+    let mut cx = ServerContext::default();
+    let mut bytes = Bytes::copy_from_slice(payload);
+    let decoded = decoder.decode::<HbaseRequestRecv, _>(&mut cx, &mut bytes);
+    if let Ok(Some(msg)) = decoded {
+        check_reencodes(payload, msg);
+    }
+}
+
+/// Reads requests from `stream` with the server's whole decoder stack (TTHeader, framed or
+/// buffered, binary or compact, each detected per message) until it ends or fails.
+pub fn buffered(stream: &[u8]) {
+    let make = MakeTTHeaderCodec::new(MakeFramedCodec::new(MakeCompatCodec::new(Protocol::Binary)));
+    let (_, mut decoder) = make.make_codec();
+    let mut reader = BufReader::new(stream);
+    for _ in 0..MAX_MESSAGES {
+        let mut cx = ServerContext::default();
+        let step = decoder.decode_async::<HbaseRequestRecv, _, _>(&mut cx, &mut reader);
+        // The server runs this under catch_unwind (`guarded_codec.rs`: a decoder panic closes
+        // the connection), so a panic here is an outcome like an error, and ends the stream.
+        let step = AssertUnwindSafe(step).catch_unwind();
+        // Reading from a slice never waits, so the future finishes on its first poll.
+        let Some(Ok(Ok(Some(_)))) = poll_once(step) else {
+            return;
+        };
+    }
+}
+
+fn poll_once<F: Future>(future: F) -> Option<F::Output> {
+    let mut cx = Context::from_waker(Waker::noop());
+    match pin!(future).poll(&mut cx) {
+        Poll::Ready(out) => Some(out),
+        Poll::Pending => None,
+    }
+}
+
+/// The request's binary message header, read from the input (transcoded if compact).
+fn message_ident(payload: &[u8]) -> Option<TMessageIdentifier> {
+    let mut binary = if payload.first() == Some(&COMPACT_PROTOCOL_ID) {
+        compact_to_binary(payload).ok()?.0.freeze()
+    } else {
+        Bytes::copy_from_slice(payload)
+    };
+    TBinaryProtocol::new(&mut binary, true)
+        .read_message_begin()
+        .ok()
+}
+
+fn check_reencodes(payload: &[u8], msg: ThriftMessage<HbaseRequestRecv>) {
+    let (Ok(request), Some(ident)) = (msg.data, message_ident(payload)) else {
+        return;
+    };
+    let first = encode(&request);
+    let mut bytes = first.clone().freeze();
+    let again = match HbaseRequestRecv::decode(&mut TBinaryProtocol::new(&mut bytes, true), &ident)
+    {
+        Ok(again) => again,
+        Err(e) => panic!(
+            "a decoded {} request does not decode re-encoded: {e}",
+            ident.name
+        ),
+    };
+    assert!(bytes.is_empty(), "re-decoding left {} bytes", bytes.len());
+    // Maps encode in hash order, so sizes (not bytes) are what must agree.
+    assert_eq!(encode(&again).len(), first.len(), "{}", ident.name);
+}
+
+fn encode(request: &HbaseRequestRecv) -> BytesMut {
+    let mut buf = BytesMut::new();
+    let mut protocol = TBinaryProtocol::new(&mut buf, true);
+    let size = request.size(&mut protocol);
+    if let Err(e) = request.encode(&mut protocol) {
+        panic!("a decoded request does not encode: {e}");
+    }
+    assert_eq!(size, buf.len(), "size() disagrees with the encoding");
+    buf
+}
