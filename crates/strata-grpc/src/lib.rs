@@ -10,6 +10,7 @@
 
 mod admin;
 mod blocking;
+mod counted;
 mod data;
 mod error;
 pub mod fuzz_support;
@@ -56,6 +57,7 @@ pub async fn serve_listener(
         generated::bigtable_server::BigtableServer::new(data::DataApi::new(Arc::clone(&service)))
             .max_decoding_message_size(MAX_REQUEST_BYTES)
             .max_encoding_message_size(MAX_REQUEST_BYTES);
+    let counting = Arc::clone(&service);
     let admin = generated::bigtable_table_admin_server::BigtableTableAdminServer::new(
         admin::AdminApi::new(service),
     )
@@ -66,11 +68,15 @@ pub async fn serve_listener(
     // median read with a 12 ms mean).
     let incoming = tokio_stream::StreamExt::map(
         tokio_stream::wrappers::TcpListenerStream::new(listener),
-        |stream| {
-            stream.inspect(|s| {
+        move |stream| {
+            stream.map(|s| {
                 if let Err(e) = s.set_nodelay(true) {
                     tracing::warn!(error = %e, "cannot disable Nagle on a gRPC connection");
                 }
+                let open = counting
+                    .connections()
+                    .guard(strata_server::connections::Api::Grpc);
+                counted::CountedStream::new(s, open)
             })
         },
     );

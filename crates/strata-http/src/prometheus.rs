@@ -47,6 +47,18 @@ pub fn render(state: &AppState) -> String {
         "Open server-side scanners.",
         state.service.open_scanner_count(),
     );
+    e.family(
+        "strata_open_connections",
+        "gauge",
+        "Open client connections by API (HTTP connections are not counted).",
+    );
+    for api in strata_server::connections::Api::ALL {
+        e.sample(
+            "strata_open_connections",
+            &[("api", api.label())],
+            state.service.connections().open(api),
+        );
+    }
     e.single(
         "strata_uptime_seconds",
         "gauge",

@@ -190,6 +190,15 @@ async fn metrics_parse_and_counters_grow_with_requests() {
     );
     assert!(after["strata_regions"] >= 2.0);
     assert_eq!(after["strata_open_scanners"], 0.0);
+    // A connection counted by the service shows in the gauge of its API.
+    let open = f
+        .service
+        .connections()
+        .guard(strata_server::connections::Api::Thrift);
+    let with_one = parse_prometheus(&call(&f, "/metrics").await.2);
+    assert_eq!(with_one["strata_open_connections{api=\"thrift\"}"], 1.0);
+    assert_eq!(with_one["strata_open_connections{api=\"grpc\"}"], 0.0);
+    drop(open);
     assert_eq!(after["strata_build_info{version=\"9.9.9\"}"], 1.0);
     for name in [
         "strata_memstore_bytes",

@@ -3,6 +3,7 @@
 //! adapters that translate their protocol onto this one API.
 
 pub mod catalog;
+pub mod connections;
 pub mod data;
 mod drop_range;
 mod embedded_support;

@@ -55,6 +55,7 @@ pub struct Service {
     /// Itself, for background splits.
     pub(crate) me: std::sync::Weak<Service>,
     pub(crate) metrics: crate::metrics::RequestMetrics,
+    pub(crate) connections: crate::connections::Connections,
 }
 
 impl Service {
@@ -100,6 +101,7 @@ impl Service {
             splitting: Mutex::new(std::collections::HashSet::new()),
             me: me.clone(),
             metrics,
+            connections: crate::connections::Connections::default(),
         }))
     }
 

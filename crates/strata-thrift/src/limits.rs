@@ -44,6 +44,11 @@ impl Default for ThriftLimits {
 pub struct ConnectionCount(Arc<AtomicUsize>);
 
 impl ConnectionCount {
+    /// A count kept in `counter` (the service's, so that `/metrics` sees it).
+    pub fn shared(counter: Arc<AtomicUsize>) -> Self {
+        ConnectionCount(counter)
+    }
+
     /// Open connections now.
     pub fn get(&self) -> usize {
         self.0.load(Ordering::SeqCst)

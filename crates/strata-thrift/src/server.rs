@@ -58,14 +58,12 @@ pub async fn serve_listener(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let limits = ThriftLimits::default();
-    serve_listener_with(
-        listener,
-        service,
-        limits,
-        ConnectionCount::default(),
-        shutdown,
-    )
-    .await
+    let connections = ConnectionCount::shared(
+        service
+            .connections()
+            .counter(strata_server::connections::Api::Thrift),
+    );
+    serve_listener_with(listener, service, limits, connections, shutdown).await
 }
 
 /// [`serve_listener`] with explicit client limits; `connections` counts the open ones.
