@@ -39,7 +39,7 @@ pub async fn check_and_mutate_row(
     )?;
     // No predicate: the row matches if it has any cell, as Bigtable defines it.
     let predicate =
-        RowFilter::compile_field(request.predicate_filter.as_ref(), "predicate_filter")?;
+        RowFilter::compile_cached(request.predicate_filter.as_ref(), "predicate_filter")?;
     let matched = run(move || {
         let read = Get::new(row.clone()).versions(u32::MAX);
         service

@@ -30,7 +30,7 @@ pub struct ReadPlan {
     pub table: TableName,
     /// Sorted, disjoint ranges (ascending).
     pub ranges: Vec<KeyRange>,
-    pub filter: RowFilter,
+    pub filter: std::sync::Arc<RowFilter>,
     pub limit: Option<u64>,
     pub reversed: bool,
 }
@@ -47,7 +47,7 @@ impl ReadPlan {
         Ok(ReadPlan {
             table,
             ranges: row_set::normalize(request.rows.as_ref())?,
-            filter: RowFilter::compile(request.filter.as_ref())?,
+            filter: RowFilter::compile_cached(request.filter.as_ref(), "filter")?,
             limit: (request.rows_limit > 0).then_some(request.rows_limit as u64),
             reversed: request.reversed,
         })

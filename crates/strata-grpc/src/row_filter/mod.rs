@@ -60,6 +60,7 @@
 //! pass_all)` makes 2^n copies); beyond it [`RowFilter::try_apply`] is INVALID_ARGUMENT and
 //! [`RowFilter::apply`] returns nothing.
 
+mod cache;
 pub mod cell_test;
 mod compile;
 pub mod compose;
