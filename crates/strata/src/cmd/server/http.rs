@@ -32,33 +32,22 @@ pub async fn start_http(
     config: &ServerConfig,
     addr: SocketAddr,
 ) -> Result<HttpEndpoint, String> {
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let state = Arc::new(HttpState::new(
         env!("CARGO_PKG_VERSION"),
         config_entries(config),
     ));
-    let sampler = strata_http::spawn_sampler(service, Arc::clone(&state));
     // The REST gateway answers every path the operations router leaves free (`/`, tables,
     // `/version`, ...). It is a fallback service, not a merged router: both routers have a
     // fallback of their own, which axum refuses to merge.
     let router = strata_http::router(Arc::clone(service), Arc::clone(&state))
         .fallback_service(strata_rest::router(Arc::clone(service)));
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        let shutdown = async {
-            let _ = stopped.await;
-        };
-        if let Err(e) = strata_http::serve_listener(listener, router, shutdown).await {
-            tracing::error!(error = %e, "http server stopped with an error");
-        }
-    });
+    let endpoint = Endpoint::start("http", addr, |listener, shutdown| {
+        strata_http::serve_listener(listener, router, shutdown)
+    })
+    .await?;
+    let sampler = strata_http::spawn_sampler(service, Arc::clone(&state));
     Ok(HttpEndpoint {
-        endpoint: Endpoint { addr, stop, task },
+        endpoint,
         state,
         sampler,
     })

@@ -128,61 +128,71 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// What a server awaits to stop accepting and wind down.
+pub(crate) type Shutdown = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
 /// A running network server and the way to stop it.
-struct Endpoint {
+pub(crate) struct Endpoint {
     addr: SocketAddr,
     stop: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl Endpoint {
+    /// Binds `addr` (so a port in use is reported before "listening" is printed) and runs
+    /// the `name` server that `serve` builds on it, until [`Endpoint::stop`].
+    pub(crate) async fn start<F, E>(
+        name: &'static str,
+        addr: SocketAddr,
+        serve: impl FnOnce(tokio::net::TcpListener, Shutdown) -> F,
+    ) -> Result<Endpoint, String>
+    where
+        F: std::future::Future<Output = Result<(), E>> + Send + 'static,
+        E: std::fmt::Display,
+    {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = serve(
+            listener,
+            Box::pin(async {
+                let _ = stopped.await;
+            }),
+        );
+        let task = tokio::spawn(async move {
+            if let Err(e) = server.await {
+                tracing::error!(error = %e, server = name, "server stopped with an error");
+            }
+        });
+        Ok(Endpoint { addr, stop, task })
+    }
+
     async fn stop(self) {
         let _ = self.stop.send(());
         let _ = self.task.await;
     }
 }
 
-/// Binds the Thrift1 port (so a port in use is reported before "listening" is printed) and
-/// serves HBase's Thrift1 API on it.
+/// Serves HBase's Thrift1 API on `addr`.
 async fn start_thrift(service: &Arc<Service>, addr: SocketAddr) -> Result<Endpoint, String> {
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let service = Arc::clone(service);
-    let task = tokio::spawn(async move {
-        let shutdown = async {
-            let _ = stopped.await;
-        };
-        if let Err(e) = strata_thrift::serve_listener(listener, service, shutdown).await {
-            tracing::error!(error = %e, "thrift server stopped with an error");
-        }
-    });
-    Ok(Endpoint { addr, stop, task })
+    Endpoint::start("thrift", addr, |listener, shutdown| {
+        strata_thrift::serve_listener(listener, service, shutdown)
+    })
+    .await
 }
 
-/// Binds the gRPC port and serves the Cloud Bigtable v2 Data and Table Admin APIs on it.
+/// Serves the Cloud Bigtable v2 Data and Table Admin APIs on `addr`.
 async fn start_grpc(service: &Arc<Service>, addr: SocketAddr) -> Result<Endpoint, String> {
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let service = Arc::clone(service);
-    let task = tokio::spawn(async move {
-        let shutdown = async {
-            let _ = stopped.await;
-        };
-        if let Err(e) = strata_grpc::serve_listener(listener, service, shutdown).await {
-            tracing::error!(error = %e, "grpc server stopped with an error");
-        }
-    });
-    Ok(Endpoint { addr, stop, task })
+    Endpoint::start("grpc", addr, |listener, shutdown| {
+        strata_grpc::serve_listener(listener, service, shutdown)
+    })
+    .await
 }
 
 async fn wait_for_shutdown_signal() {
