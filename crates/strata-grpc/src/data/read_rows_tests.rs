@@ -192,3 +192,58 @@ fn a_missing_table_fails() {
     .unwrap_err();
     assert_eq!(err.code(), tonic::Code::NotFound);
 }
+
+/// Collects what `read_rows` streams (inline for one key, through the blocking pool
+/// otherwise).
+fn streamed(
+    svc: &Arc<Service>,
+    req: pb::ReadRowsRequest,
+) -> Result<Vec<pb::ReadRowsResponse>, Status> {
+    use tokio_stream::StreamExt;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let stream = read_rows(Arc::clone(svc), req, sampler::seeded(1)).await?;
+        stream.collect::<Result<Vec<_>, Status>>().await
+    })
+}
+
+fn one_key(key: &str) -> Option<pb::RowSet> {
+    Some(pb::RowSet {
+        row_keys: vec![b(key)],
+        row_ranges: vec![],
+    })
+}
+
+#[test]
+fn point_reads_answer_inline_exactly_as_the_streamed_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = service(dir.path());
+    for key in ["a", "d", "m", "zz"] {
+        let req = request(one_key(key), 0, false);
+        assert!(ReadPlan::from_request(&req).unwrap().is_point_read());
+        let inline = streamed(&svc, req.clone()).unwrap();
+        assert_eq!(inline, run(&svc, req), "key {key}");
+        let expected = if key == "zz" { "" } else { key };
+        assert_eq!(keys(&inline), expected);
+    }
+    let two = Some(pb::RowSet {
+        row_keys: vec![b("a"), b("m")],
+        row_ranges: vec![],
+    });
+    let req = request(two, 0, false);
+    assert!(!ReadPlan::from_request(&req).unwrap().is_point_read());
+    assert_eq!(keys(&streamed(&svc, req).unwrap()), "am");
+}
+
+#[test]
+fn a_point_read_of_a_missing_table_fails_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = service(dir.path());
+    let mut req = request(one_key("a"), 0, false);
+    req.table_name = "projects/p/instances/default/tables/missing".into();
+    let status = streamed(&svc, req).unwrap_err();
+    assert_eq!(status.code(), tonic::Code::NotFound, "{status:?}");
+}
