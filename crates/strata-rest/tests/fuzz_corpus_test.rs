@@ -24,3 +24,25 @@ fn regression_rest_cellset_xml_row_without_key() {
         fuzz_support::rest_request,
     );
 }
+
+/// Finding 2: quick-xml takes any bytes before `=` as an attribute name, and a prefix up to a
+/// `:` was dropped, so a schema attribute rendered back under a different name.
+#[test]
+fn regression_rest_schema_xml_garbage_attribute_name() {
+    replay_one(
+        "rest_request",
+        "schema_xml_garbage_attribute_name",
+        fuzz_support::rest_request,
+    );
+}
+
+/// Found while fixing finding 2: `a:x` and `b:x` both became `x`, rendered as a duplicate
+/// attribute that does not parse again.
+#[test]
+fn regression_rest_schema_xml_same_local_attribute_name() {
+    replay_one(
+        "rest_request",
+        "schema_xml_same_local_attribute_name",
+        fuzz_support::rest_request,
+    );
+}
