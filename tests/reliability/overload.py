@@ -278,22 +278,26 @@ def run(args):
     server = StrataProcess(default_binary(), workdir, engine_config(args))
     rng = random.Random(args.seed)
     try:
+        started = time.monotonic()
         server.start()
         pid = server.proc.pid
         setup_tables(server.port, args.writers)
         time.sleep(1.0)
         baseline_mb = rss_kib(pid) / 1024.0
         t0 = time.monotonic()
-        sampler = RssSampler(pid, t0)
-        sampler.start()
-        reader = Reader(server.port, t0, args.seed)
-        reader.start()
+        setup_s = t0 - started
         results = multiprocessing.Queue()
         stop_at = time.time() + args.duration
         procs = [multiprocessing.Process(target=writer_main, args=(w, server.port, args, stop_at, results))
                  for w in range(args.writers)]
+        # Fork the writers before this process starts threads (forking a threaded process
+        # can copy a lock held by another thread).
         for p in procs:
             p.start()
+        sampler = RssSampler(pid, t0)
+        sampler.start()
+        reader = Reader(server.port, t0, args.seed)
+        reader.start()
         tallies = [results.get(timeout=args.duration + 300) for _ in procs]
         for p in procs:
             p.join(timeout=30)
@@ -308,7 +312,9 @@ def run(args):
         sampler.join(timeout=5)
         alive = server.proc.poll() is None
         peak_hwm_mb = (rss_kib(pid, "VmHWM") or 0) / 1024.0
+        verify_started = time.monotonic()
         problems, checked = verify_acked(server.port, tallies, args, rng) if alive else (["server died"], 0)
+        verify_s = time.monotonic() - verify_started
         samples = sampler.samples
         after = [mb for t, mb in samples if t >= load_end]
         batch_mb = args.batch_rows * args.value_kb / 1024.0
@@ -341,6 +347,8 @@ def run(args):
             "verified_batches": checked,
             "lost_or_wrong": problems,
             "rss_per_10s": summarize_rss(samples, load_end),
+            "phases_s": {"setup": round(setup_s, 1), "load": round(load_end, 1),
+                         "verify": round(verify_s, 1)},
             "workdir": workdir if keep else None,
         }
         if args.csv:
