@@ -213,6 +213,61 @@ ROW_FILTERS = {
 }
 
 
+# --- REST (strata_rest::fuzz_support::rest_request: the first byte picks the parser) -------
+
+def b64(s):
+    import base64
+    return base64.b64encode(s.encode()).decode()
+
+
+REST_SEEDS = {
+    "path_row": (0, "/t1/row1"),
+    "path_cells": (0, "/ns%3At1/row1/cf:a,cf:b/1000,2000?v=3"),
+    "path_ts": (0, "/t1/r%2Fx/cf:q/1700000000000"),
+    "path_range": (0, "/t1/a,z/cf"),
+    "path_glob": (0, "/t1/pre*/cf:q"),
+    "path_scan": (0, "/t1/pre*?limit=10&startrow=a"),
+    "path_multiget": (0, "/t1/multiget/cf:a,cf?row=r1&row=r%FF&v=2"),
+    "path_schema": (0, "/ns%3At1/schema"),
+    "path_scanner": (0, "/t1/scanner/1700000000000abc"),
+    "path_namespace": (0, "/namespaces/ns/tables"),
+    "path_check": (0, "/t1/row1/cf:q?check=put"),
+    "path_version": (0, "/version/cluster"),
+    "cellset_json": (1, '{"Row":[{"key":"%s","Cell":[{"column":"%s","timestamp":5,"$":"%s"}]}]}'
+                     % (b64("row1"), b64("cf:a"), b64("v1"))),
+    "cellset_json_bare": (1, '{"Row":[{"Cell":[{"$":"%s"}]}]}' % b64("v")),
+    "cellset_xml": (2, '<?xml version="1.0"?><CellSet><Row key="%s"><Cell column="%s" '
+                    'timestamp="7">%s</Cell></Row></CellSet>' % (b64("r"), b64("cf:q"), b64("x"))),
+    "cellset_xml_bare": (2, '<CellSet><Row><Cell>%s</Cell></Row></CellSet>' % b64("x")),
+    "scanner_json": (3, '{"startRow":"%s","endRow":"%s","column":["%s"],"batch":10,'
+                     '"maxVersions":2,"startTime":0,"endTime":99,"limit":5,'
+                     '"filter":"{\\"type\\":\\"PrefixFilter\\",\\"value\\":\\"%s\\"}"}'
+                     % (b64("a"), b64("z"), b64("cf:q"), b64("r"))),
+    "scanner_xml": (4, '<Scanner startRow="%s" batch="5"><column>%s</column>'
+                    '<filter>PrefixFilter(\'r\')</filter></Scanner>' % (b64("a"), b64("cf"))),
+    "filter_list": (5, '{"type":"FilterList","op":"MUST_PASS_ONE","filters":['
+                    '{"type":"RowFilter","op":"EQUAL","comparator":{"type":"BinaryComparator",'
+                    '"value":"%s"}},{"type":"SkipFilter","filters":[{"type":"ValueFilter",'
+                    '"op":"NOT_EQUAL","comparator":{"type":"SubstringComparator","value":"x"}}]}]}'
+                    % b64("r1")),
+    "filter_scvf": (5, '{"type":"SingleColumnValueFilter","family":"%s","qualifier":"%s",'
+                    '"op":"GREATER","comparator":{"type":"BinaryPrefixComparator","value":"%s"},'
+                    '"ifMissing":true}' % (b64("cf"), b64("q"), b64("v"))),
+    "filter_misc": (5, '{"type":"FilterList","filters":[{"type":"PageFilter","value":"3"},'
+                    '{"type":"TimestampsFilter","timestamps":[1,"2"]},{"type":"ColumnRangeFilter",'
+                    '"minColumn":"%s","maxColumn":"%s"},{"type":"MultipleColumnPrefixFilter",'
+                    '"prefixes":["%s"]},{"type":"ColumnPaginationFilter","limit":2,"offset":1}]}'
+                    % (b64("a"), b64("c"), b64("p"))),
+    "filter_text": (5, "KeyOnlyFilter() AND PrefixFilter('a')"),
+    "schema_json": (6, '{"name":"t1","ColumnSchema":[{"name":"cf","VERSIONS":"3","TTL":"86400",'
+                    '"COMPRESSION":"ZSTD","BLOOMFILTER":"ROWCOL","IN_MEMORY":"false"}],"IS_META":"false"}'),
+    "schema_xml": (7, '<?xml version="1.0"?><TableSchema name="t1"><ColumnSchema name="cf" '
+                   'VERSIONS="2" KEEP_DELETED_CELLS="TTL" DATA_BLOCK_ENCODING="FAST_DIFF"/>'
+                   '</TableSchema>'),
+    "accept": (8, "application/json;q=0.5, text/xml, */*;q=0.1"),
+}
+
+
 def main():
     for i, path in enumerate(sys.argv[1:]):
         if path.endswith(".sst"):
@@ -234,6 +289,8 @@ def main():
     put("thrift_buffered", "pipelined", b"".join(BINARY.values()) + b"".join(COMPACT.values()))
     for name, msg in ROW_FILTERS.items():
         put("grpc_row_filter", name, msg)
+    for name, (selector, text) in REST_SEEDS.items():
+        put("rest_request", name, bytes([selector]) + text.encode())
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 
 pub mod error;
 pub mod format;
+pub mod fuzz_support;
 mod handlers;
 pub mod model;
 pub mod request;

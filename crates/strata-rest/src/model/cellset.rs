@@ -140,8 +140,10 @@ impl CellSet {
         }
         out.push_str("<CellSet>");
         for row in &self.rows {
-            let key = row.key.as_deref().map(encode_b64).unwrap_or_default();
-            out.push_str(&format!("<Row{}>", xml::attributes(&[("key", key)])));
+            // A row without a key (only in requests) has no attribute: `key=""` would read
+            // back as an empty key.
+            let key: Vec<_> = row.key.iter().map(|k| ("key", encode_b64(k))).collect();
+            out.push_str(&format!("<Row{}>", xml::attributes(&key)));
             for cell in &row.cells {
                 let mut attrs = Vec::new();
                 if let Some(column) = &cell.column {

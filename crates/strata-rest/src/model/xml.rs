@@ -37,12 +37,37 @@ fn bad_xml(e: impl std::fmt::Display) -> RestError {
     RestError::BadRequest(format!("malformed XML: {e}"))
 }
 
+/// Whether `name` is an XML name (approximately: the non-ASCII ranges are not checked).
+fn is_xml_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    let first_ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || !c.is_ascii());
+    first_ok && chars.all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c) || !c.is_ascii())
+}
+
+/// An attribute's local name. quick-xml takes anything up to `=` as the name; a schema's
+/// attributes are written back as they came, so a name must be one XML can read again.
+fn attribute_name(raw: &[u8]) -> RestResult<String> {
+    match std::str::from_utf8(raw) {
+        Ok(name) if is_xml_name(name) => Ok(name.to_string()),
+        _ => Err(bad_xml(format!(
+            "invalid attribute name {:?}",
+            String::from_utf8_lossy(raw)
+        ))),
+    }
+}
+
 fn open(start: &BytesStart<'_>) -> RestResult<Element> {
     let name = String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
-    let mut attrs = Vec::new();
+    let mut attrs: Vec<(String, String)> = Vec::new();
     for attr in start.attributes() {
         let attr = attr.map_err(bad_xml)?;
-        let key = String::from_utf8_lossy(attr.key.local_name().as_ref()).into_owned();
+        let key = attribute_name(attr.key.local_name().as_ref())?;
+        // `a:x` and `b:x` are distinct to XML but the same attribute here.
+        if attrs.iter().any(|(k, _)| *k == key) {
+            return Err(bad_xml(format!("duplicate attribute {key}")));
+        }
         let value = attr.unescape_value().map_err(bad_xml)?.into_owned();
         attrs.push((key, value));
     }
