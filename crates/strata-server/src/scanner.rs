@@ -133,6 +133,7 @@ impl Service {
             .metrics
             .start(crate::metrics::Operation::OpenScanner, Some(table));
         self.scanners.expire(self.options.scanner_lease);
+        self.limits().check_scanner_count(self.scanners.count())?;
         let state = self.table(table)?;
         state.check_enabled()?;
         for family in scan.columns.keys() {
