@@ -1,0 +1,166 @@
+//! The `[limits]` section of the configuration file: the service's request limits (shared by
+//! every API, see `strata_server::Limits`) and each network server's connection limits.
+//! docs/reliability.md ("Limits") has the table of keys, defaults and errors.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use strata_grpc::GrpcLimits;
+use strata_server::Limits;
+use strata_thrift::ThriftLimits;
+
+/// The `[limits]` keys; every one is optional (the default applies). Timeouts are in
+/// milliseconds, 0 meaning none.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    pub max_row_key_bytes: Option<usize>,
+    pub max_qualifier_bytes: Option<usize>,
+    pub max_value_bytes: Option<usize>,
+    pub grpc_max_value_bytes: Option<usize>,
+    pub max_cells_per_request: Option<usize>,
+    pub max_rows_per_request: Option<usize>,
+    pub max_open_scanners: Option<usize>,
+    pub filter_max_bytes: Option<usize>,
+    pub filter_max_depth: Option<usize>,
+    pub filter_regex_max_bytes: Option<usize>,
+    pub thrift_max_connections: Option<usize>,
+    pub thrift_read_timeout_ms: Option<u64>,
+    pub grpc_max_connections: Option<usize>,
+    pub grpc_max_request_bytes: Option<usize>,
+    pub grpc_handshake_timeout_ms: Option<u64>,
+    pub grpc_keepalive_interval_ms: Option<u64>,
+    pub grpc_keepalive_timeout_ms: Option<u64>,
+}
+
+/// The connection limits of the network servers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NetworkLimits {
+    pub thrift: ThriftLimits,
+    pub grpc: GrpcLimits,
+}
+
+fn set<T: Copy>(target: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *target = v;
+    }
+}
+
+/// A timeout in milliseconds, 0 meaning none.
+fn timeout(ms: u64) -> Option<Duration> {
+    (ms > 0).then(|| Duration::from_millis(ms))
+}
+
+impl LimitsConfig {
+    /// Applies the request limits over `limits`.
+    pub fn apply_to_service(&self, limits: &mut Limits) {
+        set(&mut limits.max_row_key_bytes, self.max_row_key_bytes);
+        set(&mut limits.max_qualifier_bytes, self.max_qualifier_bytes);
+        set(&mut limits.max_value_bytes, self.max_value_bytes);
+        set(&mut limits.grpc_max_value_bytes, self.grpc_max_value_bytes);
+        set(
+            &mut limits.max_cells_per_request,
+            self.max_cells_per_request,
+        );
+        set(&mut limits.max_rows_per_request, self.max_rows_per_request);
+        set(&mut limits.max_open_scanners, self.max_open_scanners);
+        set(&mut limits.filter_max_bytes, self.filter_max_bytes);
+        set(&mut limits.filter_max_depth, self.filter_max_depth);
+        set(
+            &mut limits.filter_regex_max_bytes,
+            self.filter_regex_max_bytes,
+        );
+    }
+
+    /// The network servers' connection limits: the defaults with these keys applied.
+    pub fn network(&self) -> NetworkLimits {
+        let mut n = NetworkLimits::default();
+        set(&mut n.thrift.max_connections, self.thrift_max_connections);
+        if let Some(ms) = self.thrift_read_timeout_ms {
+            n.thrift.read_timeout = timeout(ms);
+        }
+        set(&mut n.grpc.max_connections, self.grpc_max_connections);
+        set(&mut n.grpc.max_request_bytes, self.grpc_max_request_bytes);
+        if let Some(ms) = self.grpc_handshake_timeout_ms {
+            n.grpc.handshake_timeout = timeout(ms);
+        }
+        if let Some(ms) = self.grpc_keepalive_interval_ms {
+            n.grpc.keepalive_interval = timeout(ms);
+        }
+        if let Some(ms) = self.grpc_keepalive_timeout_ms {
+            n.grpc.keepalive_timeout = Duration::from_millis(ms);
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> LimitsConfig {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn no_keys_keep_every_default() {
+        let config = parse("");
+        let mut limits = Limits::default();
+        config.apply_to_service(&mut limits);
+        assert_eq!(limits, Limits::default());
+        let n = config.network();
+        assert_eq!(n.thrift, ThriftLimits::default());
+        assert_eq!(n.grpc, GrpcLimits::default());
+    }
+
+    #[test]
+    fn every_request_limit_key_is_applied() {
+        let config = parse(
+            "max_row_key_bytes = 1\nmax_qualifier_bytes = 2\nmax_value_bytes = 3\n\
+             grpc_max_value_bytes = 4\nmax_cells_per_request = 5\nmax_rows_per_request = 6\n\
+             max_open_scanners = 7\nfilter_max_bytes = 8\nfilter_max_depth = 9\n\
+             filter_regex_max_bytes = 10\n",
+        );
+        let mut limits = Limits::default();
+        config.apply_to_service(&mut limits);
+        let want = Limits {
+            max_row_key_bytes: 1,
+            max_qualifier_bytes: 2,
+            max_value_bytes: 3,
+            grpc_max_value_bytes: 4,
+            max_cells_per_request: 5,
+            max_rows_per_request: 6,
+            max_open_scanners: 7,
+            filter_max_bytes: 8,
+            filter_max_depth: 9,
+            filter_regex_max_bytes: 10,
+        };
+        assert_eq!(limits, want);
+    }
+
+    #[test]
+    fn connection_limit_keys_are_applied_and_zero_timeouts_mean_none() {
+        let n = parse(
+            "thrift_max_connections = 3\nthrift_read_timeout_ms = 0\ngrpc_max_connections = 4\n\
+             grpc_max_request_bytes = 1024\ngrpc_handshake_timeout_ms = 250\n\
+             grpc_keepalive_interval_ms = 0\ngrpc_keepalive_timeout_ms = 700\n",
+        )
+        .network();
+        assert_eq!(n.thrift.max_connections, 3);
+        assert_eq!(n.thrift.read_timeout, None);
+        assert_eq!(n.grpc.max_connections, 4);
+        assert_eq!(n.grpc.max_request_bytes, 1024);
+        assert_eq!(n.grpc.handshake_timeout, Some(Duration::from_millis(250)));
+        assert_eq!(n.grpc.keepalive_interval, None);
+        assert_eq!(n.grpc.keepalive_timeout, Duration::from_millis(700));
+        let read = parse("thrift_read_timeout_ms = 1500").network();
+        assert_eq!(read.thrift.read_timeout, Some(Duration::from_millis(1500)));
+    }
+
+    #[test]
+    fn unknown_or_mistyped_keys_are_refused() {
+        assert!(toml::from_str::<LimitsConfig>("max_value_byte = 1").is_err());
+        assert!(toml::from_str::<LimitsConfig>("max_value_bytes = -1").is_err());
+        assert!(toml::from_str::<LimitsConfig>("max_value_bytes = \"10MB\"").is_err());
+    }
+}
