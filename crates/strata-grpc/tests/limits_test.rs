@@ -114,3 +114,34 @@ async fn row_key_over_max_row_key_bytes_fails_its_entry_in_mutate_rows() {
     assert!(stored(&server, "ok"));
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn request_over_grpc_max_request_bytes_is_out_of_range() {
+    let limits = GrpcLimits {
+        max_request_bytes: 4096,
+        ..GrpcLimits::default()
+    };
+    let server = TestServer::start(limits, |_| {}).await;
+    let table = TableName::parse("t").unwrap();
+    server
+        .service
+        .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    let mut client = server.client().await;
+    // tonic refuses the message before it is decoded, with its own wording (the limit's
+    // value, not the config key: the message is tonic's).
+    let status = client
+        .mutate_row(set_cell(b"big", vec![1; 8192]))
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(status.code(), tonic::Code::OutOfRange, "{status:?}");
+    assert!(status.message().contains("4096"), "{status:?}");
+    assert!(!stored(&server, "big"));
+    client
+        .mutate_row(set_cell(b"ok", vec![1; 100]))
+        .await
+        .unwrap();
+    assert!(stored(&server, "ok"));
+    server.stop().await;
+}

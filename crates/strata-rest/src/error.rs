@@ -19,7 +19,7 @@ pub enum RestError {
     UnsupportedMediaType(String),
     #[error("none of the accepted media types can be produced: {0}")]
     NotAcceptable(String),
-    #[error("request body is larger than the limit of {0} bytes")]
+    #[error("request body is larger than the limit of {0} bytes (limits.rest_max_body_bytes)")]
     PayloadTooLarge(usize),
     #[error("{0}")]
     Unavailable(String),

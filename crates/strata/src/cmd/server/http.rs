@@ -39,8 +39,9 @@ pub async fn start_http(
     // The REST gateway answers every path the operations router leaves free (`/`, tables,
     // `/version`, ...). It is a fallback service, not a merged router: both routers have a
     // fallback of their own, which axum refuses to merge.
-    let router = strata_http::router(Arc::clone(service), Arc::clone(&state))
-        .fallback_service(strata_rest::router(Arc::clone(service)));
+    let router = strata_http::router(Arc::clone(service), Arc::clone(&state)).fallback_service(
+        strata_rest::router_with(Arc::clone(service), config.network.rest.options()),
+    );
     let endpoint = Endpoint::start("http", addr, |listener, shutdown| {
         strata_http::serve_listener(listener, router, shutdown)
     })

@@ -31,6 +31,8 @@ pub struct LimitsConfig {
     pub grpc_handshake_timeout_ms: Option<u64>,
     pub grpc_keepalive_interval_ms: Option<u64>,
     pub grpc_keepalive_timeout_ms: Option<u64>,
+    pub rest_max_body_bytes: Option<usize>,
+    pub rest_max_in_flight: Option<usize>,
 }
 
 /// The connection limits of the network servers.
@@ -38,6 +40,35 @@ pub struct LimitsConfig {
 pub struct NetworkLimits {
     pub thrift: ThriftLimits,
     pub grpc: GrpcLimits,
+    pub rest: RestLimits,
+}
+
+/// The REST gateway's request limits (the rest of `RestOptions` keeps its defaults).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RestLimits {
+    pub max_body_bytes: usize,
+    pub max_in_flight: usize,
+}
+
+impl Default for RestLimits {
+    fn default() -> Self {
+        let d = strata_rest::RestOptions::default();
+        RestLimits {
+            max_body_bytes: d.max_body_bytes,
+            max_in_flight: d.max_in_flight,
+        }
+    }
+}
+
+impl RestLimits {
+    /// The gateway's options with these limits.
+    pub fn options(&self) -> strata_rest::RestOptions {
+        strata_rest::RestOptions {
+            max_body_bytes: self.max_body_bytes,
+            max_in_flight: self.max_in_flight,
+            ..strata_rest::RestOptions::default()
+        }
+    }
 }
 
 fn set<T: Copy>(target: &mut T, value: Option<T>) {
@@ -90,6 +121,8 @@ impl LimitsConfig {
         if let Some(ms) = self.grpc_keepalive_timeout_ms {
             n.grpc.keepalive_timeout = Duration::from_millis(ms);
         }
+        set(&mut n.rest.max_body_bytes, self.rest_max_body_bytes);
+        set(&mut n.rest.max_in_flight, self.rest_max_in_flight);
         n
     }
 }
@@ -111,6 +144,7 @@ mod tests {
         let n = config.network();
         assert_eq!(n.thrift, ThriftLimits::default());
         assert_eq!(n.grpc, GrpcLimits::default());
+        assert_eq!(n.rest, RestLimits::default());
     }
 
     #[test]
@@ -143,7 +177,8 @@ mod tests {
         let n = parse(
             "thrift_max_connections = 3\nthrift_read_timeout_ms = 0\ngrpc_max_connections = 4\n\
              grpc_max_request_bytes = 1024\ngrpc_handshake_timeout_ms = 250\n\
-             grpc_keepalive_interval_ms = 0\ngrpc_keepalive_timeout_ms = 700\n",
+             grpc_keepalive_interval_ms = 0\ngrpc_keepalive_timeout_ms = 700\n\
+             rest_max_body_bytes = 100\nrest_max_in_flight = 2\n",
         )
         .network();
         assert_eq!(n.thrift.max_connections, 3);
@@ -153,6 +188,8 @@ mod tests {
         assert_eq!(n.grpc.handshake_timeout, Some(Duration::from_millis(250)));
         assert_eq!(n.grpc.keepalive_interval, None);
         assert_eq!(n.grpc.keepalive_timeout, Duration::from_millis(700));
+        assert_eq!(n.rest.options().max_body_bytes, 100);
+        assert_eq!(n.rest.options().max_in_flight, 2);
         let read = parse("thrift_read_timeout_ms = 1500").network();
         assert_eq!(read.thrift.read_timeout, Some(Duration::from_millis(1500)));
     }
