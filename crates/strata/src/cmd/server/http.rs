@@ -60,7 +60,10 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
     const MIB: u64 = 1 << 20;
     let e = &c.service.engine;
     let ms = |d: std::time::Duration| d.as_millis();
-    vec![
+    let limits = super::limits::entries(&c.service.limits, &c.network)
+        .into_iter()
+        .map(|(key, value)| ConfigEntry::new(key, value));
+    let mut entries = vec![
         ConfigEntry::new("data_dir", c.data_dir.display()),
         ConfigEntry::new("listen", c.listen),
         ConfigEntry::new("thrift_port", c.thrift_port),
@@ -92,5 +95,7 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
             "engine.max_region_mb",
             c.service.split.max_region_size / MIB,
         ),
-    ]
+    ];
+    entries.extend(limits);
+    entries
 }

@@ -127,6 +127,61 @@ impl LimitsConfig {
     }
 }
 
+/// The effective limits as the status page shows them, keyed `limits.<key>` (timeouts in
+/// milliseconds, 0 for none).
+pub fn entries(limits: &Limits, n: &NetworkLimits) -> Vec<(String, String)> {
+    let ms = |d: Option<Duration>| d.map_or(0, |d| d.as_millis()).to_string();
+    let values = [
+        ("max_row_key_bytes", limits.max_row_key_bytes.to_string()),
+        (
+            "max_qualifier_bytes",
+            limits.max_qualifier_bytes.to_string(),
+        ),
+        ("max_value_bytes", limits.max_value_bytes.to_string()),
+        (
+            "grpc_max_value_bytes",
+            limits.grpc_max_value_bytes.to_string(),
+        ),
+        (
+            "max_cells_per_request",
+            limits.max_cells_per_request.to_string(),
+        ),
+        (
+            "max_rows_per_request",
+            limits.max_rows_per_request.to_string(),
+        ),
+        ("max_open_scanners", limits.max_open_scanners.to_string()),
+        ("filter_max_bytes", limits.filter_max_bytes.to_string()),
+        ("filter_max_depth", limits.filter_max_depth.to_string()),
+        (
+            "filter_regex_max_bytes",
+            limits.filter_regex_max_bytes.to_string(),
+        ),
+        (
+            "thrift_max_connections",
+            n.thrift.max_connections.to_string(),
+        ),
+        ("thrift_read_timeout_ms", ms(n.thrift.read_timeout)),
+        ("grpc_max_connections", n.grpc.max_connections.to_string()),
+        (
+            "grpc_max_request_bytes",
+            n.grpc.max_request_bytes.to_string(),
+        ),
+        ("grpc_handshake_timeout_ms", ms(n.grpc.handshake_timeout)),
+        ("grpc_keepalive_interval_ms", ms(n.grpc.keepalive_interval)),
+        (
+            "grpc_keepalive_timeout_ms",
+            ms(Some(n.grpc.keepalive_timeout)),
+        ),
+        ("rest_max_body_bytes", n.rest.max_body_bytes.to_string()),
+        ("rest_max_in_flight", n.rest.max_in_flight.to_string()),
+    ];
+    values
+        .into_iter()
+        .map(|(key, value)| (format!("limits.{key}"), value))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,6 +247,46 @@ mod tests {
         assert_eq!(n.rest.options().max_in_flight, 2);
         let read = parse("thrift_read_timeout_ms = 1500").network();
         assert_eq!(read.thrift.read_timeout, Some(Duration::from_millis(1500)));
+    }
+
+    #[test]
+    fn the_status_page_shows_every_key_with_its_effective_value() {
+        let keys = [
+            "max_row_key_bytes",
+            "max_qualifier_bytes",
+            "max_value_bytes",
+            "grpc_max_value_bytes",
+            "max_cells_per_request",
+            "max_rows_per_request",
+            "max_open_scanners",
+            "filter_max_bytes",
+            "filter_max_depth",
+            "filter_regex_max_bytes",
+            "thrift_max_connections",
+            "thrift_read_timeout_ms",
+            "grpc_max_connections",
+            "grpc_max_request_bytes",
+            "grpc_handshake_timeout_ms",
+            "grpc_keepalive_interval_ms",
+            "grpc_keepalive_timeout_ms",
+            "rest_max_body_bytes",
+            "rest_max_in_flight",
+        ];
+        // Every key set to a distinct small number: each entry must show its own.
+        let text: String = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("{k} = {}\n", i + 1))
+            .collect();
+        let config = parse(&text);
+        let mut limits = Limits::default();
+        config.apply_to_service(&mut limits);
+        let shown = entries(&limits, &config.network());
+        assert_eq!(shown.len(), keys.len());
+        for (i, key) in keys.iter().enumerate() {
+            let want = (format!("limits.{key}"), (i + 1).to_string());
+            assert!(shown.contains(&want), "{want:?} not in {shown:?}");
+        }
     }
 
     #[test]
