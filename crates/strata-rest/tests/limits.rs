@@ -121,3 +121,28 @@ async fn filter_over_filter_max_depth_is_400_naming_the_key() {
         .await;
     assert_eq!(ok.status, StatusCode::CREATED, "{}", ok.text());
 }
+
+#[tokio::test]
+async fn body_over_rest_max_body_bytes_is_413_naming_the_key() {
+    let options = RestOptions {
+        max_body_bytes: 1024,
+        ..RestOptions::default()
+    };
+    let h = Harness::with_service(options, |_| {});
+    h.create_table("t", &["cf"], 1).await;
+    let reply = h
+        .send("PUT", "/t/fakerow", JSON, cellset(b"r", &[b'v'; 2048]))
+        .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "{}",
+        reply.text()
+    );
+    assert!(
+        reply.text().contains("limits.rest_max_body_bytes"),
+        "{}",
+        reply.text()
+    );
+    h.put_cell("t", b"r", "cf:q", None, b"small").await;
+}
