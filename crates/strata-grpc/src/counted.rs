@@ -1,24 +1,59 @@
 //! A gRPC connection that counts itself open for as long as it lives (the
-//! `strata_open_connections{api="grpc"}` metric).
+//! `strata_open_connections{api="grpc"}` metric), and that fails its reads once the
+//! handshake deadline passes without the whole HTTP/2 preface (see `limits.rs`).
 
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use strata_server::connections::ConnectionGuard;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+use tokio::time::Sleep;
 use tonic::transport::server::{Connected, TcpConnectInfo};
+
+/// The HTTP/2 client connection preface ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n") is 24 bytes.
+const PREFACE_LEN: usize = 24;
 
 /// A TCP stream plus the guard that keeps it counted.
 pub struct CountedStream {
     inner: TcpStream,
     _open: ConnectionGuard,
+    /// Bytes read so far, until the preface is in.
+    received: usize,
+    /// When the preface must be in by; `None` once it is (or with no deadline).
+    handshake: Option<Pin<Box<Sleep>>>,
 }
 
 impl CountedStream {
-    pub fn new(inner: TcpStream, open: ConnectionGuard) -> Self {
-        CountedStream { inner, _open: open }
+    pub fn new(inner: TcpStream, open: ConnectionGuard, handshake: Option<Duration>) -> Self {
+        CountedStream {
+            inner,
+            _open: open,
+            received: 0,
+            handshake: handshake.map(|t| Box::pin(tokio::time::sleep(t))),
+        }
+    }
+
+    /// Counts `n` bytes read; the deadline is dropped once the preface is in.
+    fn received(&mut self, n: usize) {
+        self.received = self.received.saturating_add(n);
+        if self.received >= PREFACE_LEN {
+            self.handshake = None;
+        }
+    }
+
+    /// An error once the handshake deadline has passed (and registers for its wake-up).
+    fn check_handshake(&mut self, cx: &mut Context<'_>) -> io::Result<()> {
+        match self.handshake.as_mut().map(|d| d.as_mut().poll(cx)) {
+            Some(Poll::Ready(())) => Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "no HTTP/2 preface within limits.grpc_handshake_timeout_ms",
+            )),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -36,7 +71,18 @@ impl AsyncRead for CountedStream {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let result = Pin::new(&mut this.inner).poll_read(cx, buf);
+        if let Poll::Ready(Ok(())) = result {
+            this.received(buf.filled().len() - before);
+        }
+        // Checked whatever the read did, so a client trickling bytes is cut off too.
+        if let Err(e) = this.check_handshake(cx) {
+            tracing::info!(error = %e, "closing a gRPC connection");
+            return Poll::Ready(Err(e));
+        }
+        result
     }
 }
 

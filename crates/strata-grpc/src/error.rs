@@ -32,6 +32,14 @@ pub fn status(error: ServiceError) -> Status {
         ServiceError::InvalidArgument(_) | ServiceError::IllegalName(_) => {
             Status::invalid_argument(error.to_string())
         }
+        ServiceError::LimitExceeded { limit, .. } => {
+            if strata_server::limits::is_capacity_limit(limit) {
+                Status::resource_exhausted(error.to_string())
+            } else {
+                // Bigtable answers an oversized row key, cell or request so.
+                Status::invalid_argument(error.to_string())
+            }
+        }
         ServiceError::CatalogCorrupt(_) => Status::data_loss(error.to_string()),
         ServiceError::Engine(strata_engine::Error::TooBusy(_)) => {
             Status::resource_exhausted(error.to_string())

@@ -19,7 +19,7 @@ pub enum RestError {
     UnsupportedMediaType(String),
     #[error("none of the accepted media types can be produced: {0}")]
     NotAcceptable(String),
-    #[error("request body is larger than the limit of {0} bytes")]
+    #[error("request body is larger than the limit of {0} bytes (limits.rest_max_body_bytes)")]
     PayloadTooLarge(usize),
     #[error("{0}")]
     Unavailable(String),
@@ -70,6 +70,7 @@ impl RestError {
                 | S::NamespaceExists(_)
                 | S::NamespaceNotEmpty(_)
                 | S::TableNotDisabled(_) => (StatusCode::BAD_REQUEST, "Bad request"),
+                S::LimitExceeded { limit, .. } => limit_status(limit),
                 S::CatalogCorrupt(_) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
                 S::Engine(e) if e.is_corruption() => {
                     (StatusCode::INTERNAL_SERVER_ERROR, "Internal error")
@@ -83,6 +84,18 @@ impl RestError {
                 }
             },
         }
+    }
+}
+
+/// Too many scanners open is the server's condition (503, retried later); too much in one
+/// request is 413; a key or filter over its limit is a bad request.
+fn limit_status(limit: &str) -> (StatusCode, &'static str) {
+    if strata_server::limits::is_capacity_limit(limit) {
+        (StatusCode::SERVICE_UNAVAILABLE, "Unavailable")
+    } else if strata_server::limits::is_payload_limit(limit) {
+        (StatusCode::PAYLOAD_TOO_LARGE, "Request entity too large")
+    } else {
+        (StatusCode::BAD_REQUEST, "Bad request")
     }
 }
 

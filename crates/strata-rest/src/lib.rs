@@ -86,8 +86,10 @@ pub fn router_with(service: Arc<Service>, options: RestOptions) -> Router {
 
 async fn serve(State(gateway): State<Arc<Gateway>>, request: Request) -> Response {
     let Ok(_permit) = Arc::clone(&gateway.in_flight).try_acquire_owned() else {
-        return RestError::Unavailable("too many requests in flight; retry later".into())
-            .into_response();
+        return RestError::Unavailable(
+            "too many requests in flight (limits.rest_max_in_flight); retry later".into(),
+        )
+        .into_response();
     };
     let (parts, body) = request.into_parts();
     let limit = gateway.options.max_body_bytes;

@@ -91,9 +91,21 @@ impl Service {
         cells: Vec<Cell>,
         durability: Durability,
     ) -> Result<()> {
+        self.mutate_in(crate::limits::Dialect::Hbase, table, cells, durability)
+    }
+
+    /// [`Service::mutate`] under the size limits of `dialect`.
+    pub fn mutate_in(
+        &self,
+        dialect: crate::limits::Dialect,
+        table: &TableName,
+        cells: Vec<Cell>,
+        durability: Durability,
+    ) -> Result<()> {
         let _timer = self
             .metrics
             .start(crate::metrics::Operation::Mutate, Some(table));
+        self.limits().check_cells(&cells, dialect)?;
         let state = self.table(table)?;
         state.check_enabled()?;
         for cell in &cells {
@@ -238,6 +250,8 @@ impl Service {
             (Some(given), Some(stored)) => check_passes(check.op, given, &stored.value),
         };
         if passes && !cells.is_empty() {
+            self.limits()
+                .check_cells(&cells, crate::limits::Dialect::Hbase)?;
             region.mutate(cells, durability)?;
         }
         Ok(passes)
@@ -280,6 +294,9 @@ impl Service {
             })
             .collect();
         if !cells.is_empty() {
+            // An append can grow a value past the limit.
+            self.limits()
+                .check_cells(&cells, crate::limits::Dialect::Hbase)?;
             region.mutate(cells.clone(), Durability::SyncWal)?;
         }
         Ok(cells)

@@ -28,6 +28,8 @@ impl Service {
         cells: Vec<Cell>,
         durability: Durability,
     ) -> Result<()> {
+        self.limits()
+            .check_cells(&cells, crate::limits::Dialect::Hbase)?;
         let deadline = Instant::now() + SEALED_RETRY;
         loop {
             match self.mutate_row_once(table, row, cells.clone(), durability) {

@@ -32,6 +32,14 @@ pub enum ServiceError {
     /// 8 bytes wide).
     #[error("{0}")]
     IncompatibleValue(String),
+    /// A request over one of the configured limits; `limit` is its key in the `[limits]`
+    /// section of the server configuration.
+    #[error("limit exceeded: limits.{limit} is {max}, the request needs {value}")]
+    LimitExceeded {
+        limit: &'static str,
+        value: u64,
+        max: u64,
+    },
     #[error("catalog is corrupt: {0}")]
     CatalogCorrupt(String),
     #[error(transparent)]

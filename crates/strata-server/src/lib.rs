@@ -10,6 +10,7 @@ mod embedded_support;
 pub mod error;
 pub mod filter;
 pub mod fuzz_support;
+pub mod limits;
 pub mod metrics;
 pub mod names;
 mod region_sizes;
@@ -24,6 +25,7 @@ pub mod table;
 
 pub use data::{Check, CompareOp};
 pub use error::{Result, ServiceError};
+pub use limits::{Dialect, Limits};
 pub use names::{TableName, DEFAULT_NAMESPACE};
 pub use row_stream::RowStream;
 pub use scanner::SCANNER_LEASE;

@@ -6,6 +6,7 @@
 use strata_engine::{Cell, Durability, Get, RowResult};
 
 use crate::error::{Result, ServiceError};
+use crate::limits::Dialect;
 use crate::names::TableName;
 use crate::service::Service;
 
@@ -21,13 +22,25 @@ impl Service {
         &self,
         table: &TableName,
         read: &Get,
+        compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
+    ) -> Result<T> {
+        self.read_modify_write_row_in(Dialect::Hbase, table, read, compute)
+    }
+
+    /// [`Service::read_modify_write_row`] under the size limits of `dialect`.
+    pub fn read_modify_write_row_in<T>(
+        &self,
+        dialect: Dialect,
+        table: &TableName,
+        read: &Get,
         mut compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
     ) -> Result<T> {
-        self.retry_sealed(|| self.read_modify_write_once(table, read, &mut compute))
+        self.retry_sealed(|| self.read_modify_write_once(dialect, table, read, &mut compute))
     }
 
     fn read_modify_write_once<T>(
         &self,
+        dialect: Dialect,
         table: &TableName,
         read: &Get,
         compute: &mut impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
@@ -42,6 +55,7 @@ impl Service {
         let current = region.get(read)?;
         let now = self.options.engine.clock.now_millis();
         let (cells, answer) = compute(current, now)?;
+        self.limits().check_cells(&cells, dialect)?;
         for cell in &cells {
             state.check_family(&cell.family)?;
             if cell.row != read.row {

@@ -133,6 +133,9 @@ impl Service {
             .metrics
             .start(crate::metrics::Operation::OpenScanner, Some(table));
         self.scanners.expire(self.options.scanner_lease);
+        // Checked before the insert below: opens racing each other may overshoot the limit
+        // by at most their number, which keeps the hot path free of a second lock.
+        self.limits().check_scanner_count(self.scanners.count())?;
         let state = self.table(table)?;
         state.check_enabled()?;
         for family in scan.columns.keys() {

@@ -24,6 +24,8 @@ pub struct ServiceOptions {
     pub scanner_lease: std::time::Duration,
     /// When regions split by themselves.
     pub split: crate::split::SplitPolicy,
+    /// Request limits every API enforces.
+    pub limits: crate::limits::Limits,
 }
 
 impl ServiceOptions {
@@ -33,6 +35,7 @@ impl ServiceOptions {
             engine: EngineOptions::new(data_dir),
             scanner_lease: crate::scanner::SCANNER_LEASE,
             split: crate::split::SplitPolicy::default(),
+            limits: crate::limits::Limits::default(),
         }
     }
 }
@@ -61,6 +64,10 @@ pub struct Service {
 impl Service {
     /// Opens the engine, loads the catalog and opens every table's regions.
     pub fn open(options: ServiceOptions) -> Result<Arc<Service>> {
+        options
+            .limits
+            .validate()
+            .map_err(ServiceError::InvalidArgument)?;
         let engine = Engine::open(options.engine.clone())?;
         let catalog = Catalog::open(&engine)?;
         let contents = catalog.load()?;
@@ -114,6 +121,19 @@ impl Service {
         self.scanners.clear();
         self.tables.write().clear();
         Ok(self.engine.close()?)
+    }
+
+    /// The request limits this service enforces.
+    pub fn limits(&self) -> &crate::limits::Limits {
+        &self.options.limits
+    }
+
+    /// Parses a filter-language string within the configured filter limits.
+    pub fn parse_filter(
+        &self,
+        text: &[u8],
+    ) -> std::result::Result<crate::filter::Filter, crate::filter::FilterError> {
+        crate::filter::parse_bytes_with(text, &self.options.limits.filter())
     }
 
     /// The engine (for statistics and tools).

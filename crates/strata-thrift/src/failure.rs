@@ -174,6 +174,11 @@ pub fn from_service(error: strata_server::ServiceError) -> Failure {
             Failure::IllegalArgument(format!("scanner ID {id} is invalid (closed or expired)"))
         }
         E::Engine(e) => from_engine(e),
+        // HBase refuses an oversized cell with an IllegalArgumentException ("KeyValue size
+        // too large"); running out of scanners is the server's condition, an IOError.
+        E::LimitExceeded { limit, .. } if !strata_server::limits::is_capacity_limit(limit) => {
+            Failure::IllegalArgument(error.to_string())
+        }
         other => Failure::Io(other.to_string()),
     }
 }

@@ -1,4 +1,6 @@
-//! Limits that protect the Thrift server from hostile or broken clients.
+//! Limits that protect the Thrift server from hostile or broken clients (the `[limits]`
+//! keys `thrift_read_timeout_ms` and `thrift_max_connections`; the request-size limits are
+//! the service's, `strata_server::Limits`).
 //!
 //! - `read_timeout`: a connection must deliver a whole request within this time of opening or
 //!   of its previous reply, or the server closes it. This covers a client that sends half a

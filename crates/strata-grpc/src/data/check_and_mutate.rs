@@ -2,6 +2,7 @@
 //! the false mutations are applied atomically with the check.
 
 use std::sync::Arc;
+use strata_server::Dialect;
 
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use strata_engine::Get;
@@ -43,7 +44,7 @@ pub async fn check_and_mutate_row(
     let matched = run(move || {
         let read = Get::new(row.clone()).versions(u32::MAX);
         service
-            .read_modify_write_row(&target.table, &read, |current, now| {
+            .read_modify_write_row_in(Dialect::Bigtable, &target.table, &read, |current, now| {
                 let cells = current.clone().map(cells::filter_cells).unwrap_or_default();
                 // A predicate over its evaluation budget is the caller's error, not "no match".
                 let matched = !cells.is_empty()

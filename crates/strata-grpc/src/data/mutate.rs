@@ -2,6 +2,7 @@
 //! per entry, so one bad entry never fails the others.
 
 use std::sync::Arc;
+use strata_server::Dialect;
 
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
@@ -77,10 +78,15 @@ pub(super) fn apply_row(
     ops: &[Op],
 ) -> Result<(), Status> {
     let result = if mutations::only_puts(ops) {
-        service.mutate(table, mutations::put_cells(row, ops), Durability::SyncWal)
+        service.mutate_in(
+            Dialect::Bigtable,
+            table,
+            mutations::put_cells(row, ops),
+            Durability::SyncWal,
+        )
     } else {
         let read = mutations::read_for(row, ops);
-        service.read_modify_write_row(table, &read, |current, now| {
+        service.read_modify_write_row_in(Dialect::Bigtable, table, &read, |current, now| {
             Ok((mutations::apply(row, ops, current, now), ()))
         })
     };
@@ -128,7 +134,9 @@ fn apply_entries(
         }
     }
     if !batch.is_empty() {
-        if let Err(e) = service.mutate(&target.table, batch, Durability::SyncWal) {
+        if let Err(e) =
+            service.mutate_in(Dialect::Bigtable, &target.table, batch, Durability::SyncWal)
+        {
             let status = to_rpc(&crate::error::status(e));
             for i in batched {
                 statuses[i] = status.clone();

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use strata_server::Dialect;
 
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
@@ -39,7 +40,7 @@ pub async fn read_modify_write_row(
             read = read.column(c.family.clone(), c.qualifier.clone());
         }
         service
-            .read_modify_write_row(&target.table, &read, |current, now| {
+            .read_modify_write_row_in(Dialect::Bigtable, &target.table, &read, |current, now| {
                 let cells = apply(&row, &changes, current, now)?;
                 Ok((cells.clone(), cells))
             })

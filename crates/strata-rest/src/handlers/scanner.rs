@@ -37,7 +37,9 @@ pub(crate) fn create(call: &Call<'_>, table: &str) -> RestResult<Response> {
         Some(text) => {
             let language = to_filter_language(text)?;
             Some(
-                strata_server::filter::parse_bytes(&language)
+                call.gateway
+                    .service
+                    .parse_filter(&language)
                     .map_err(|e| RestError::BadRequest(format!("invalid filter: {e}")))?,
             )
         }

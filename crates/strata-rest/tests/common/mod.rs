@@ -54,8 +54,18 @@ impl Harness {
     }
 
     pub fn with_options(options: RestOptions) -> Harness {
+        Harness::with_service(options, |_| {})
+    }
+
+    /// A harness whose service options `service` adjusts first.
+    pub fn with_service(
+        options: RestOptions,
+        service: impl FnOnce(&mut ServiceOptions),
+    ) -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
+        let mut service_options = ServiceOptions::new(dir.path());
+        service(&mut service_options);
+        let service = Service::open(service_options).unwrap();
         let router = strata_rest::router_with(Arc::clone(&service), options);
         Harness {
             service,

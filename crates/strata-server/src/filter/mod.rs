@@ -40,7 +40,9 @@ pub use compare::{
 };
 pub use error::FilterError;
 pub use eval::{Filter, RowOutcome};
-pub use parser::{parse_expr, parse_expr_bytes, MAX_DEPTH, MAX_FILTER_LEN};
+pub use parser::{
+    parse_expr, parse_expr_bytes, parse_expr_bytes_with, FilterLimits, MAX_DEPTH, MAX_FILTER_LEN,
+};
 
 /// Parses a filter string into a runnable filter. An empty string is an error, as in HBase.
 pub fn parse(text: &str) -> Result<Filter, FilterError> {
@@ -50,4 +52,9 @@ pub fn parse(text: &str) -> Result<Filter, FilterError> {
 /// Parses a filter string given as bytes (as Thrift carries it).
 pub fn parse_bytes(text: &[u8]) -> Result<Filter, FilterError> {
     parse_expr_bytes(text).map(Filter::new)
+}
+
+/// [`parse_bytes`] within `limits` (the service's: see `Service::parse_filter`).
+pub fn parse_bytes_with(text: &[u8], limits: &FilterLimits) -> Result<Filter, FilterError> {
+    parse_expr_bytes_with(text, limits).map(Filter::new)
 }

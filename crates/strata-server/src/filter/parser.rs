@@ -25,6 +25,28 @@ pub const MAX_FILTER_LEN: usize = 1024 * 1024;
 
 const KEYWORDS: [&[u8]; 4] = [b"AND", b"OR", b"SKIP", b"WHILE"];
 
+/// The configurable caps on a filter string (the server's `[limits]` section); each is at
+/// most the built-in ceiling of the same name above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilterLimits {
+    pub max_bytes: usize,
+    pub max_depth: usize,
+    pub regex_max_bytes: usize,
+}
+
+impl Default for FilterLimits {
+    fn default() -> Self {
+        FilterLimits {
+            max_bytes: MAX_FILTER_LEN,
+            max_depth: MAX_DEPTH,
+            regex_max_bytes: super::MAX_REGEX_LEN,
+        }
+    }
+}
+
+/// What starts a regex comparator argument.
+const REGEX_PREFIX: &[u8] = b"regexstring:";
+
 /// Parses a filter string into an expression.
 pub fn parse_expr(text: &str) -> Result<Expr, FilterError> {
     parse_expr_bytes(text.as_bytes())
@@ -33,12 +55,18 @@ pub fn parse_expr(text: &str) -> Result<Expr, FilterError> {
 /// Parses a filter string given as bytes (Thrift carries it as binary). Quoted strings may
 /// hold any bytes.
 pub fn parse_expr_bytes(input: &[u8]) -> Result<Expr, FilterError> {
-    if input.len() > MAX_FILTER_LEN {
+    parse_expr_bytes_with(input, &FilterLimits::default())
+}
+
+/// [`parse_expr_bytes`] within `limits`.
+pub fn parse_expr_bytes_with(input: &[u8], limits: &FilterLimits) -> Result<Expr, FilterError> {
+    let max = limits.max_bytes.min(MAX_FILTER_LEN);
+    if input.len() > max {
         return Err(FilterError::at(
             input,
             0,
             format!(
-                "filter string is {} bytes; the limit is {MAX_FILTER_LEN}",
+                "filter string is {} bytes; the limit is {max} (limits.filter_max_bytes)",
                 input.len()
             ),
         ));
@@ -52,6 +80,8 @@ pub fn parse_expr_bytes(input: &[u8]) -> Result<Expr, FilterError> {
         tokens,
         pos: 0,
         depth: 0,
+        max_depth: limits.max_depth.min(MAX_DEPTH),
+        regex_max_bytes: limits.regex_max_bytes,
     };
     let expr = p.expr()?;
     match p.peek() {
@@ -76,6 +106,8 @@ struct Parser<'a> {
     tokens: Vec<Token<'a>>,
     pos: usize,
     depth: usize,
+    max_depth: usize,
+    regex_max_bytes: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -100,9 +132,10 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self) -> Result<(), FilterError> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth > self.max_depth {
             return Err(self.err_here(format!(
-                "filter nests deeper than the limit of {MAX_DEPTH} levels"
+                "filter nests deeper than the limit of {} levels (limits.filter_max_depth)",
+                self.max_depth
             )));
         }
         Ok(())
@@ -221,10 +254,29 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The configured regex cap is checked here, where the argument's position is known;
+    /// the comparator still enforces the built-in ceiling when it compiles the pattern.
+    fn check_regex_len(&self, arg: &[u8]) -> Result<(), FilterError> {
+        let Some(pattern) = arg.strip_prefix(REGEX_PREFIX) else {
+            return Ok(());
+        };
+        if pattern.len() > self.regex_max_bytes {
+            return Err(self.err_here(format!(
+                "regexstring pattern is {} bytes; the limit is {} (limits.filter_regex_max_bytes)",
+                pattern.len(),
+                self.regex_max_bytes
+            )));
+        }
+        Ok(())
+    }
+
     fn arg(&mut self) -> Result<Arg, FilterError> {
         let start = self.here();
         let value = match self.peek() {
-            Some(Tok::Str(s)) => ArgValue::Str(s.clone()),
+            Some(Tok::Str(s)) => {
+                self.check_regex_len(s)?;
+                ArgValue::Str(s.clone())
+            }
             Some(Tok::Op(op)) => ArgValue::Op(*op),
             Some(Tok::Word(w)) => word_value(w).map_err(|e| self.err_here(e))?,
             None => return Err(self.err_here("expected an argument, found the end of the input")),

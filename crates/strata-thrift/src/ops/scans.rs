@@ -82,7 +82,8 @@ impl Scanners {
         // TApplicationException, as in HBase).
         let filter = match &req.filter {
             Some(text) => Some(
-                strata_server::filter::parse_bytes(text)
+                service
+                    .parse_filter(text)
                     .map_err(|e| Failure::illegal(format!("invalid filter string: {e}")))?,
             ),
             None => None,

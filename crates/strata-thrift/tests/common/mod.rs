@@ -23,8 +23,15 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start() -> TestServer {
+        Self::start_with(|_| {}).await
+    }
+
+    /// [`TestServer::start`] with the service options adjusted by `options`.
+    pub async fn start_with(options: impl FnOnce(&mut ServiceOptions)) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
-        let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
+        let mut service_options = ServiceOptions::new(dir.path());
+        options(&mut service_options);
+        let service = Service::open(service_options).unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();

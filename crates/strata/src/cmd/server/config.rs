@@ -24,6 +24,8 @@ pub struct FileConfig {
     pub log_level: Option<String>,
     #[serde(default)]
     pub engine: EngineConfig,
+    #[serde(default)]
+    pub limits: super::limits::LimitsConfig,
 }
 
 /// Engine settings in the configuration file.
@@ -64,6 +66,8 @@ pub struct ServerConfig {
     pub slow_request: Duration,
     pub log_level: String,
     pub service: ServiceOptions,
+    /// The network servers' connection limits (`[limits]`).
+    pub network: super::limits::NetworkLimits,
 }
 
 /// Reads and parses a configuration file, with errors that name the file.
@@ -130,7 +134,9 @@ impl ServerConfig {
         if let Some(v) = e.max_region_mb {
             service.split.max_region_size = v * MIB;
         }
+        file.limits.apply_to_service(&mut service.limits);
         ServerConfig {
+            network: file.limits.network(),
             data_dir,
             listen: file.listen.unwrap_or(IpAddr::from([127, 0, 0, 1])),
             thrift_port: file.thrift_port.unwrap_or(9090),
@@ -196,5 +202,22 @@ mod tests {
             strata_engine::Durability::FsyncWal
         );
         assert!(toml::from_str::<FileConfig>("[engine]\ndurability = \"fast\"\n").is_err());
+    }
+
+    #[test]
+    fn the_limits_section_reaches_the_service_and_the_servers() {
+        let file: FileConfig = toml::from_str(
+            "[limits]\nmax_value_bytes = 1024\nthrift_max_connections = 7\n\
+             grpc_handshake_timeout_ms = 300\n",
+        )
+        .unwrap();
+        let c = ServerConfig::from_file(file);
+        assert_eq!(c.service.limits.max_value_bytes, 1024);
+        assert_eq!(c.network.thrift.max_connections, 7);
+        assert_eq!(
+            c.network.grpc.handshake_timeout,
+            Some(Duration::from_millis(300))
+        );
+        assert!(toml::from_str::<FileConfig>("[limits]\nmax_cells = 1\n").is_err());
     }
 }

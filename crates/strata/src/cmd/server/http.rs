@@ -39,8 +39,9 @@ pub async fn start_http(
     // The REST gateway answers every path the operations router leaves free (`/`, tables,
     // `/version`, ...). It is a fallback service, not a merged router: both routers have a
     // fallback of their own, which axum refuses to merge.
-    let router = strata_http::router(Arc::clone(service), Arc::clone(&state))
-        .fallback_service(strata_rest::router(Arc::clone(service)));
+    let router = strata_http::router(Arc::clone(service), Arc::clone(&state)).fallback_service(
+        strata_rest::router_with(Arc::clone(service), config.network.rest.options()),
+    );
     let endpoint = Endpoint::start("http", addr, |listener, shutdown| {
         strata_http::serve_listener(listener, router, shutdown)
     })
@@ -59,7 +60,10 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
     const MIB: u64 = 1 << 20;
     let e = &c.service.engine;
     let ms = |d: std::time::Duration| d.as_millis();
-    vec![
+    let limits = super::limits::entries(&c.service.limits, &c.network)
+        .into_iter()
+        .map(|(key, value)| ConfigEntry::new(key, value));
+    let mut entries = vec![
         ConfigEntry::new("data_dir", c.data_dir.display()),
         ConfigEntry::new("listen", c.listen),
         ConfigEntry::new("thrift_port", c.thrift_port),
@@ -91,5 +95,7 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
             "engine.max_region_mb",
             c.service.split.max_region_size / MIB,
         ),
-    ]
+    ];
+    entries.extend(limits);
+    entries
 }

@@ -4,6 +4,7 @@
 
 mod config;
 mod http;
+mod limits;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -51,6 +52,11 @@ fn effective_config(args: &ServerArgs) -> Result<ServerConfig, String> {
         None => FileConfig::default(),
     };
     let mut config = ServerConfig::from_file(file);
+    config
+        .service
+        .limits
+        .validate()
+        .map_err(|e| format!("invalid [limits] setting: {e}"))?;
     if let Some(dir) = &args.data_dir {
         config.set_data_dir(dir.clone());
     }
@@ -85,10 +91,14 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         .map_err(|e| format!("cannot open {}: {e}", config.data_dir.display()))?;
     service.metrics().set_slow_threshold(config.slow_request);
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
-    let thrift = start_thrift(&service, thrift_addr).await?;
+    let network = config.network;
+    let thrift = start_thrift(&service, thrift_addr, network.thrift).await?;
     let grpc = match config.grpc_port {
         0 => None,
-        port => Some(start_grpc(&service, SocketAddr::new(config.listen, port)).await?),
+        port => {
+            let addr = SocketAddr::new(config.listen, port);
+            Some(start_grpc(&service, addr, network.grpc).await?)
+        }
     };
     let http = match config.http_port {
         0 => None,
@@ -178,19 +188,33 @@ impl Endpoint {
 }
 
 /// Serves HBase's Thrift1 API on `addr`.
-async fn start_thrift(service: &Arc<Service>, addr: SocketAddr) -> Result<Endpoint, String> {
+async fn start_thrift(
+    service: &Arc<Service>,
+    addr: SocketAddr,
+    limits: strata_thrift::ThriftLimits,
+) -> Result<Endpoint, String> {
     let service = Arc::clone(service);
+    // Counted in the service's gauge, so `/metrics` sees the Thrift connections.
+    let connections = strata_thrift::ConnectionCount::shared(
+        service
+            .connections()
+            .counter(strata_server::connections::Api::Thrift),
+    );
     Endpoint::start("thrift", addr, |listener, shutdown| {
-        strata_thrift::serve_listener(listener, service, shutdown)
+        strata_thrift::serve_listener_with(listener, service, limits, connections, shutdown)
     })
     .await
 }
 
 /// Serves the Cloud Bigtable v2 Data and Table Admin APIs on `addr`.
-async fn start_grpc(service: &Arc<Service>, addr: SocketAddr) -> Result<Endpoint, String> {
+async fn start_grpc(
+    service: &Arc<Service>,
+    addr: SocketAddr,
+    limits: strata_grpc::GrpcLimits,
+) -> Result<Endpoint, String> {
     let service = Arc::clone(service);
     Endpoint::start("grpc", addr, |listener, shutdown| {
-        strata_grpc::serve_listener(listener, service, shutdown)
+        strata_grpc::serve_listener_with(listener, service, limits, shutdown)
     })
     .await
 }

@@ -1,0 +1,148 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The service's limits through the REST API: a cell value over `max_value_bytes` is 413,
+//! a row key over `max_row_key_bytes` 400, a filter over `filter_max_depth` 400, and a
+//! scanner past `max_open_scanners` 503; each body names the config key, and the server keeps
+//! serving.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{b64, Harness};
+use strata_rest::RestOptions;
+
+const JSON: &str = "application/json";
+
+async fn harness() -> Harness {
+    let h = Harness::with_service(RestOptions::default(), |options| {
+        options.limits.max_value_bytes = 8;
+        options.limits.max_row_key_bytes = 16;
+        options.limits.max_open_scanners = 1;
+        options.limits.filter_max_depth = 2;
+    });
+    h.create_table("t", &["cf"], 1).await;
+    h
+}
+
+fn cellset(row: &[u8], value: &[u8]) -> String {
+    let cell = serde_json::json!({"column": b64(b"cf:q"), "$": b64(value)});
+    serde_json::json!({"Row": [{"key": b64(row), "Cell": [cell]}]}).to_string()
+}
+
+#[tokio::test]
+async fn value_over_max_value_bytes_is_413_naming_the_key() {
+    let h = harness().await;
+    let reply = h
+        .send("PUT", "/t/fakerow", JSON, cellset(b"big", b"123456789"))
+        .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "{}",
+        reply.text()
+    );
+    assert!(
+        reply.text().contains("limits.max_value_bytes"),
+        "{}",
+        reply.text()
+    );
+    assert_eq!(h.get("/t/big", JSON).await.status, StatusCode::NOT_FOUND);
+    h.put_cell("t", b"ok", "cf:q", None, b"12345678").await;
+    assert_eq!(h.get("/t/ok", JSON).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn row_key_over_max_row_key_bytes_is_400_naming_the_key() {
+    let h = harness().await;
+    let reply = h
+        .send("PUT", "/t/fakerow", JSON, cellset(&[b'k'; 17], b"v"))
+        .await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text());
+    assert!(
+        reply.text().contains("limits.max_row_key_bytes"),
+        "{}",
+        reply.text()
+    );
+    h.put_cell("t", &[b'k'; 16], "cf:q", None, b"v").await;
+}
+
+fn scanner(filter: Option<&str>) -> String {
+    let mut model = serde_json::json!({"batch": 10});
+    if let Some(f) = filter {
+        model["filter"] = f.into();
+    }
+    model.to_string()
+}
+
+#[tokio::test]
+async fn scanners_past_max_open_scanners_are_503_naming_the_key() {
+    let h = harness().await;
+    let first = h.send("PUT", "/t/scanner", JSON, scanner(None)).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text());
+    let second = h.send("PUT", "/t/scanner", JSON, scanner(None)).await;
+    assert_eq!(
+        second.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{}",
+        second.text()
+    );
+    assert!(
+        second.text().contains("limits.max_open_scanners"),
+        "{}",
+        second.text()
+    );
+    let location = first.header("location").unwrap();
+    let path = location
+        .split_once("8080")
+        .map_or(location.as_str(), |(_, p)| p);
+    let deleted = h.call("DELETE", path, &[], Vec::new()).await;
+    assert_eq!(deleted.status, StatusCode::OK, "{}", deleted.text());
+    let again = h.send("PUT", "/t/scanner", JSON, scanner(None)).await;
+    assert_eq!(again.status, StatusCode::CREATED, "{}", again.text());
+}
+
+#[tokio::test]
+async fn filter_over_filter_max_depth_is_400_naming_the_key() {
+    let h = harness().await;
+    let deep = "((( KeyOnlyFilter() )))";
+    let reply = h.send("PUT", "/t/scanner", JSON, scanner(Some(deep))).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text());
+    assert!(
+        reply.text().contains("limits.filter_max_depth"),
+        "{}",
+        reply.text()
+    );
+    let ok = h
+        .send(
+            "PUT",
+            "/t/scanner",
+            JSON,
+            scanner(Some("(( KeyOnlyFilter() ))")),
+        )
+        .await;
+    assert_eq!(ok.status, StatusCode::CREATED, "{}", ok.text());
+}
+
+#[tokio::test]
+async fn body_over_rest_max_body_bytes_is_413_naming_the_key() {
+    let options = RestOptions {
+        max_body_bytes: 1024,
+        ..RestOptions::default()
+    };
+    let h = Harness::with_service(options, |_| {});
+    h.create_table("t", &["cf"], 1).await;
+    let reply = h
+        .send("PUT", "/t/fakerow", JSON, cellset(b"r", &[b'v'; 2048]))
+        .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "{}",
+        reply.text()
+    );
+    assert!(
+        reply.text().contains("limits.rest_max_body_bytes"),
+        "{}",
+        reply.text()
+    );
+    h.put_cell("t", b"r", "cf:q", None, b"small").await;
+}
