@@ -87,8 +87,13 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
 }
 
 async fn serve(config: ServerConfig) -> Result<(), String> {
-    let service = Service::open(config.service.clone())
+    // The database is opened through the embedded API (`strata-db`), as embedded programs
+    // and `strata bench --target embedded` open it; the network adapters then call the
+    // service layer under it, which every `strata_db` operation is a thin call into.
+    let options = strata_db::Options::from_service_options(config.service.clone());
+    let db = strata_db::Db::open_with(options)
         .map_err(|e| format!("cannot open {}: {e}", config.data_dir.display()))?;
+    let service = Arc::clone(db.service());
     service.metrics().set_slow_threshold(config.slow_request);
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
     let network = config.network;
@@ -129,8 +134,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     if let Some(grpc) = grpc {
         grpc.stop().await;
     }
-    let closing = Arc::clone(&service);
-    tokio::task::spawn_blocking(move || closing.close())
+    tokio::task::spawn_blocking(move || db.close())
         .await
         .map_err(|e| format!("shutdown failed: {e}"))?
         .map_err(|e| format!("shutdown failed: {e}"))?;
