@@ -87,6 +87,17 @@ final class MutationChecks {
       table.delete(new Delete(b("del-family")).addFamily(CF));
       expect("row", "cf2:c=c", cells(table.get(new Get(b("del-family")))));
     });
+    c.checkOrClientRefuses("delete a row up to a timestamp (new Delete(row, 200))", () -> {
+      seed("del-row-ts");
+      table.delete(new Delete(b("del-row-ts"), 200));
+      expect("row", "cf:q=v300", cells(table.get(new Get(b("del-row-ts")).readAllVersions())));
+    });
+    c.checkOrClientRefuses("delete a family up to a timestamp (addFamily(cf, 200))", () -> {
+      seed("del-family-ts");
+      table.delete(new Delete(b("del-family-ts")).addFamily(CF, 200));
+      expect("row", "cf:q=v300 cf2:c=c",
+          cells(table.get(new Get(b("del-family-ts")).readAllVersions())));
+    });
     c.check("delete a batch (List<Delete>)", () -> {
       seed("del-batch-1");
       seed("del-batch-2");
@@ -116,6 +127,10 @@ final class MutationChecks {
       table.put(new Put(b("ctr-bad")).addColumn(CF, b("n"), b("abc")));
       expectServerError("increment",
           () -> table.increment(new Increment(b("ctr-bad")).addColumn(CF, b("n"), 1)));
+    });
+    c.check("increment of a counter written by a put of Bytes.toBytes(10L)", () -> {
+      table.put(new Put(b("ctr3")).addColumn(CF, b("n"), Bytes.toBytes(10L)));
+      expect("value", 11L, table.incrementColumnValue(b("ctr3"), CF, b("n"), 1));
     });
     c.check("append returns the new value", () -> {
       Result r = table.append(new Append(b("app")).addColumn(CF, b("s"), b("ab")));
@@ -166,6 +181,34 @@ final class MutationChecks {
       expect("applied", true, ok);
       expect("row", "cf:a=1 cf:z=rm", cells(table.get(new Get(b("cam")))));
     });
+    c.check("checkAndMutate ifEquals on a missing row is false", () -> {
+      boolean ok = table.checkAndMutate(b("cam-none"), CF).qualifier(b("a")).ifEquals(b("1"))
+          .thenPut(new Put(b("cam-none")).addColumn(CF, b("x"), b("y")));
+      expect("applied", false, ok);
+      expect("row", true, table.get(new Get(b("cam-none"))).isEmpty());
+    });
+    c.check("checkAndMutate ifMatches(NOT_EQUAL) and (GREATER_OR_EQUAL) on cf2", () -> {
+      table.put(new Put(b("cam2")).addColumn(CF2, b("n"), b("m")));
+      boolean ne = table.checkAndMutate(b("cam2"), CF2).qualifier(b("n"))
+          .ifMatches(org.apache.hadoop.hbase.CompareOperator.NOT_EQUAL, b("m"))
+          .thenPut(new Put(b("cam2")).addColumn(CF2, b("ne"), b("1")));
+      boolean ge = table.checkAndMutate(b("cam2"), CF2).qualifier(b("n"))
+          .ifMatches(org.apache.hadoop.hbase.CompareOperator.GREATER_OR_EQUAL, b("m"))
+          .thenPut(new Put(b("cam2")).addColumn(CF2, b("ge"), b("1")));
+      expect("NOT_EQUAL m, GREATER_OR_EQUAL m", "false, true", ne + ", " + ge);
+      expect("row", "cf2:ge=1 cf2:n=m", cells(table.get(new Get(b("cam2")))));
+    });
+    c.checkOrClientRefuses("checkAndMutate(CheckAndMutate) with a filter condition", () -> {
+      table.put(new Put(b("cam-f")).addColumn(CF, b("a"), b("7")));
+      org.apache.hadoop.hbase.client.CheckAndMutateResult res = table.checkAndMutate(
+          org.apache.hadoop.hbase.client.CheckAndMutate.newBuilder(b("cam-f"))
+              .ifMatches(new org.apache.hadoop.hbase.filter.ValueFilter(
+                  org.apache.hadoop.hbase.CompareOperator.EQUAL,
+                  new org.apache.hadoop.hbase.filter.BinaryComparator(b("7"))))
+              .build(new Put(b("cam-f")).addColumn(CF, b("hit"), b("y"))));
+      expect("applied", true, res.isSuccess());
+      expect("row", "cf:a=7 cf:hit=y", cells(table.get(new Get(b("cam-f")))));
+    });
     c.checkOrClientRefuses("checkAndMutate with a timeRange", () -> {
       table.put(new Put(b("cam-ts")).addColumn(CF, b("a"), 100, b("old")));
       boolean ok = table.checkAndMutate(b("cam-ts"), CF).qualifier(b("a"))
@@ -176,6 +219,15 @@ final class MutationChecks {
   }
 
   private void batches() {
+    c.check("batch(List<Row>) of an increment and an append", () -> {
+      List<org.apache.hadoop.hbase.client.Row> ops = List.of(
+          new Increment(b("batch-rmw")).addColumn(CF, b("n"), 4),
+          new Append(b("batch-rmw")).addColumn(CF, b("s"), b("xy")));
+      Object[] results = new Object[ops.size()];
+      table.batch(ops, results);
+      expect("increment", 4L, Bytes.toLong(((Result) results[0]).getValue(CF, b("n"))));
+      expect("append", "xy", Bytes.toString(((Result) results[1]).getValue(CF, b("s"))));
+    });
     c.check("BufferedMutator: 50 puts and a delete, flush, scan them back", () -> {
       try (BufferedMutator bm = conn.getBufferedMutator(table.getName())) {
         for (int i = 0; i < 50; i++) {

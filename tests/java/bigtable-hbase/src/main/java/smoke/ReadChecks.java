@@ -56,6 +56,32 @@ final class ReadChecks {
     });
     versionChecks();
     existsAndBatchGet();
+    edgeCases();
+  }
+
+  private void edgeCases() {
+    c.check("binary row key (0x00 and 0xff bytes) and an empty qualifier", () -> {
+      byte[] row = {0, (byte) 0xff, 'k', 0};
+      table.put(new Put(row).addColumn(CF2, new byte[0], b("empty-q")));
+      Result r = table.get(new Get(row));
+      expect("row", Bytes.toStringBinary(row), Bytes.toStringBinary(r.getRow()));
+      expect("cells", "cf2:=empty-q", cells(r));
+    });
+    c.check("a 2 MiB value round-trips", () -> {
+      byte[] big = new byte[2 << 20];
+      for (int i = 0; i < big.length; i++) {
+        big[i] = (byte) (i * 31 + 7);
+      }
+      table.put(new Put(b("big")).addColumn(CF2, b("v"), big));
+      byte[] got = table.get(new Get(b("big"))).getValue(CF2, b("v"));
+      expect("equal", true, Arrays.equals(big, got));
+    });
+    c.check("Result.getColumnLatestCell and containsColumn", () -> {
+      Result r = table.get(new Get(b("row-01")));
+      expect("latest", "a1", Bytes.toString(
+          org.apache.hadoop.hbase.CellUtil.cloneValue(r.getColumnLatestCell(CF, b("a")))));
+      expect("contains cf:zz", false, r.containsColumn(CF, b("zz")));
+    });
   }
 
   private void versionChecks() {

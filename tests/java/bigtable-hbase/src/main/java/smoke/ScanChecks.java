@@ -47,7 +47,63 @@ final class ScanChecks {
   void run() {
     ranges();
     filters();
+    moreFilters();
     filterLists();
+  }
+
+  private void moreFilters() {
+    c.check("MultiRowRangeFilter [row-02, row-03] and [row-07, row-08)", () -> expect("rows",
+        "row-02,row-03,row-07", rows(table.getScanner(new Scan().setFilter(
+            new org.apache.hadoop.hbase.filter.MultiRowRangeFilter(java.util.Arrays.asList(
+                new org.apache.hadoop.hbase.filter.MultiRowRangeFilter.RowRange(
+                    "row-02", true, "row-03", true),
+                new org.apache.hadoop.hbase.filter.MultiRowRangeFilter.RowRange(
+                    "row-07", true, "row-08", false))))))));
+    c.check("FuzzyRowFilter row-0? with ? fixed to 5", () -> expect("rows", "row-05",
+        rows(table.getScanner(new Scan().setFilter(
+            new org.apache.hadoop.hbase.filter.FuzzyRowFilter(java.util.List.of(
+                new org.apache.hadoop.hbase.util.Pair<>(b("row-05"),
+                    new byte[] {0, 0, 0, 0, 0, 0}))))))));
+    SingleColumnValueFilter exclude = new org.apache.hadoop.hbase.filter
+        .SingleColumnValueExcludeFilter(CF, b("a"), CompareOperator.EQUAL, b("a6"));
+    exclude.setFilterIfMissing(true);
+    c.checkOrClientRefuses("SingleColumnValueExcludeFilter cf:a == a6 over all families",
+        () -> expect("rows", "row-06{cf2:c=c6}", scan(exclude)));
+    c.check("SingleColumnValueExcludeFilter cf:a == a5 with addFamily(cf)", () -> expect("rows",
+        "row-05{cf:b=b5}", rowsWithCells(table.getScanner(new Scan().setRowPrefixFilter(b("row-"))
+            .addFamily(CF).setFilter(excludeA5())))));
+    c.check("ValueFilter != a1 on row-01", () -> expect("rows", "row-01{cf:b=b1 cf2:c=c1}",
+        scanUpTo("row-02", new ValueFilter(CompareOperator.NOT_EQUAL,
+            new BinaryComparator(b("a1"))))));
+    c.checkOrClientRefuses("ValueFilter SubstringComparator(7)", () -> expect("rows",
+        "row-07{cf:a=a7 cf:b=b7 cf2:c=c7}", scan(new ValueFilter(CompareOperator.EQUAL,
+            new org.apache.hadoop.hbase.filter.SubstringComparator("7")))));
+    c.checkOrClientRefuses("QualifierFilter BinaryPrefixComparator(b)", () -> expect("rows", ODD_B,
+        scan(new QualifierFilter(CompareOperator.EQUAL,
+            new org.apache.hadoop.hbase.filter.BinaryPrefixComparator(b("b"))))));
+    c.checkOrClientRefuses("InclusiveStopFilter(row-03)", () -> expect("rows", "row-01,row-02,row-03",
+        rows(table.getScanner(new Scan().withStartRow(b("row-")).setFilter(
+            new org.apache.hadoop.hbase.filter.InclusiveStopFilter(b("row-03")))))));
+    // The client sends RandomRowFilter's chance as row_sample_filter unchanged; Bigtable (and
+    // Google's emulator) accept only a probability strictly between 0 and 1.
+    c.check("RandomRowFilter(1.0) is refused by the server, as on Bigtable", () ->
+        Checks.expectServerError("scan", () -> rows(table.getScanner(new Scan()
+            .setRowPrefixFilter(b("row-"))
+            .setFilter(new org.apache.hadoop.hbase.filter.RandomRowFilter(1.0f))))));
+    c.check("TimestampsFilter(200, 250) on a scan with readAllVersions", () -> expect("cells",
+        "r-v{cf:q=v200}", rowsWithCells(table.getScanner(new Scan().withStartRow(b("r-v"))
+            .withStopRow(b("r-v"), true).readAllVersions().setFilter(
+                new TimestampsFilter(java.util.List.of(200L, 250L)))))));
+    // The client chains the one-version limit before the filter, so only the newest version
+    // (300) is tested: nothing comes back, where HBase (filter, then versions) gives v200.
+    c.check("TimestampsFilter(200, 250) on a one-version scan: empty, as on Bigtable", () ->
+        expect("cells", "", rowsWithCells(table.getScanner(new Scan().withStartRow(b("r-v"))
+            .withStopRow(b("r-v"), true).setFilter(
+                new TimestampsFilter(java.util.List.of(200L, 250L)))))));
+    c.checkOrClientRefuses("Get setMaxResultsPerColumnFamily(1), setRowOffsetPerColumnFamily(1)",
+        () -> expect("cells", "cf:b=b1", Checks.cells(table.get(
+            new org.apache.hadoop.hbase.client.Get(b("row-01"))
+                .setMaxResultsPerColumnFamily(1).setRowOffsetPerColumnFamily(1)))));
   }
 
   private void ranges() {
@@ -74,6 +130,12 @@ final class ScanChecks {
         rows(table.getScanner(new Scan().setRowPrefixFilter(b("row-0"))))));
     c.check("scan with setCaching(2) pages through all rows", () -> expect("rows", ALL_ROWS,
         rows(table.getScanner(new Scan().setRowPrefixFilter(b("row-")).setCaching(2)))));
+    c.check("scan setTimeRange [150, 300) with readAllVersions", () -> expect("cells",
+        "r-v{cf:q=v200}", rowsWithCells(table.getScanner(new Scan().withStartRow(b("r-v"))
+            .withStopRow(b("r-v"), true).setTimeRange(150, 300).readAllVersions()))));
+    c.check("scan readVersions(2) of the versions row", () -> expect("cells",
+        "r-v{cf:q=v300 cf:q=v200}", rowsWithCells(table.getScanner(new Scan()
+            .withStartRow(b("r-v")).withStopRow(b("r-v"), true).readVersions(2)))));
     c.check("scan addColumn cf:b", () -> expect("rows", ODD_B, rowsWithCells(
         table.getScanner(new Scan().setRowPrefixFilter(b("row-")).addColumn(CF, b("b"))))));
   }
@@ -117,6 +179,9 @@ final class ScanChecks {
         scanUpTo("row-04", new FirstKeyOnlyFilter())));
     c.check("KeyOnlyFilter (empty values)", () -> expect("rows", "row-01{cf:a= cf:b= cf2:c=}",
         scanUpTo("row-02", new KeyOnlyFilter())));
+    c.check("ColumnCountGetFilter(2) on a get", () -> expect("cells", "cf:a=a1 cf:b=b1",
+        Checks.cells(table.get(new org.apache.hadoop.hbase.client.Get(b("row-01"))
+            .setFilter(new org.apache.hadoop.hbase.filter.ColumnCountGetFilter(2))))));
     c.check("PageFilter(3)", () -> expect("rows", "row-01,row-02,row-03", rows(table.getScanner(
         new Scan().setRowPrefixFilter(b("row-")).setFilter(new PageFilter(3))))));
     c.check("RowFilter regex row-0[2468]", () -> expect("rows", "row-02,row-04,row-06,row-08",
@@ -158,6 +223,27 @@ final class ScanChecks {
         () -> expect("rows", "row-07{cf2:c=c7} row-08{cf2:c=c8} row-09{cf2:c=c9}",
             scan(new FilterList(FilterList.Operator.MUST_PASS_ALL, scvf,
                 new ColumnPrefixFilter(b("c"))))));
+    c.check("nested FilterList ALL(RowFilter row-03, ONE(ALL(Family cf, Value == a3), "
+        + "Qualifier == c))", () -> expect("rows", "row-03{cf:a=a3 cf2:c=c3}",
+            scan(nestedWithRowFilter())));
+  }
+
+  /** ONE(ALL(Family cf, Value == a3), Qualifier == c), limited to row-03 by a row regex. */
+  private static Filter nestedWithRowFilter() {
+    return new FilterList(FilterList.Operator.MUST_PASS_ALL,
+        new RowFilter(CompareOperator.EQUAL, new RegexStringComparator("row-03")),
+        new FilterList(FilterList.Operator.MUST_PASS_ONE,
+            new FilterList(FilterList.Operator.MUST_PASS_ALL,
+                new FamilyFilter(CompareOperator.EQUAL, new BinaryComparator(CF)),
+                new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(b("a3")))),
+            new QualifierFilter(CompareOperator.EQUAL, new BinaryComparator(b("c")))));
+  }
+
+  private static SingleColumnValueFilter excludeA5() {
+    SingleColumnValueFilter f = new org.apache.hadoop.hbase.filter.SingleColumnValueExcludeFilter(
+        CF, b("a"), CompareOperator.EQUAL, b("a5"));
+    f.setFilterIfMissing(true);
+    return f;
   }
 
   /** Scans the row- rows with one filter, rendering rows with their cells. */

@@ -44,6 +44,7 @@ public final class Smoke {
         new ReadChecks(c, table).run();
         new ScanChecks(c, table).run();
         new MutationChecks(c, conn, table).run();
+        new BulkChecks(c, table).run();
       }
       adminChecks(c, conn, admin, name);
       truncateTable(c, conn, admin, name);
