@@ -133,7 +133,7 @@ final class Checks {
   /** "cf:a=v1 cf2:c=c1": the cells of one row, in the order the server returned them. */
   static String cells(Result r) {
     List<String> out = new ArrayList<>();
-    for (Cell c : r.rawCells()) {
+    for (Cell c : r.listCells() == null ? List.<Cell>of() : r.listCells()) {
       out.add(family(c) + ":" + qualifier(c) + "=" + value(c));
     }
     return String.join(" ", out);
@@ -142,7 +142,7 @@ final class Checks {
   /** "v3@300 v2@200": values with their HBase timestamps (ms), newest first as returned. */
   static String versions(Result r) {
     List<String> out = new ArrayList<>();
-    for (Cell c : r.rawCells()) {
+    for (Cell c : r.listCells() == null ? List.<Cell>of() : r.listCells()) {
       out.add(value(c) + "@" + c.getTimestamp());
     }
     return String.join(" ", out);

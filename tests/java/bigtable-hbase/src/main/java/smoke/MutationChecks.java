@@ -181,6 +181,14 @@ final class MutationChecks {
       expect("applied", true, ok);
       expect("row", "cf:a=1 cf:z=rm", cells(table.get(new Get(b("cam")))));
     });
+    c.check("checkAndMutate ifEquals tests the newest version only", () -> {
+      seed("cam-versions");
+      boolean older = table.checkAndMutate(b("cam-versions"), CF).qualifier(b("q"))
+          .ifEquals(b("v200")).thenPut(new Put(b("cam-versions")).addColumn(CF, b("o"), b("1")));
+      boolean newest = table.checkAndMutate(b("cam-versions"), CF).qualifier(b("q"))
+          .ifEquals(b("v300")).thenPut(new Put(b("cam-versions")).addColumn(CF, b("n"), b("1")));
+      expect("v200, v300", "false, true", older + ", " + newest);
+    });
     c.check("checkAndMutate ifEquals on a missing row is false", () -> {
       boolean ok = table.checkAndMutate(b("cam-none"), CF).qualifier(b("a")).ifEquals(b("1"))
           .thenPut(new Put(b("cam-none")).addColumn(CF, b("x"), b("y")));

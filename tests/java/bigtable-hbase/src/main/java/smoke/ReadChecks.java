@@ -67,6 +67,15 @@ final class ReadChecks {
       expect("row", Bytes.toStringBinary(row), Bytes.toStringBinary(r.getRow()));
       expect("cells", "cf2:=empty-q", cells(r));
     });
+    c.check("timestamp 0, an empty value and a binary qualifier", () -> {
+      byte[] q = {0, (byte) 0xff, 'q'};
+      table.put(new Put(b("edge")).addColumn(CF, b("t0"), 0L, b("zero"))
+          .addColumn(CF, b("empty"), new byte[0]).addColumn(CF, q, b("bin")));
+      Result r = table.get(new Get(b("edge")));
+      expect("ts 0", 0L, r.getColumnLatestCell(CF, b("t0")).getTimestamp());
+      expect("empty value", 0, r.getValue(CF, b("empty")).length);
+      expect("binary qualifier", "bin", Bytes.toString(r.getValue(CF, q)));
+    });
     c.check("a 2 MiB value round-trips", () -> {
       byte[] big = new byte[2 << 20];
       for (int i = 0; i < big.length; i++) {
