@@ -102,6 +102,21 @@ public final class Smoke {
       expect("cf3 VERSIONS", 5,
           admin.getDescriptor(name).getColumnFamily(Bytes.toBytes("cf3")).getMaxVersions());
     });
+    c.check("addColumnFamily cf4 with VERSIONS 4 and TTL 1 day round-trips both", () -> {
+      admin.addColumnFamily(name, ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("cf4"))
+          .setMaxVersions(4).setTimeToLive(86400).build());
+      ColumnFamilyDescriptor f = admin.getDescriptor(name).getColumnFamily(Bytes.toBytes("cf4"));
+      expect("VERSIONS, TTL", "4, 86400", f.getMaxVersions() + ", " + f.getTimeToLive());
+      admin.deleteColumnFamily(name, Bytes.toBytes("cf4"));
+    });
+    c.check("listTableDescriptors and isTableAvailable", () -> {
+      boolean listed = false;
+      for (TableDescriptor d : admin.listTableDescriptors()) {
+        listed |= d.getTableName().equals(name) && d.getColumnFamilies().length == 3;
+      }
+      expect("listed with cf, cf2, cf3", true, listed);
+      expect("available", true, admin.isTableAvailable(name));
+    });
     c.check("deleteColumnFamily cf3", () -> {
       admin.deleteColumnFamily(name, Bytes.toBytes("cf3"));
       expect("families", "cf,cf2", families(admin.getDescriptor(name)));
