@@ -45,6 +45,7 @@ public final class Smoke {
         new ScanChecks(c, table).run();
         new MutationChecks(c, conn, table).run();
         new BulkChecks(c, table).run();
+        new ConcurrencyChecks(c, table).run();
       }
       adminChecks(c, conn, admin, name);
       truncateTable(c, conn, admin, name);
