@@ -106,6 +106,7 @@ impl Service {
             .metrics
             .start(crate::metrics::Operation::Mutate, Some(table));
         self.limits().check_cells(&cells, dialect)?;
+        let _charge = self.charge_write(&cells)?;
         let state = self.table(table)?;
         state.check_enabled()?;
         for cell in &cells {
@@ -153,6 +154,24 @@ impl Service {
             state = self.table(table)?;
             state.check_enabled()?;
         }
+    }
+
+    /// Bytes that accepted writes hold while waiting for their memstores.
+    pub fn write_bytes_in_flight(&self) -> usize {
+        self.write_budget.in_flight()
+    }
+
+    /// Charges `cells` to the budget of writes in flight, or refuses them as too busy.
+    fn charge_write(&self, cells: &[Cell]) -> Result<crate::write_budget::WriteCharge> {
+        let bytes = crate::write_budget::cells_bytes(cells);
+        self.write_budget.try_charge(bytes).ok_or_else(|| {
+            ServiceError::Engine(strata_engine::Error::TooBusy(format!(
+                "writes in flight hold {} of limits.{} = {} bytes; this one needs {bytes} more",
+                self.write_budget.in_flight(),
+                crate::limits::MAX_WRITE_BYTES_IN_FLIGHT_KEY,
+                self.write_budget.capacity(),
+            )))
+        })
     }
 
     /// Runs a read-modify-write again while its region is sealed for a split or merge (its

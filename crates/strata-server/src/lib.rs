@@ -22,6 +22,7 @@ mod service;
 mod split;
 pub mod status;
 pub mod table;
+pub mod write_budget;
 
 pub use data::{Check, CompareOp};
 pub use error::{Result, ServiceError};

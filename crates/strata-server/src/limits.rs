@@ -47,6 +47,10 @@ pub struct Limits {
     pub filter_max_depth: usize,
     /// Longest `regexstring:` pattern in a filter string.
     pub filter_regex_max_bytes: usize,
+    /// Most bytes that accepted writes may hold while they wait for memstore room, over
+    /// every connection and API; a write past it is refused as too busy (see
+    /// `write_budget.rs`).
+    pub max_write_bytes_in_flight: usize,
 }
 
 /// Config keys, as named in errors and in the `[limits]` section.
@@ -60,6 +64,7 @@ pub const MAX_OPEN_SCANNERS_KEY: &str = "max_open_scanners";
 pub const FILTER_MAX_BYTES_KEY: &str = "filter_max_bytes";
 pub const FILTER_MAX_DEPTH_KEY: &str = "filter_max_depth";
 pub const FILTER_REGEX_MAX_BYTES_KEY: &str = "filter_regex_max_bytes";
+pub const MAX_WRITE_BYTES_IN_FLIGHT_KEY: &str = "max_write_bytes_in_flight";
 
 impl Default for Limits {
     fn default() -> Self {
@@ -75,6 +80,9 @@ impl Default for Limits {
             filter_max_bytes: crate::filter::MAX_FILTER_LEN,
             filter_max_depth: crate::filter::MAX_DEPTH,
             filter_regex_max_bytes: crate::filter::MAX_REGEX_LEN,
+            // HBase bounds its call queue at 1 GiB; a quarter of that keeps a standalone
+            // server's waiting writes well inside a small machine's memory.
+            max_write_bytes_in_flight: 256 * MIB,
         }
     }
 }

@@ -59,6 +59,8 @@ pub struct Service {
     pub(crate) me: std::sync::Weak<Service>,
     pub(crate) metrics: crate::metrics::RequestMetrics,
     pub(crate) connections: crate::connections::Connections,
+    /// Bytes of writes between acceptance and their memstores (see `write_budget.rs`).
+    pub(crate) write_budget: crate::write_budget::WriteBudget,
 }
 
 impl Service {
@@ -95,6 +97,8 @@ impl Service {
                 .collect();
         engine.retire_all_except(&live)?;
         let metrics = crate::metrics::RequestMetrics::new(Arc::clone(&options.engine.clock));
+        let write_budget =
+            crate::write_budget::WriteBudget::new(options.limits.max_write_bytes_in_flight);
         Ok(Arc::new_cyclic(|me| Service {
             engine,
             options,
@@ -109,6 +113,7 @@ impl Service {
             me: me.clone(),
             metrics,
             connections: crate::connections::Connections::default(),
+            write_budget,
         }))
     }
 

@@ -327,3 +327,69 @@ fn default_limits_allow_hbase_and_bigtable_sized_writes() {
     let latest = Cell::put("r", "cf", "q", LATEST_TIMESTAMP, "v");
     mutate(&svc, &table, vec![latest]).unwrap();
 }
+
+/// A write waiting for its row lock holds its share of `max_write_bytes_in_flight`; another
+/// write that does not fit in the rest is refused at once as too busy, naming the key, and
+/// fits again once the first one is done.
+#[test]
+fn writes_in_flight_past_their_budget_are_refused_as_too_busy() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        max_write_bytes_in_flight: 10_000,
+        ..Limits::default()
+    };
+    let (svc, table) = open(dir.path(), limits);
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let holder = {
+        let (svc, table) = (Arc::clone(&svc), table.clone());
+        std::thread::spawn(move || {
+            // Holds row "held"'s lock until told to release it.
+            svc.read_modify_write_row(&table, &Get::new("held"), |_, _| {
+                locked_tx.send(()).unwrap();
+                release_rx.recv().unwrap();
+                Ok((vec![put("held", "q", "x")], ()))
+            })
+            .unwrap();
+        })
+    };
+    locked_rx.recv().unwrap();
+    let waiter = {
+        let (svc, table) = (Arc::clone(&svc), table.clone());
+        // 6,000 bytes, charged before it waits for the lock on "held".
+        std::thread::spawn(move || {
+            svc.mutate(
+                &table,
+                vec![put("held", "w", vec![0u8; 6000])],
+                Durability::SyncWal,
+            )
+        })
+    };
+    while svc.write_bytes_in_flight() == 0 {
+        assert!(
+            !waiter.is_finished(),
+            "the waiter did not wait for the row lock"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let refused = svc
+        .mutate(
+            &table,
+            vec![put("other", "q", vec![0u8; 6000])],
+            Durability::SyncWal,
+        )
+        .unwrap_err();
+    let text = refused.to_string();
+    assert!(text.starts_with("too busy"), "{text}");
+    assert!(text.contains("limits.max_write_bytes_in_flight"), "{text}");
+    release_tx.send(()).unwrap();
+    holder.join().unwrap();
+    waiter.join().unwrap().unwrap();
+    svc.mutate(
+        &table,
+        vec![put("other", "q", vec![0u8; 6000])],
+        Durability::SyncWal,
+    )
+    .unwrap();
+    assert!(row_exists(&svc, &table, "other"));
+}
