@@ -57,6 +57,8 @@ def parse_args(argv=None):
     p.add_argument("--verify-sample", type=int, default=400,
                    help="acknowledged batches checked after the load (plus each writer's last)")
     p.add_argument("--csv", help="write time_s,rss_mb samples here")
+    p.add_argument("--write-inflight-mb", type=int, default=None,
+                   help="[limits] max_write_bytes_in_flight in MiB (default: the server's)")
     p.add_argument("--workdir", help="keep the data and server log here (default: a temp dir)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("-v", "--verbose", action="store_true")
@@ -276,6 +278,9 @@ def run(args):
     keep = bool(args.workdir)
     os.makedirs(workdir, exist_ok=True)
     server = StrataProcess(default_binary(), workdir, engine_config(args))
+    if args.write_inflight_mb is not None:
+        with open(server.config_path, "a") as f:
+            f.write("[limits]\nmax_write_bytes_in_flight = %d\n" % (args.write_inflight_mb << 20))
     rng = random.Random(args.seed)
     try:
         started = time.monotonic()

@@ -102,11 +102,45 @@ impl Service {
         cells: Vec<Cell>,
         durability: Durability,
     ) -> Result<()> {
+        let _charge = self.charge_write(&cells)?;
+        self.mutate_charged(dialect, table, cells, durability)
+    }
+
+    /// HBase's multi-row batch: each row's cells are one atomic mutation, and a row that
+    /// fails does not stop the others. The whole batch is charged to the budget of writes
+    /// in flight once, for as long as its rows are applied; if it does not fit, nothing is
+    /// applied and the error is the outer one. Otherwise each row's outcome, in order.
+    pub fn mutate_each_row(
+        &self,
+        table: &TableName,
+        rows: Vec<Vec<Cell>>,
+        durability: Durability,
+    ) -> Result<Vec<Result<()>>> {
+        let bytes = rows
+            .iter()
+            .map(|r| crate::write_budget::cells_bytes(r))
+            .sum();
+        let _charge = self.charge_write_bytes(bytes)?;
+        Ok(rows
+            .into_iter()
+            .map(|cells| {
+                self.mutate_charged(crate::limits::Dialect::Hbase, table, cells, durability)
+            })
+            .collect())
+    }
+
+    /// A mutation whose bytes are already charged to the write budget.
+    fn mutate_charged(
+        &self,
+        dialect: crate::limits::Dialect,
+        table: &TableName,
+        cells: Vec<Cell>,
+        durability: Durability,
+    ) -> Result<()> {
         let _timer = self
             .metrics
             .start(crate::metrics::Operation::Mutate, Some(table));
         self.limits().check_cells(&cells, dialect)?;
-        let _charge = self.charge_write(&cells)?;
         let state = self.table(table)?;
         state.check_enabled()?;
         for cell in &cells {
@@ -163,7 +197,10 @@ impl Service {
 
     /// Charges `cells` to the budget of writes in flight, or refuses them as too busy.
     fn charge_write(&self, cells: &[Cell]) -> Result<crate::write_budget::WriteCharge> {
-        let bytes = crate::write_budget::cells_bytes(cells);
+        self.charge_write_bytes(crate::write_budget::cells_bytes(cells))
+    }
+
+    fn charge_write_bytes(&self, bytes: usize) -> Result<crate::write_budget::WriteCharge> {
         self.write_budget.try_charge(bytes).ok_or_else(|| {
             ServiceError::Engine(strata_engine::Error::TooBusy(format!(
                 "writes in flight hold {} of limits.{} = {} bytes; this one needs {bytes} more",

@@ -393,3 +393,70 @@ fn writes_in_flight_past_their_budget_are_refused_as_too_busy() {
     .unwrap();
     assert!(row_exists(&svc, &table, "other"));
 }
+
+/// A multi-row batch is charged as a whole: with another write in flight it is refused
+/// before any of its rows is applied; alone it is applied row by row.
+#[test]
+fn a_multi_row_batch_is_charged_whole_and_refused_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        max_write_bytes_in_flight: 10_000,
+        ..Limits::default()
+    };
+    let (svc, table) = open(dir.path(), limits);
+    let rows = |n: usize| -> Vec<Vec<Cell>> {
+        (0..n)
+            .map(|i| vec![put(format!("b{i}"), "q", vec![1u8; 1000])])
+            .collect()
+    };
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let holder = {
+        let (svc, table) = (Arc::clone(&svc), table.clone());
+        std::thread::spawn(move || {
+            svc.read_modify_write_row(&table, &Get::new("held"), |_, _| {
+                locked_tx.send(()).unwrap();
+                release_rx.recv().unwrap();
+                Ok((vec![put("held", "q", "x")], ()))
+            })
+            .unwrap();
+        })
+    };
+    locked_rx.recv().unwrap();
+    let waiter = {
+        let (svc, table) = (Arc::clone(&svc), table.clone());
+        std::thread::spawn(move || {
+            svc.mutate(
+                &table,
+                vec![put("held", "w", vec![0u8; 5000])],
+                Durability::SyncWal,
+            )
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while svc.write_bytes_in_flight() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the waiting write was never charged"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // Six rows of ~1 KiB: 6.4 KB do not fit next to the waiting 5 KB.
+    let refused = svc
+        .mutate_each_row(&table, rows(6), Durability::SyncWal)
+        .unwrap_err();
+    assert!(refused.to_string().starts_with("too busy"), "{refused}");
+    assert!(
+        !row_exists(&svc, &table, "b0"),
+        "a refused batch wrote a row"
+    );
+    release_tx.send(()).unwrap();
+    holder.join().unwrap();
+    waiter.join().unwrap().unwrap();
+    let outcomes = svc
+        .mutate_each_row(&table, rows(6), Durability::SyncWal)
+        .unwrap();
+    assert_eq!(outcomes.len(), 6);
+    assert!(outcomes.iter().all(|r| r.is_ok()));
+    assert!((0..6).all(|i| row_exists(&svc, &table, &format!("b{i}"))));
+}

@@ -70,20 +70,27 @@ fn apply_per_row(
     cells: Vec<Cell>,
     durability: Durability,
 ) -> CallResult<()> {
-    let mut rows: Vec<(Bytes, Vec<Cell>)> = Vec::new();
+    if cells.is_empty() {
+        return Ok(());
+    }
+    // Rows in the order they first appear (a map from row to its slot, so a batch of many
+    // rows is grouped in linear time).
+    let mut slots: std::collections::HashMap<Bytes, usize> = std::collections::HashMap::new();
+    let mut rows: Vec<Vec<Cell>> = Vec::new();
     for cell in cells {
-        match rows.iter_mut().find(|(row, _)| *row == cell.row) {
-            Some((_, row_cells)) => row_cells.push(cell),
-            None => rows.push((cell.row.clone(), vec![cell])),
-        }
+        let slot = *slots.entry(cell.row.clone()).or_insert_with(|| {
+            rows.push(Vec::new());
+            rows.len() - 1
+        });
+        rows[slot].push(cell);
     }
-    let mut first_error = None;
-    for (_, row_cells) in rows {
-        if let Err(e) = apply(service, table, row_cells, durability) {
-            first_error.get_or_insert(e);
-        }
+    let outcomes = service
+        .mutate_each_row(table, rows, durability)
+        .map_err(from_service)?;
+    match outcomes.into_iter().find_map(|r| r.err()) {
+        Some(e) => Err(from_service(e)),
+        None => Ok(()),
     }
-    first_error.map_or(Ok(()), Err)
 }
 
 fn apply(
