@@ -85,6 +85,9 @@ fn invalid_data(reason: String) -> ThriftException {
     new_protocol_exception(ProtocolExceptionKind::InvalidData, reason)
 }
 
+/// The decode error of a message that made pilota panic (the fuzz harness looks for it).
+pub const DECODER_PANICKED: &str = "malformed binary message (the decoder panicked)";
+
 /// volo's synchronous decode of a complete, checked binary message, with pilota's panics
 /// contained: the generated decoders ignore a container's declared element types, so a string
 /// read where a map said i64 could overrun the frame inside pilota (`Bytes::split_to`). The
@@ -95,11 +98,8 @@ fn decode_contained<Msg: Send + EntryMessage, Cx: ThriftContext>(
     cx: &mut Cx,
     bytes: &mut Bytes,
 ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
-    catch_unwind(AssertUnwindSafe(|| inner.decode(cx, bytes))).unwrap_or_else(|_| {
-        Err(invalid_data(
-            "malformed binary message (the decoder panicked)".into(),
-        ))
-    })
+    catch_unwind(AssertUnwindSafe(|| inner.decode(cx, bytes)))
+        .unwrap_or_else(|_| Err(invalid_data(DECODER_PANICKED.into())))
 }
 
 impl CompatCodec {
