@@ -100,7 +100,8 @@ impl<'a> Walk<'a> {
         if header >= 0 {
             return invalid("not a strict binary message");
         }
-        let message_type = header.to_be_bytes()[3];
+        // The low four bits, as pilota reads them (it ignores the rest of the low half).
+        let message_type = (header & 0x0f) as u8;
         let name_len = self.len()?;
         let name_start = self.pos;
         self.skip(name_len)?;
@@ -112,10 +113,10 @@ impl<'a> Walk<'a> {
         }
         self.skip(4)?; // sequence id
         if message_type == EXCEPTION_MESSAGE {
-            return SchemaWalk::new("exception", &schema::APPLICATION_EXCEPTION).body(self);
+            return SchemaWalk::exception().body(self);
         }
         match schema::method(name) {
-            Some(method) => SchemaWalk::new(method.name, &method.args).body(self),
+            Some(method) => SchemaWalk::request(method).body(self),
             // volo answers an unknown method with an exception without reading its body.
             None => self.value(12, 0),
         }

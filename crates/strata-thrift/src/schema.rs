@@ -52,7 +52,7 @@ mod generated {
 }
 
 /// The body of an exception message, which volo decodes whatever its method name: Thrift's
-/// `TApplicationException`.
+/// `TApplicationException` (pilota reads it by field id alone, see `schema_check.rs`).
 pub static APPLICATION_EXCEPTION: StructDef = StructDef {
     name: "TApplicationException",
     fields: &[

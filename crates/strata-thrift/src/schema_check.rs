@@ -13,7 +13,7 @@
 //! every value the IDL types `string` must be UTF-8 here.
 
 use crate::binary_check::{invalid, CheckError, Walk, MAX_DEPTH};
-use crate::schema::{wire_type_name, StructDef, Ty};
+use crate::schema::{wire_type_name, Method, StructDef, Ty, APPLICATION_EXCEPTION};
 
 /// Walks one message body of a known struct type, remembering which field it is in for error
 /// messages.
@@ -21,15 +21,31 @@ pub(crate) struct SchemaWalk {
     /// The method (or "exception"), named in errors.
     context: &'static str,
     body: &'static StructDef,
+    /// Whether the decoder reads a known field by its id alone, whatever type it declares.
+    by_id_alone: bool,
     /// Field ids from the argument down to the field being walked.
     path: Vec<i16>,
 }
 
 impl SchemaWalk {
-    pub(crate) fn new(context: &'static str, body: &'static StructDef) -> Self {
+    /// The arguments of `method`, read by pilota's generated decoder.
+    pub(crate) fn request(method: &'static Method) -> Self {
         SchemaWalk {
-            context,
-            body,
+            context: method.name,
+            body: &method.args,
+            by_id_alone: false,
+            path: Vec::new(),
+        }
+    }
+
+    /// The body of an exception message: pilota's hand-written `ApplicationException`
+    /// decoder reads field 1 as a string and field 2 as an i32 without looking at their
+    /// declared types.
+    pub(crate) fn exception() -> Self {
+        SchemaWalk {
+            context: "exception",
+            body: &APPLICATION_EXCEPTION,
+            by_id_alone: true,
             path: Vec::new(),
         }
     }
@@ -48,7 +64,7 @@ impl SchemaWalk {
             }
             let id = walk.i16()?;
             match def.field(id) {
-                Some(field) if field.ty.wire_type() == declared => {
+                Some(field) if self.by_id_alone || field.ty.wire_type() == declared => {
                     self.path.push(id);
                     self.value(walk, &field.ty, depth + 1)?;
                     self.path.pop();
