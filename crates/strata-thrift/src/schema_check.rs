@@ -7,6 +7,8 @@
 //! count it finds. So here a matching field is walked by its IDL type, and every container in
 //! it must declare exactly the IDL's element types: then the decoder reads the very bytes
 //! this walk checked. Anything else is walked by its declared types, as pilota skips it.
+//! An empty container reads nothing, so its declared types do not matter (and a compact
+//! empty map has none: the transcoder writes 0, 0).
 //!
 //! pilota's synchronous reader also takes a `string` value as a `FastStr` without checking it
 //! is UTF-8 (`from_bytes_unchecked`), which would hand the server a `str` that is not one; so
@@ -84,17 +86,19 @@ impl SchemaWalk {
             Ty::Struct(def) => self.fields(walk, def, depth),
             Ty::List(elem) | Ty::Set(elem) => {
                 let declared = walk.byte()?;
-                self.expect(ty, declared == elem.wire_type(), &[declared])?;
-                for _ in 0..walk.count()? {
+                let n = walk.count()?;
+                self.expect(ty, n == 0 || declared == elem.wire_type(), &[declared])?;
+                for _ in 0..n {
                     self.value(walk, elem, depth + 1)?;
                 }
                 Ok(())
             }
             Ty::Map(key, val) => {
                 let declared = [walk.byte()?, walk.byte()?];
+                let n = walk.count()?;
                 let matches = declared == [key.wire_type(), val.wire_type()];
-                self.expect(ty, matches, &declared)?;
-                for _ in 0..walk.count()? {
+                self.expect(ty, n == 0 || matches, &declared)?;
+                for _ in 0..n {
                     self.value(walk, key, depth + 1)?;
                     self.value(walk, val, depth + 1)?;
                 }

@@ -178,6 +178,49 @@ fn well_formed_requests_of_every_container_shape_pass() {
     }
 }
 
+/// Nothing is read from an empty container, so its declared types are not checked: a compact
+/// empty map does not even have any (happybase sends `attributes={}` with every call).
+#[test]
+fn empty_containers_pass_whatever_types_they_declare() {
+    let args = HbaseGetRowWithColumnsArgsRecv {
+        table_name: Some(text("t")),
+        row: Some(text("r")),
+        columns: Some(Vec::new()),
+        attributes: Some(AHashMap::default()),
+    };
+    let compact = encode("getRowWithColumns", &args, true);
+    assert_decodes(decode_framed(&compact), "getRowWithColumns");
+    assert_decodes(decode_buffered(&compact), "getRowWithColumns");
+    let mut binary = encode("getRowWithColumns", &args, false);
+    for header in headers(&binary) {
+        binary[header.types_at] = 10;
+    }
+    assert_eq!(check_binary_message(&binary), Ok(()));
+    assert_decodes(decode_framed(&binary), "getRowWithColumns");
+}
+
+/// Requests as happybase's Thrift library (thriftpy2 0.7.1, happybase 1.3.0's Hbase.thrift)
+/// encodes them, binary and compact, one `method protocol hex` per line: another client's
+/// encoder must pass the check too (its empty maps, its optional fields).
+#[test]
+fn requests_encoded_by_thriftpy2_pass() {
+    let lines = include_str!("schema_check_happybase.txt").lines();
+    let mut seen = 0;
+    for line in lines {
+        let [method, protocol, hex] = line.split(' ').collect::<Vec<_>>()[..] else {
+            panic!("bad line {line}");
+        };
+        let bytes: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        assert_decodes(decode_framed(&bytes), &format!("{method} {protocol}"));
+        assert_decodes(decode_buffered(&bytes), &format!("{method} {protocol}"));
+        seen += 1;
+    }
+    assert_eq!(seen, 20);
+}
+
 /// Finding 7's shape, by hand: get's attributes declare (string, i64) values.
 #[test]
 fn a_map_declaring_other_value_types_is_rejected_on_every_path() {
