@@ -24,7 +24,9 @@ use volo_thrift::{
     EntryMessage, LinkedBytes, Protocol, ProtocolApacheCompact, ProtocolBinary, ThriftMessage,
 };
 
-use crate::binary_check::{binary_message_len, check_binary_message, CheckError};
+use crate::binary_check::{
+    binary_message_len, check_binary_message, check_transcoded_message, CheckError,
+};
 use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
 
 /// The server's codec: volo's default stack (TTHeader, then framed, each detected per message
@@ -83,31 +85,36 @@ fn invalid_data(reason: String) -> ThriftException {
     new_protocol_exception(ProtocolExceptionKind::InvalidData, reason)
 }
 
-/// volo's synchronous decode of a complete binary message, with pilota's panics contained:
-/// the generated decoders trust a container's declared element types, so a string read where
-/// a map said i64 can overrun the frame inside pilota (`Bytes::split_to`). Such a message
-/// fails as invalid data instead.
+/// The decode error of a message that made pilota panic (the fuzz harness looks for it).
+pub const DECODER_PANICKED: &str = "malformed binary message (the decoder panicked)";
+
+/// volo's synchronous decode of a complete, checked binary message, with pilota's panics
+/// contained: the generated decoders ignore a container's declared element types, so a string
+/// read where a map said i64 could overrun the frame inside pilota (`Bytes::split_to`). The
+/// schema check (`binary_check.rs`) now rejects such messages first; this stays as the second
+/// line, failing any panic as invalid data.
 fn decode_contained<Msg: Send + EntryMessage, Cx: ThriftContext>(
     inner: &mut ThriftCodec,
     cx: &mut Cx,
     bytes: &mut Bytes,
 ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
-    catch_unwind(AssertUnwindSafe(|| inner.decode(cx, bytes))).unwrap_or_else(|_| {
-        Err(invalid_data(
-            "malformed binary message (the decoder panicked)".into(),
-        ))
-    })
+    catch_unwind(AssertUnwindSafe(|| inner.decode(cx, bytes)))
+        .unwrap_or_else(|_| Err(invalid_data(DECODER_PANICKED.into())))
 }
 
 impl CompatCodec {
-    /// Decodes a complete binary message (the transcoded compact one) with volo's decoder.
+    /// Decodes a complete binary message (the transcoded compact one) with volo's decoder,
+    /// after the same check as a binary request: transcoding keeps every declared type.
     fn decode_transcoded<Msg: Send + EntryMessage, Cx: ThriftContext>(
         &mut self,
         cx: &mut Cx,
         binary: Bytes,
     ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
         let mut binary = binary;
-        let msg = decode_contained(&mut self.inner, cx, &mut binary);
+        let msg = match check_transcoded_message(&binary) {
+            Ok(()) => decode_contained(&mut self.inner, cx, &mut binary),
+            Err(e) => Err(invalid_data(e.to_string())),
+        };
         mark_compact(cx);
         msg
     }
@@ -163,7 +170,8 @@ impl ZeroCopyDecoder for CompatCodec {
         bytes: &mut Bytes,
     ) -> Result<Option<ThriftMessage<Msg>>, ThriftException> {
         if bytes.first() != Some(&COMPACT_PROTOCOL_ID) {
-            // pilota's reader would panic on a length past the end of the frame.
+            // pilota's reader would panic on a length past the end of the frame, and its
+            // generated decoders would reserve counts read from misdeclared containers.
             check_binary_message(bytes).map_err(|e| invalid_data(e.to_string()))?;
             return decode_contained(&mut self.inner, cx, bytes);
         }

@@ -17,9 +17,9 @@ use volo_thrift::codec::default::framed::MakeFramedCodec;
 use volo_thrift::codec::default::ttheader::MakeTTHeaderCodec;
 use volo_thrift::codec::default::{MakeZeroCopyCodec, ZeroCopyDecoder};
 use volo_thrift::context::ServerContext;
-use volo_thrift::{EntryMessage, Protocol, ThriftMessage};
+use volo_thrift::{EntryMessage, Protocol, ThriftException, ThriftMessage};
 
-use crate::codec::MakeCompatCodec;
+use crate::codec::{MakeCompatCodec, DECODER_PANICKED};
 use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
 use crate::gen::volo_gen::hbase::HbaseRequestRecv;
 
@@ -50,16 +50,25 @@ pub fn compact(input: &[u8]) {
 }
 
 /// Decodes `payload` as the body of one frame, the way the server does after reading a frame
-/// header: binary, or compact (transcoded). Invariant: a decoded request re-encodes and
-/// decodes again to the same encoded size.
+/// header: binary, or compact (transcoded). Invariants: a decoded request re-encodes and
+/// decodes again to the same encoded size; pilota never panics on a message the request
+/// check (`binary_check.rs`) let through.
 pub fn framed(payload: &[u8]) {
     let (_, mut decoder) = MakeCompatCodec::new(Protocol::Binary).make_codec();
     let mut cx = ServerContext::default();
     let mut bytes = Bytes::copy_from_slice(payload);
-    let decoded = decoder.decode::<HbaseRequestRecv, _>(&mut cx, &mut bytes);
-    if let Ok(Some(msg)) = decoded {
-        check_reencodes(payload, msg);
+    match decoder.decode::<HbaseRequestRecv, _>(&mut cx, &mut bytes) {
+        Ok(Some(msg)) => check_reencodes(payload, msg),
+        Ok(None) => {}
+        Err(e) => assert_checked(&e),
     }
+}
+
+/// `codec.rs` turns a pilota panic into this error; the request check should have rejected
+/// the message first.
+fn assert_checked(e: &ThriftException) {
+    let reason = e.to_string();
+    assert!(!reason.contains(DECODER_PANICKED), "{reason}");
 }
 
 /// Reads requests from `stream` with the server's whole decoder stack (TTHeader, framed or
@@ -75,9 +84,11 @@ pub fn buffered(stream: &[u8]) {
         // the connection), so a panic here is an outcome like an error, and ends the stream.
         let step = AssertUnwindSafe(step).catch_unwind();
         // Reading from a slice never waits, so the future finishes on its first poll.
-        let Some(Ok(Ok(Some(_)))) = poll_once(step) else {
-            return;
-        };
+        match poll_once(step) {
+            Some(Ok(Ok(Some(_)))) => {}
+            Some(Ok(Err(e))) => return assert_checked(&e),
+            _ => return,
+        }
     }
 }
 

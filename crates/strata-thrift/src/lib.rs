@@ -21,6 +21,8 @@ pub mod mutations;
 pub mod ops;
 pub mod results;
 mod scanner_reaper;
+pub mod schema;
+mod schema_check;
 pub mod server;
 
 pub use limits::{ConnectionCount, ThriftLimits};
