@@ -328,50 +328,82 @@ fn default_limits_allow_hbase_and_bigtable_sized_writes() {
     mutate(&svc, &table, vec![latest]).unwrap();
 }
 
+/// A service whose write budget is 10,000 bytes, with one write of `waiting_bytes` charged
+/// and waiting for the lock of row "held" (another thread holds it in a read-modify-write).
+/// `finish` releases the lock and checks the waiting write then succeeded.
+struct WaitingWrite {
+    svc: Arc<Service>,
+    table: TableName,
+    dir: tempfile::TempDir,
+    release: std::sync::mpsc::Sender<()>,
+    holder: std::thread::JoinHandle<()>,
+    waiter: std::thread::JoinHandle<Result<(), ServiceError>>,
+}
+
+impl WaitingWrite {
+    fn start(waiting_bytes: usize) -> WaitingWrite {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits {
+            max_write_bytes_in_flight: 10_000,
+            ..Limits::default()
+        };
+        let (svc, table) = open(dir.path(), limits);
+        let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+        let (release, release_rx) = std::sync::mpsc::channel::<()>();
+        let holder = {
+            let (svc, table) = (Arc::clone(&svc), table.clone());
+            std::thread::spawn(move || {
+                svc.read_modify_write_row(&table, &Get::new("held"), |_, _| {
+                    locked_tx.send(()).unwrap();
+                    release_rx.recv().unwrap();
+                    Ok((vec![put("held", "q", "x")], ()))
+                })
+                .unwrap();
+            })
+        };
+        locked_rx.recv().unwrap();
+        let waiter = {
+            let (svc, table) = (Arc::clone(&svc), table.clone());
+            let cells = vec![put("held", "w", vec![0u8; waiting_bytes])];
+            std::thread::spawn(move || svc.mutate(&table, cells, Durability::SyncWal))
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while svc.write_bytes_in_flight() == 0 {
+            assert!(
+                !waiter.is_finished(),
+                "the write did not wait for the row lock"
+            );
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the waiting write was never charged"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        WaitingWrite {
+            svc,
+            table,
+            dir,
+            release,
+            holder,
+            waiter,
+        }
+    }
+
+    fn finish(self) -> (Arc<Service>, TableName, tempfile::TempDir) {
+        self.release.send(()).unwrap();
+        self.holder.join().unwrap();
+        self.waiter.join().unwrap().unwrap();
+        (self.svc, self.table, self.dir)
+    }
+}
+
 /// A write waiting for its row lock holds its share of `max_write_bytes_in_flight`; another
 /// write that does not fit in the rest is refused at once as too busy, naming the key, and
 /// fits again once the first one is done.
 #[test]
 fn writes_in_flight_past_their_budget_are_refused_as_too_busy() {
-    let dir = tempfile::tempdir().unwrap();
-    let limits = Limits {
-        max_write_bytes_in_flight: 10_000,
-        ..Limits::default()
-    };
-    let (svc, table) = open(dir.path(), limits);
-    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
-    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
-    let holder = {
-        let (svc, table) = (Arc::clone(&svc), table.clone());
-        std::thread::spawn(move || {
-            // Holds row "held"'s lock until told to release it.
-            svc.read_modify_write_row(&table, &Get::new("held"), |_, _| {
-                locked_tx.send(()).unwrap();
-                release_rx.recv().unwrap();
-                Ok((vec![put("held", "q", "x")], ()))
-            })
-            .unwrap();
-        })
-    };
-    locked_rx.recv().unwrap();
-    let waiter = {
-        let (svc, table) = (Arc::clone(&svc), table.clone());
-        // 6,000 bytes, charged before it waits for the lock on "held".
-        std::thread::spawn(move || {
-            svc.mutate(
-                &table,
-                vec![put("held", "w", vec![0u8; 6000])],
-                Durability::SyncWal,
-            )
-        })
-    };
-    while svc.write_bytes_in_flight() == 0 {
-        assert!(
-            !waiter.is_finished(),
-            "the waiter did not wait for the row lock"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    let waiting = WaitingWrite::start(6000);
+    let (svc, table) = (Arc::clone(&waiting.svc), waiting.table.clone());
     let refused = svc
         .mutate(
             &table,
@@ -382,9 +414,7 @@ fn writes_in_flight_past_their_budget_are_refused_as_too_busy() {
     let text = refused.to_string();
     assert!(text.starts_with("too busy"), "{text}");
     assert!(text.contains("limits.max_write_bytes_in_flight"), "{text}");
-    release_tx.send(()).unwrap();
-    holder.join().unwrap();
-    waiter.join().unwrap().unwrap();
+    let (svc, table, _dir) = waiting.finish();
     svc.mutate(
         &table,
         vec![put("other", "q", vec![0u8; 6000])],
@@ -398,49 +428,13 @@ fn writes_in_flight_past_their_budget_are_refused_as_too_busy() {
 /// before any of its rows is applied; alone it is applied row by row.
 #[test]
 fn a_multi_row_batch_is_charged_whole_and_refused_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    let limits = Limits {
-        max_write_bytes_in_flight: 10_000,
-        ..Limits::default()
-    };
-    let (svc, table) = open(dir.path(), limits);
     let rows = |n: usize| -> Vec<Vec<Cell>> {
         (0..n)
             .map(|i| vec![put(format!("b{i}"), "q", vec![1u8; 1000])])
             .collect()
     };
-    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
-    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
-    let holder = {
-        let (svc, table) = (Arc::clone(&svc), table.clone());
-        std::thread::spawn(move || {
-            svc.read_modify_write_row(&table, &Get::new("held"), |_, _| {
-                locked_tx.send(()).unwrap();
-                release_rx.recv().unwrap();
-                Ok((vec![put("held", "q", "x")], ()))
-            })
-            .unwrap();
-        })
-    };
-    locked_rx.recv().unwrap();
-    let waiter = {
-        let (svc, table) = (Arc::clone(&svc), table.clone());
-        std::thread::spawn(move || {
-            svc.mutate(
-                &table,
-                vec![put("held", "w", vec![0u8; 5000])],
-                Durability::SyncWal,
-            )
-        })
-    };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while svc.write_bytes_in_flight() == 0 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the waiting write was never charged"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    let waiting = WaitingWrite::start(5000);
+    let (svc, table) = (Arc::clone(&waiting.svc), waiting.table.clone());
     // Six rows of ~1 KiB: 6.4 KB do not fit next to the waiting 5 KB.
     let refused = svc
         .mutate_each_row(&table, rows(6), Durability::SyncWal)
@@ -450,9 +444,7 @@ fn a_multi_row_batch_is_charged_whole_and_refused_whole() {
         !row_exists(&svc, &table, "b0"),
         "a refused batch wrote a row"
     );
-    release_tx.send(()).unwrap();
-    holder.join().unwrap();
-    waiter.join().unwrap().unwrap();
+    let (svc, table, _dir) = waiting.finish();
     let outcomes = svc
         .mutate_each_row(&table, rows(6), Durability::SyncWal)
         .unwrap();
