@@ -4,13 +4,8 @@
 //! lives in `bench/rocks-anchor` so the default build never links RocksDB). A `server`
 //! subcommand will join `bench` here.
 
+mod allocator;
 mod cmd;
-
-/// mimalloc instead of the system allocator: the engine allocates many small objects from
-/// several threads (writers, flush, compaction), where glibc's allocator spent measurable
-/// time in arena locking and consolidation (docs/performance.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::process::ExitCode;
 
@@ -60,6 +55,7 @@ fn init_logging(default_level: &str) {
 }
 
 fn main() -> ExitCode {
+    allocator::tune();
     let cli = Cli::parse();
     init_logging(&match &cli.command {
         Command::Server(args) => cmd::server::log_level(args),
