@@ -4,7 +4,9 @@
 //! working; short Thrift and gRPC timeouts close a silent connection; a bad `[limits]` key or
 //! value stops the server at start with a message naming it.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -44,21 +46,8 @@ impl Server {
     fn start(limits: &str) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let (thrift_port, grpc_port) = (free_port(), free_port());
-        let mut child = command(&dir, limits, thrift_port, grpc_port)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        loop {
-            let line = lines
-                .next()
-                .expect("server exited before listening")
-                .unwrap();
-            if line.contains("listening") {
-                break;
-            }
-        }
+        let child =
+            common::spawn_until_listening(&mut command(&dir, limits, thrift_port, grpc_port));
         Server {
             child,
             thrift_port,

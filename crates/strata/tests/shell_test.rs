@@ -2,7 +2,9 @@
 //! `strata shell` as a user runs it: the real binary against a real `strata server`, in its
 //! three non-interactive modes (-e, a script file, stdin), with their exit codes.
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
+use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_strata");
@@ -21,31 +23,19 @@ impl Server {
             .local_addr()
             .unwrap()
             .port();
-        let mut child = Command::new(BIN)
-            .args(["server", "--data-dir"])
-            .arg(dir.path())
-            .args([
-                "--thrift-port",
-                &port.to_string(),
-                "--grpc-port",
-                "0",
-                "--http-port",
-                "0",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        loop {
-            let line = lines
-                .next()
-                .expect("server exited before listening")
-                .unwrap();
-            if line.contains("listening") {
-                break;
-            }
-        }
+        let child = common::spawn_until_listening(
+            Command::new(BIN)
+                .args(["server", "--data-dir"])
+                .arg(dir.path())
+                .args([
+                    "--thrift-port",
+                    &port.to_string(),
+                    "--grpc-port",
+                    "0",
+                    "--http-port",
+                    "0",
+                ]),
+        );
         Server {
             child,
             port,
