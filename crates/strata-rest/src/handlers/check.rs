@@ -122,18 +122,14 @@ fn check_and_put(call: &Call<'_>, table: &TableName, row: BodyRow) -> RestResult
     {
         return Err(bad("The column to put and check do not match."));
     }
-    let check = Check {
-        row: row.key.clone(),
-        family,
-        qualifier,
-        op: CompareOp::Equal,
-        value: Some(checked.value.clone()),
-    };
-    let applied =
-        call.gateway
-            .service
-            .check_and_mutate(table, &check, cells, Durability::SyncWal)?;
-    Ok(if applied { ok_empty() } else { not_modified() })
+    check_equal_then_apply(
+        call,
+        table,
+        row.key.clone(),
+        (family, qualifier),
+        checked,
+        cells,
+    )
 }
 
 /// The last cell is the check. Alone, it also names the column to delete (every version);
@@ -191,8 +187,28 @@ fn check_and_delete(
             CellType::DeleteColumn,
         ));
     }
+    check_equal_then_apply(
+        call,
+        table,
+        row.key.clone(),
+        (family, qualifier),
+        checked,
+        deletes,
+    )
+}
+
+/// Applies `cells` if `column` of `row` holds exactly the checked cell's value: 200 when
+/// applied, 304 when the check failed (HBase REST's answers).
+fn check_equal_then_apply(
+    call: &Call<'_>,
+    table: &TableName,
+    row: Bytes,
+    (family, qualifier): (Bytes, Bytes),
+    checked: &CellModel,
+    cells: Vec<Cell>,
+) -> RestResult<Response> {
     let check = Check {
-        row: row.key.clone(),
+        row,
         family,
         qualifier,
         op: CompareOp::Equal,
@@ -201,7 +217,7 @@ fn check_and_delete(
     let applied =
         call.gateway
             .service
-            .check_and_mutate(table, &check, deletes, Durability::SyncWal)?;
+            .check_and_mutate(table, &check, cells, Durability::SyncWal)?;
     Ok(if applied { ok_empty() } else { not_modified() })
 }
 
