@@ -3,12 +3,14 @@
 //! Why: when writes arrive faster than flushes drain the memstores, each write waits for
 //! room (up to the engine's write wait) while holding its cells, and under many connections
 //! those waiting writes add up to more memory than the memstore limit itself (the overload
-//! test measured ~12 MiB more RSS per concurrent writer). Charging every write to one
-//! budget before it may wait, and refusing it as "too busy" when the budget is spent, keeps
-//! the waiting memory bounded whatever the number of connections, as HBase's call-queue size
-//! limit does (`hbase.ipc.server.max.callqueue.size`, which answers
-//! CallQueueTooBigException). The refusal is immediate, so its memory is freed at once and
-//! the client may retry.
+//! test measured ~12 MiB more RSS per concurrent writer). Charging every put and delete
+//! mutation (`Service::mutate`, `Service::mutate_each_row`) to one budget before it may
+//! wait, and refusing it as "too busy" when the budget is spent, keeps the waiting memory
+//! bounded whatever the number of connections, as HBase's call-queue size limit does
+//! (`hbase.ipc.server.max.callqueue.size`, which answers CallQueueTooBigException). The
+//! refusal is immediate, so its memory is freed at once and the client may retry.
+//! Read-modify-writes (check-and-mutate, increment, append, gRPC rows with deletes) are not
+//! charged: one row each, built under its row lock.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
