@@ -14,6 +14,7 @@ pub mod limits;
 pub mod metrics;
 pub mod names;
 mod region_sizes;
+pub mod request_budget;
 mod row_stream;
 mod row_txn;
 mod scanner;

@@ -51,6 +51,9 @@ pub struct Limits {
     /// every connection and API; a write past it is refused as too busy (see
     /// `write_budget.rs`).
     pub max_write_bytes_in_flight: usize,
+    /// Most bytes that requests being received and served may hold, over every connection;
+    /// a reader waits for room before reading more (see `request_budget.rs`).
+    pub max_request_bytes_in_flight: usize,
 }
 
 /// Config keys, as named in errors and in the `[limits]` section.
@@ -65,6 +68,7 @@ pub const FILTER_MAX_BYTES_KEY: &str = "filter_max_bytes";
 pub const FILTER_MAX_DEPTH_KEY: &str = "filter_max_depth";
 pub const FILTER_REGEX_MAX_BYTES_KEY: &str = "filter_regex_max_bytes";
 pub const MAX_WRITE_BYTES_IN_FLIGHT_KEY: &str = "max_write_bytes_in_flight";
+pub const MAX_REQUEST_BYTES_IN_FLIGHT_KEY: &str = "max_request_bytes_in_flight";
 
 impl Default for Limits {
     fn default() -> Self {
@@ -83,6 +87,9 @@ impl Default for Limits {
             // HBase bounds its call queue at 1 GiB; a quarter of that keeps a standalone
             // server's waiting writes well inside a small machine's memory.
             max_write_bytes_in_flight: 256 * MIB,
+            // Room for a few largest (16 MiB) Thrift requests at once, or hundreds of
+            // ordinary ones; more only queues on the sockets.
+            max_request_bytes_in_flight: 64 * MIB,
         }
     }
 }

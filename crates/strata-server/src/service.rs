@@ -61,6 +61,8 @@ pub struct Service {
     pub(crate) connections: crate::connections::Connections,
     /// Bytes of writes between acceptance and their memstores (see `write_budget.rs`).
     pub(crate) write_budget: crate::write_budget::WriteBudget,
+    /// Bytes of requests being received and served (see `request_budget.rs`).
+    request_budget: crate::request_budget::RequestBudget,
 }
 
 impl Service {
@@ -99,6 +101,8 @@ impl Service {
         let metrics = crate::metrics::RequestMetrics::new(Arc::clone(&options.engine.clock));
         let write_budget =
             crate::write_budget::WriteBudget::new(options.limits.max_write_bytes_in_flight);
+        let request_budget =
+            crate::request_budget::RequestBudget::new(options.limits.max_request_bytes_in_flight);
         Ok(Arc::new_cyclic(|me| Service {
             engine,
             options,
@@ -114,6 +118,7 @@ impl Service {
             metrics,
             connections: crate::connections::Connections::default(),
             write_budget,
+            request_budget,
         }))
     }
 
@@ -129,6 +134,11 @@ impl Service {
     }
 
     /// The request limits this service enforces.
+    /// The budget the network servers charge requests to while receiving and serving them.
+    pub fn request_budget(&self) -> &crate::request_budget::RequestBudget {
+        &self.request_budget
+    }
+
     pub fn limits(&self) -> &crate::limits::Limits {
         &self.options.limits
     }

@@ -13,12 +13,8 @@ use bytes::{Buf, Bytes};
 use pilota::thrift::{new_protocol_exception, ProtocolExceptionKind, ThriftException};
 use tokio::io::{AsyncBufReadExt, AsyncRead};
 use volo::util::buf_reader::BufReader;
-use volo_thrift::codec::default::framed::MakeFramedCodec;
 use volo_thrift::codec::default::thrift::{MakeThriftCodec, ThriftCodec};
-use volo_thrift::codec::default::ttheader::MakeTTHeaderCodec;
-use volo_thrift::codec::default::{
-    DefaultMakeCodec, MakeZeroCopyCodec, ZeroCopyDecoder, ZeroCopyEncoder,
-};
+use volo_thrift::codec::default::{MakeZeroCopyCodec, ZeroCopyDecoder, ZeroCopyEncoder};
 use volo_thrift::context::ThriftContext;
 use volo_thrift::{
     EntryMessage, LinkedBytes, Protocol, ProtocolApacheCompact, ProtocolBinary, ThriftMessage,
@@ -28,16 +24,6 @@ use crate::binary_check::{
     binary_message_len, check_binary_message, check_transcoded_message, CheckError,
 };
 use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
-
-/// The server's codec: volo's default stack (TTHeader, then framed, each detected per message
-/// and optional) around [`MakeCompatCodec`].
-pub type ServerCodec = DefaultMakeCodec<MakeTTHeaderCodec<MakeFramedCodec<MakeCompatCodec>>>;
-
-pub fn server_codec() -> ServerCodec {
-    DefaultMakeCodec::new(MakeTTHeaderCodec::new(MakeFramedCodec::new(
-        MakeCompatCodec::new(Protocol::Binary),
-    )))
-}
 
 /// Makes [`CompatCodec`]s. `protocol` only matters to a client (what it sends); a server
 /// answers in the protocol of each request.
@@ -70,7 +56,7 @@ pub struct CompatCodec {
 }
 
 /// Tells volo's encoder to answer in compact: its binary marker would win, so drop it.
-fn mark_compact<Cx: ThriftContext>(cx: &mut Cx) {
+pub(crate) fn mark_compact<Cx: ThriftContext>(cx: &mut Cx) {
     let ext = cx.extensions_mut();
     ext.remove::<ProtocolBinary>();
     ext.insert(ProtocolApacheCompact);
@@ -105,7 +91,7 @@ fn decode_contained<Msg: Send + EntryMessage, Cx: ThriftContext>(
 impl CompatCodec {
     /// Decodes a complete binary message (the transcoded compact one) with volo's decoder,
     /// after the same check as a binary request: transcoding keeps every declared type.
-    fn decode_transcoded<Msg: Send + EntryMessage, Cx: ThriftContext>(
+    pub(crate) fn decode_transcoded<Msg: Send + EntryMessage, Cx: ThriftContext>(
         &mut self,
         cx: &mut Cx,
         binary: Bytes,

@@ -4,24 +4,24 @@
 //! outcome (the server answers it and closes the connection).
 
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
+use std::io::Cursor;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use bytes::{Bytes, BytesMut};
-use futures::FutureExt;
 use pilota::thrift::binary::TBinaryProtocol;
 use pilota::thrift::{TInputProtocol, TMessageIdentifier};
-use volo::util::buf_reader::BufReader;
-use volo_thrift::codec::default::framed::MakeFramedCodec;
-use volo_thrift::codec::default::ttheader::MakeTTHeaderCodec;
+use strata_server::request_budget::RequestBudget;
 use volo_thrift::codec::default::{MakeZeroCopyCodec, ZeroCopyDecoder};
+use volo_thrift::codec::Decoder;
 use volo_thrift::context::ServerContext;
 use volo_thrift::{EntryMessage, Protocol, ThriftException, ThriftMessage};
 
 use crate::codec::{MakeCompatCodec, DECODER_PANICKED};
 use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
+use crate::connection_codec::ConnectionDecoder;
 use crate::gen::volo_gen::hbase::HbaseRequestRecv;
+use crate::limits::{ConnectionCount, ThriftLimits};
 
 /// Messages decoded from one buffered input, at most.
 const MAX_MESSAGES: usize = 64;
@@ -71,25 +71,44 @@ fn assert_checked(e: &ThriftException) {
     assert!(!reason.contains(DECODER_PANICKED), "{reason}");
 }
 
-/// Reads requests from `stream` with the server's whole decoder stack (TTHeader, framed or
-/// buffered, binary or compact, each detected per message) until it ends or fails.
+/// Reads requests from `stream` the way a server connection does (framed or buffered, binary
+/// or compact, each detected per message) until it ends or fails.
 pub fn buffered(stream: &[u8]) {
-    let make = MakeTTHeaderCodec::new(MakeFramedCodec::new(MakeCompatCodec::new(Protocol::Binary)));
-    let (_, mut decoder) = make.make_codec();
-    let mut reader = BufReader::new(stream);
+    let mut decoder = stream_decoder(stream);
     for _ in 0..MAX_MESSAGES {
-        let mut cx = ServerContext::default();
-        let step = decoder.decode_async::<HbaseRequestRecv, _, _>(&mut cx, &mut reader);
-        // The server runs this under catch_unwind (`guarded_codec.rs`: a decoder panic closes
-        // the connection), so a panic here is an outcome like an error, and ends the stream.
-        let step = AssertUnwindSafe(step).catch_unwind();
-        // Reading from a slice never waits, so the future finishes on its first poll.
-        match poll_once(step) {
-            Some(Ok(Ok(Some(_)))) => {}
-            Some(Ok(Err(e))) => return assert_checked(&e),
+        match decode_next(&mut decoder) {
+            Some(Ok(Some(_))) => {}
+            Some(Err(e)) => return assert_checked(&e),
             _ => return,
         }
     }
+}
+
+/// A server connection's decoder over `stream`, with no read timeout and a budget that
+/// never waits.
+pub(crate) fn stream_decoder(stream: &[u8]) -> ConnectionDecoder<Cursor<Vec<u8>>> {
+    let connections = ConnectionCount::default();
+    let _taken = connections.try_acquire(1);
+    let limits = ThriftLimits {
+        read_timeout: None,
+        ..ThriftLimits::default()
+    };
+    let budget = RequestBudget::new(usize::MAX);
+    ConnectionDecoder::new(
+        Cursor::new(stream.to_vec()),
+        budget,
+        limits,
+        connections.slot(),
+    )
+}
+
+/// The next request of `decoder`'s stream; `None` if decoding had to wait (it never should:
+/// the stream is in memory).
+pub(crate) fn decode_next(
+    decoder: &mut ConnectionDecoder<Cursor<Vec<u8>>>,
+) -> Option<Result<Option<ThriftMessage<HbaseRequestRecv>>, ThriftException>> {
+    let mut cx = ServerContext::default();
+    poll_once(decoder.decode::<HbaseRequestRecv, _>(&mut cx))
 }
 
 fn poll_once<F: Future>(future: F) -> Option<F::Output> {

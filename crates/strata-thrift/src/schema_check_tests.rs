@@ -2,16 +2,11 @@
 //! the server does (`CompatCodec`), or altered first to declare the wrong types and counts.
 #![allow(clippy::unwrap_used)]
 
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
-
 use bytes::{Bytes, BytesMut};
 use pilota::thrift::binary::TBinaryProtocol;
 use pilota::thrift::compact::TCompactOutputProtocol;
 use pilota::thrift::{Message, TMessageIdentifier, TMessageType, TOutputProtocol};
 use pilota::{AHashMap, FastStr};
-use volo::util::buf_reader::BufReader;
 use volo_thrift::codec::default::{MakeZeroCopyCodec, ZeroCopyDecoder};
 use volo_thrift::context::ServerContext;
 use volo_thrift::{Protocol, ThriftException, ThriftMessage};
@@ -143,16 +138,8 @@ fn decode_framed(payload: &[u8]) -> Decoded {
 
 /// The server's decode of one unframed message.
 fn decode_buffered(stream: &[u8]) -> Decoded {
-    let (_, mut decoder) = MakeCompatCodec::new(Protocol::Binary).make_codec();
-    let mut reader = BufReader::new(stream);
-    let mut cx = ServerContext::default();
-    let step = decoder.decode_async(&mut cx, &mut reader);
-    // Reading from a slice never waits.
-    let polled = pin!(step).poll(&mut Context::from_waker(Waker::noop()));
-    match polled {
-        Poll::Ready(out) => out,
-        Poll::Pending => panic!("a read from a slice waited"),
-    }
+    let mut decoder = crate::fuzz_support::stream_decoder(stream);
+    crate::fuzz_support::decode_next(&mut decoder).expect("a read from memory waited")
 }
 
 fn decode_error(decoded: Decoded) -> String {

@@ -1,10 +1,11 @@
 //! Serving the `Hbase` service on a TCP port.
 //!
-//! One port serves every client configuration HBase's Thrift server offers: volo's default
-//! codec looks at the first bytes of each request and recognises a frame header (framed
-//! transport) or its absence (buffered transport), then the protocol id byte: 0x80 for binary,
-//! 0x82 for compact. Replies use the framing and protocol of the request. Compact requests are
-//! decoded through `codec.rs`, which works around pilota's compact decoder.
+//! One port serves every client configuration HBase's Thrift server offers: the request
+//! reader (`request_reader.rs`) looks at the first bytes of each request and recognises a
+//! frame header (framed transport) or its absence (buffered transport), then the protocol id
+//! byte: 0x80 for binary, 0x82 for compact. Replies use the framing and protocol of the
+//! request. Compact requests are decoded through `codec.rs`, which works around pilota's
+//! compact decoder.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -17,8 +18,8 @@ use tokio::net::TcpListener;
 use volo::net::conn::Conn;
 use volo::net::incoming::{Incoming, MakeIncoming};
 
+use crate::connection_codec::MakeConnectionCodec;
 use crate::gen::volo_gen::hbase::HbaseServer;
-use crate::guarded_codec::MakeGuardedCodec;
 use crate::handler::Handler;
 use crate::limits::{ConnectionCount, ThriftLimits};
 
@@ -82,7 +83,7 @@ pub async fn serve_listener_with(
         limits,
         connections: connections.clone(),
     };
-    let codec = MakeGuardedCodec::new(crate::codec::server_codec(), limits, connections);
+    let codec = MakeConnectionCodec::new(limits, connections, service.request_budget().clone());
     let result = HbaseServer::new(Handler::new(service, port))
         .make_codec(codec)
         .run(incoming)

@@ -65,7 +65,7 @@ fn regression_framed_map_value_type_lies() {
 /// Found by the thrift_buffered target: an unframed binary request whose method-name length
 /// is negative made volo's async reader panic allocating it (and a large positive length
 /// made it allocate up to 2 GiB before reading). Unframed binary messages are now walked
-/// and length-checked before any allocation (`CompatCodec::decode_binary_buffered`).
+/// and length-checked before any allocation (`request_reader.rs`).
 #[test]
 fn regression_buffered_negative_name_length() {
     replay_one(
@@ -76,9 +76,9 @@ fn regression_buffered_negative_name_length() {
 }
 
 /// Found by the thrift_buffered target: a frame header with a negative length made volo's
-/// framed decoder panic (`size as usize + 4` overflow, then a huge allocation). The server's
-/// decoder now runs under catch_unwind (`guarded_codec.rs`) and closes such a connection;
-/// hostile_test checks that over the wire.
+/// framed decoder panic (`size as usize + 4` overflow, then a huge allocation). The server now
+/// reads frames itself (`request_reader.rs`) and refuses such a length with an exception
+/// before allocating; hostile_test checks that over the wire.
 #[test]
 fn regression_buffered_negative_frame_length() {
     replay_one(

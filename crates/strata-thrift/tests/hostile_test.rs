@@ -226,13 +226,21 @@ async fn abandoned_scanners_are_closed_after_the_lease() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_negative_frame_length_closes_only_that_connection() {
+async fn a_negative_frame_length_is_refused_and_closes_only_that_connection() {
     let server = start().await;
     let mut conn = TcpStream::connect(server.addr).await.unwrap();
     // Frame length -1, then the start of a binary message (so it is detected as framed).
     conn.write_all(&[0xff, 0xff, 0xff, 0xff, 0x80, 0x01, 0x00, 0x01])
         .await
         .unwrap();
+    // A framed exception reply says why, then the connection is closed.
+    let mut len = [0u8; 4];
+    conn.read_exact(&mut len).await.unwrap();
+    let mut reply = vec![0u8; i32::from_be_bytes(len) as usize];
+    conn.read_exact(&mut reply).await.unwrap();
+    assert_eq!(&reply[..4], &0x8001_0003u32.to_be_bytes(), "an exception");
+    let reason = String::from_utf8_lossy(&reply);
+    assert!(reason.contains("frame of -1 bytes"), "{reason}");
     let waited = closed_by_server(&mut conn).await;
     assert!(waited < READ_TIMEOUT, "closed only by the read timeout");
     wait_for("the connection slot to be freed", || {

@@ -25,6 +25,7 @@ pub struct LimitsConfig {
     pub filter_max_depth: Option<usize>,
     pub filter_regex_max_bytes: Option<usize>,
     pub max_write_bytes_in_flight: Option<usize>,
+    pub max_request_bytes_in_flight: Option<usize>,
     pub thrift_max_connections: Option<usize>,
     pub thrift_read_timeout_ms: Option<u64>,
     pub grpc_max_connections: Option<usize>,
@@ -106,6 +107,10 @@ impl LimitsConfig {
             &mut limits.max_write_bytes_in_flight,
             self.max_write_bytes_in_flight,
         );
+        set(
+            &mut limits.max_request_bytes_in_flight,
+            self.max_request_bytes_in_flight,
+        );
     }
 
     /// The network servers' connection limits: the defaults with these keys applied.
@@ -167,6 +172,10 @@ pub fn entries(limits: &Limits, n: &NetworkLimits) -> Vec<(String, String)> {
             limits.max_write_bytes_in_flight.to_string(),
         ),
         (
+            "max_request_bytes_in_flight",
+            limits.max_request_bytes_in_flight.to_string(),
+        ),
+        (
             "thrift_max_connections",
             n.thrift.max_connections.to_string(),
         ),
@@ -217,7 +226,8 @@ mod tests {
             "max_row_key_bytes = 1\nmax_qualifier_bytes = 2\nmax_value_bytes = 3\n\
              grpc_max_value_bytes = 4\nmax_cells_per_request = 5\nmax_rows_per_request = 6\n\
              max_open_scanners = 7\nfilter_max_bytes = 8\nfilter_max_depth = 9\n\
-             filter_regex_max_bytes = 10\nmax_write_bytes_in_flight = 11\n",
+             filter_regex_max_bytes = 10\nmax_write_bytes_in_flight = 11\n\
+             max_request_bytes_in_flight = 12\n",
         );
         let mut limits = Limits::default();
         config.apply_to_service(&mut limits);
@@ -233,6 +243,7 @@ mod tests {
             filter_max_depth: 9,
             filter_regex_max_bytes: 10,
             max_write_bytes_in_flight: 11,
+            max_request_bytes_in_flight: 12,
         };
         assert_eq!(limits, want);
     }
@@ -273,6 +284,7 @@ mod tests {
             "filter_max_depth",
             "filter_regex_max_bytes",
             "max_write_bytes_in_flight",
+            "max_request_bytes_in_flight",
             "thrift_max_connections",
             "thrift_read_timeout_ms",
             "grpc_max_connections",
