@@ -57,6 +57,13 @@ def parse_args(argv=None):
     p.add_argument("--verify-sample", type=int, default=400,
                    help="acknowledged batches checked after the load (plus each writer's last)")
     p.add_argument("--csv", help="write time_s,rss_mb samples here")
+    p.add_argument("--scan", action="store_true",
+                   help="also scan the written tables in a loop, to fill the block cache")
+    p.add_argument("--memory-limit-mb", type=int, default=None,
+                   help="memory_limit_mb: sizes the memstores, block cache and write and request "
+                        "budgets (replaces --memstore-limit-mb and --block-cache-mb)")
+    p.add_argument("--request-inflight-mb", type=int, default=None,
+                   help="[limits] max_request_bytes_in_flight in MiB (default: the server's)")
     p.add_argument("--write-inflight-mb", type=int, default=None,
                    help="[limits] max_write_bytes_in_flight in MiB (default: the server's)")
     p.add_argument("--workdir", help="keep the data and server log here (default: a temp dir)")
@@ -66,10 +73,13 @@ def parse_args(argv=None):
 
 
 def engine_config(args):
-    return {
+    sized = {} if args.memory_limit_mb else {
         "memstore_limit_mb": args.memstore_limit_mb,
-        "memstore_flush_mb": args.flush_mb,
         "block_cache_mb": args.block_cache_mb,
+    }
+    return {
+        **sized,
+        "memstore_flush_mb": args.flush_mb,
         "compaction_mb_per_sec": args.compaction_mb_per_sec,
         "blocking_store_files": args.blocking_store_files,
         "write_wait_timeout_ms": args.write_wait_ms,
@@ -201,6 +211,32 @@ class Reader(threading.Thread):
         conn.close()
 
 
+class Scanner(threading.Thread):
+    """Scans the writers' tables over and over, so the block cache fills with flushed data
+    (without it, the cache would stay nearly empty and its budget would not be tested)."""
+
+    def __init__(self, port, writers):
+        super().__init__(daemon=True)
+        self.port, self.writers = port, writers
+        self.rows = 0
+        self.errors = []
+        self.halt = threading.Event()
+
+    def run(self):
+        conn = happybase.Connection("127.0.0.1", self.port, timeout=60_000)
+        while not self.halt.is_set():
+            for w in range(self.writers):
+                try:
+                    for _ in conn.table(writer_table(w)).scan(batch_size=8):
+                        self.rows += 1
+                        if self.halt.is_set():
+                            break
+                except Exception as e:  # noqa: BLE001
+                    self.errors.append(error_text(e)[:200])
+            self.halt.wait(0.1)
+        conn.close()
+
+
 def percentile(values, p):
     if not values:
         return None
@@ -278,9 +314,20 @@ def run(args):
     keep = bool(args.workdir)
     os.makedirs(workdir, exist_ok=True)
     server = StrataProcess(default_binary(), workdir, engine_config(args))
-    if args.write_inflight_mb is not None:
+    limits = [("max_write_bytes_in_flight", args.write_inflight_mb),
+              ("max_request_bytes_in_flight", args.request_inflight_mb)]
+    limits = [(key, mb) for key, mb in limits if mb is not None]
+    if args.memory_limit_mb:
+        # A top-level key: it must come before the file's first [section].
+        with open(server.config_path) as f:
+            text = f.read()
+        with open(server.config_path, "w") as f:
+            f.write("memory_limit_mb = %d\n%s" % (args.memory_limit_mb, text))
+    if limits:
         with open(server.config_path, "a") as f:
-            f.write("[limits]\nmax_write_bytes_in_flight = %d\n" % (args.write_inflight_mb << 20))
+            f.write("[limits]\n")
+            for key, mb in limits:
+                f.write("%s = %d\n" % (key, mb << 20))
     rng = random.Random(args.seed)
     try:
         started = time.monotonic()
@@ -303,12 +350,18 @@ def run(args):
         sampler.start()
         reader = Reader(server.port, t0, args.seed)
         reader.start()
+        scanner = Scanner(server.port, args.writers) if args.scan else None
+        if scanner:
+            scanner.start()
         tallies = [results.get(timeout=args.duration + 300) for _ in procs]
         for p in procs:
             p.join(timeout=30)
         load_end = time.monotonic() - t0
         reader.halt.set()
         reader.join(timeout=60)
+        if scanner:
+            scanner.halt.set()
+            scanner.join(timeout=60)
         read_during = [lat for _, lat in reader.latencies]
         recovery_s = wait_for_write(server.port, args.recovery_timeout)
         # Keep sampling a while to see where RSS settles.
@@ -328,7 +381,12 @@ def run(args):
             "writers": args.writers,
             "batch_mb": round(batch_mb, 2),
             "config": engine_config(args),
-            "configured_limit_mb": args.memstore_limit_mb + args.block_cache_mb,
+            # With memory_limit_mb, the whole process's limit; otherwise only the memstores
+            # and the block cache.
+            "memory_limit_mb": args.memory_limit_mb,
+            "scanned_rows": scanner.rows if scanner else 0,
+            "scan_errors": scanner.errors[:3] if scanner else [],
+            "configured_limit_mb": args.memory_limit_mb or args.memstore_limit_mb + args.block_cache_mb,
             "baseline_rss_mb": round(baseline_mb, 1),
             "peak_rss_sampled_mb": round(max(mb for _, mb in samples), 1) if samples else None,
             "peak_rss_hwm_mb": round(peak_hwm_mb, 1),

@@ -12,7 +12,10 @@
 //! half a request, none able to finish). So the *oldest* request being received may always
 //! go over the capacity: it finishes, frees its bytes, and the next oldest proceeds. The
 //! budget can therefore be exceeded by at most one request. A request's charge starts at
-//! its first byte, so an idle connection is never the oldest.
+//! its first byte, so an idle connection is never the oldest. The bytes of a connection's
+//! first read (8 KiB at most for Thrift) are charged without waiting: they are already in
+//! memory, and most requests fit in them whole, so small reads never queue behind large
+//! writes.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -104,6 +107,16 @@ impl RequestCharge {
                 return;
             }
             freed.await;
+        }
+    }
+
+    /// Raises this request's charge to `total` bytes at once, over the capacity if need be:
+    /// for bytes already in memory (a connection's first read), where waiting would free
+    /// nothing and would only hold small requests up behind large ones.
+    pub fn grow_to_now(&mut self, total: usize) {
+        if total > self.bytes {
+            self.shared.state.lock().in_flight += total - self.bytes;
+            self.bytes = total;
         }
     }
 

@@ -129,3 +129,21 @@ fn concurrent_readers_in_steps_all_finish_within_capacity_plus_one_request() {
         assert_eq!(budget.in_flight(), 0);
     });
 }
+
+#[test]
+fn bytes_already_read_are_charged_without_waiting() {
+    runtime().block_on(async {
+        let budget = RequestBudget::new(100);
+        let mut old = budget.start();
+        old.grow_to(100).await;
+        let mut small = budget.start();
+        small.grow_to_now(30);
+        assert_eq!(budget.in_flight(), 130);
+        assert!(
+            !finishes(small.grow_to(31)).await,
+            "more than that still waits"
+        );
+        drop(small);
+        assert_eq!(budget.in_flight(), 100);
+    });
+}

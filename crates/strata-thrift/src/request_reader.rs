@@ -96,7 +96,7 @@ impl<R: AsyncRead + Unpin> RequestReader<R> {
             }
         }
         let mut charge = self.budget.start();
-        charge.grow_to(self.buf.len()).await;
+        charge.grow_to_now(self.buf.len());
         let (message, framed) = match self.buf[0] {
             BINARY_FIRST_BYTE => (self.read_buffered_binary(&mut charge).await?, false),
             COMPACT_PROTOCOL_ID => (self.read_buffered_compact(&mut charge).await?, false),

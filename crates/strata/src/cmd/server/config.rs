@@ -22,6 +22,9 @@ pub struct FileConfig {
     pub slow_request_ms: Option<u64>,
     /// Log filter, e.g. `info` or `warn,strata_engine=debug`; `STRATA_LOG` overrides it.
     pub log_level: Option<String>,
+    /// The process's memory, split into the memstore, block-cache, write and request
+    /// budgets (see `memory.rs`).
+    pub memory_limit_mb: Option<u64>,
     #[serde(default)]
     pub engine: EngineConfig,
     #[serde(default)]
@@ -81,8 +84,9 @@ pub fn read_file(path: &std::path::Path) -> Result<FileConfig, String> {
 const MIB: u64 = 1 << 20;
 
 impl ServerConfig {
-    /// Applies the file's settings over the defaults.
-    pub fn from_file(file: FileConfig) -> ServerConfig {
+    /// Applies the file's settings over the defaults; fails only on settings that do not fit
+    /// together (a memory limit smaller than its parts).
+    pub fn from_file(file: FileConfig) -> Result<ServerConfig, String> {
         let data_dir = file
             .data_dir
             .unwrap_or_else(|| PathBuf::from("strata-data"));
@@ -135,7 +139,16 @@ impl ServerConfig {
             service.split.max_region_size = v * MIB;
         }
         file.limits.apply_to_service(&mut service.limits);
-        ServerConfig {
+        if let Some(limit) = file.memory_limit_mb {
+            let explicit = super::memory::ExplicitParts {
+                memstore_mb: e.memstore_limit_mb,
+                block_cache_mb: e.block_cache_mb,
+                write_bytes: file.limits.max_write_bytes_in_flight,
+                request_bytes: file.limits.max_request_bytes_in_flight,
+            };
+            super::memory::apply(limit, explicit, &mut service)?;
+        }
+        Ok(ServerConfig {
             network: file.limits.network(),
             data_dir,
             listen: file.listen.unwrap_or(IpAddr::from([127, 0, 0, 1])),
@@ -148,7 +161,7 @@ impl ServerConfig {
             ),
             log_level: file.log_level.unwrap_or_else(|| "info".to_string()),
             service,
-        }
+        })
     }
 
     /// Moves the data directory (a `--data-dir` flag).
@@ -164,7 +177,7 @@ mod tests {
 
     #[test]
     fn defaults_are_standalone_on_loopback() {
-        let c = ServerConfig::from_file(FileConfig::default());
+        let c = ServerConfig::from_file(FileConfig::default()).unwrap();
         assert_eq!(c.listen, IpAddr::from([127, 0, 0, 1]));
         assert_eq!(c.thrift_port, 9090);
         assert_eq!(c.data_dir, PathBuf::from("strata-data"));
@@ -177,7 +190,7 @@ mod tests {
     fn operability_settings_are_read() {
         let file: FileConfig =
             toml::from_str("slow_request_ms = 5\nlog_level = \"debug\"\nhttp_port = 0\n").unwrap();
-        let c = ServerConfig::from_file(file);
+        let c = ServerConfig::from_file(file).unwrap();
         assert_eq!(c.slow_request, Duration::from_millis(5));
         assert_eq!(c.log_level, "debug");
         assert_eq!(c.http_port, 0);
@@ -189,14 +202,14 @@ mod tests {
             "thrift_port = 9191\n[engine]\nblock_cache_mb = 64\nscanner_lease_ms = 5\nmax_region_mb = 100\n",
         )
         .unwrap();
-        let c = ServerConfig::from_file(file);
+        let c = ServerConfig::from_file(file).unwrap();
         assert_eq!(c.thrift_port, 9191);
         assert_eq!(c.service.engine.block_cache_bytes, 64 * MIB);
         assert_eq!(c.service.scanner_lease, Duration::from_millis(5));
         assert_eq!(c.service.split.max_region_size, 100 * MIB);
         assert!(toml::from_str::<FileConfig>("thrift_prot = 1").is_err());
         let fsync: FileConfig = toml::from_str("[engine]\ndurability = \"fsync_wal\"\n").unwrap();
-        let c = ServerConfig::from_file(fsync);
+        let c = ServerConfig::from_file(fsync).unwrap();
         assert_eq!(
             c.service.engine.wal.min_durability,
             strata_engine::Durability::FsyncWal
@@ -211,7 +224,7 @@ mod tests {
              grpc_handshake_timeout_ms = 300\n",
         )
         .unwrap();
-        let c = ServerConfig::from_file(file);
+        let c = ServerConfig::from_file(file).unwrap();
         assert_eq!(c.service.limits.max_value_bytes, 1024);
         assert_eq!(c.network.thrift.max_connections, 7);
         assert_eq!(

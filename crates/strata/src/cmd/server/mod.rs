@@ -5,6 +5,7 @@
 mod config;
 mod http;
 mod limits;
+mod memory;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -51,7 +52,7 @@ fn effective_config(args: &ServerArgs) -> Result<ServerConfig, String> {
         Some(path) => config::read_file(path)?,
         None => FileConfig::default(),
     };
-    let mut config = ServerConfig::from_file(file);
+    let mut config = ServerConfig::from_file(file)?;
     config
         .service
         .limits
