@@ -30,8 +30,12 @@ struct Server {
 
 /// `strata server` with `limits` as the `[limits]` section of its config file.
 fn command(dir: &tempfile::TempDir, limits: &str, thrift: u16, grpc: u16) -> Command {
+    command_with_config(dir, &format!("[limits]\n{limits}"), thrift, grpc)
+}
+
+fn command_with_config(dir: &tempfile::TempDir, text: &str, thrift: u16, grpc: u16) -> Command {
     let config = dir.path().join("strata.toml");
-    std::fs::write(&config, format!("[limits]\n{limits}")).unwrap();
+    std::fs::write(&config, text).unwrap();
     let mut c = Command::new(BIN);
     c.args(["server", "--data-dir"])
         .arg(dir.path().join("data"))
@@ -134,12 +138,16 @@ fn connection_timeouts_from_the_config_file_close_silent_clients() {
 
 /// Runs the server with `limits` and expects it to exit at start with `message` on stderr.
 fn refused_at_start(limits: &str, message: &str) {
+    refused_with_config(&format!("[limits]\n{limits}"), message);
+}
+
+fn refused_with_config(config: &str, message: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let o = command(&dir, limits, free_port(), free_port())
+    let o = command_with_config(&dir, config, free_port(), free_port())
         .stdout(Stdio::null())
         .output()
         .unwrap();
-    assert!(!o.status.success(), "the server started with {limits:?}");
+    assert!(!o.status.success(), "the server started with {config:?}");
     assert!(stderr(&o).contains(message), "{}", stderr(&o));
 }
 
@@ -147,4 +155,13 @@ fn refused_at_start(limits: &str, message: &str) {
 fn bad_limits_settings_stop_the_server_at_start() {
     refused_at_start("max_value_byte = 1\n", "max_value_byte");
     refused_at_start("filter_max_depth = 100000\n", "limits.filter_max_depth");
+}
+
+#[test]
+fn a_memory_limit_smaller_than_its_parts_stops_the_server_at_start() {
+    refused_with_config("memory_limit_mb = 16\n", "below the minimum of 64");
+    refused_with_config(
+        "memory_limit_mb = 100\n[limits]\nmax_write_bytes_in_flight = 104857600\n",
+        "limits.max_write_bytes_in_flight 100 MiB",
+    );
 }

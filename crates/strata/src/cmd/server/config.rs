@@ -148,8 +148,17 @@ impl ServerConfig {
             };
             super::memory::apply(limit, explicit, &mut service)?;
         }
+        let mut network = file.limits.network();
+        if file.memory_limit_mb.is_some() && file.limits.grpc_max_request_bytes.is_none() {
+            // gRPC messages are not read through the request budget (tonic reads them), so
+            // under a memory limit one message may not exceed the budget's size either.
+            network.grpc.max_request_bytes = network
+                .grpc
+                .max_request_bytes
+                .min(service.limits.max_request_bytes_in_flight);
+        }
         Ok(ServerConfig {
-            network: file.limits.network(),
+            network,
             data_dir,
             listen: file.listen.unwrap_or(IpAddr::from([127, 0, 0, 1])),
             thrift_port: file.thrift_port.unwrap_or(9090),
@@ -215,6 +224,27 @@ mod tests {
             strata_engine::Durability::FsyncWal
         );
         assert!(toml::from_str::<FileConfig>("[engine]\ndurability = \"fast\"\n").is_err());
+    }
+
+    #[test]
+    fn a_memory_limit_sizes_the_budgets_and_caps_grpc_messages() {
+        let file: FileConfig =
+            toml::from_str("memory_limit_mb = 132\n[engine]\nblock_cache_mb = 20\n").unwrap();
+        let c = ServerConfig::from_file(file).unwrap();
+        assert_eq!(c.service.engine.memstore_limit, 40 * MIB);
+        assert_eq!(c.service.engine.block_cache_bytes, 20 * MIB);
+        assert_eq!(
+            c.service.limits.max_request_bytes_in_flight as u64,
+            10 * MIB
+        );
+        assert_eq!(c.network.grpc.max_request_bytes as u64, 10 * MIB);
+        let file: FileConfig =
+            toml::from_str("memory_limit_mb = 70\n[engine]\nblock_cache_mb = 64\n").unwrap();
+        let err = ServerConfig::from_file(file).unwrap_err();
+        assert!(
+            err.contains("memory_limit_mb = 70 is smaller than its parts"),
+            "{err}"
+        );
     }
 
     #[test]
