@@ -17,6 +17,7 @@ pub mod fuzz_support;
 pub mod limits;
 mod names;
 pub mod row_filter;
+mod size_limit_message;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -83,6 +84,9 @@ pub async fn serve_listener_with(
         },
     );
     tonic::transport::Server::builder()
+        .layer(tower::util::MapResponseLayer::new(
+            size_limit_message::name_the_key,
+        ))
         .http2_keepalive_interval(limits.keepalive_interval)
         .http2_keepalive_timeout(Some(limits.keepalive_timeout))
         .add_service(data)

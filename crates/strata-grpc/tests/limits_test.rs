@@ -128,8 +128,8 @@ async fn request_over_grpc_max_request_bytes_is_out_of_range() {
         .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let mut client = server.client().await;
-    // tonic refuses the message before it is decoded, with its own wording (the limit's
-    // value, not the config key: the message is tonic's).
+    // tonic refuses the message before it is decoded, in its own words; the server appends
+    // the config key (`size_limit_message.rs`).
     let status = client
         .mutate_row(set_cell(b"big", vec![1; 8192]))
         .await
@@ -137,6 +137,12 @@ async fn request_over_grpc_max_request_bytes_is_out_of_range() {
         .unwrap();
     assert_eq!(status.code(), tonic::Code::OutOfRange, "{status:?}");
     assert!(status.message().contains("4096"), "{status:?}");
+    assert!(
+        status
+            .message()
+            .ends_with("(limits.grpc_max_request_bytes)"),
+        "{status:?}"
+    );
     assert!(!stored(&server, "big"));
     client
         .mutate_row(set_cell(b"ok", vec![1; 100]))
