@@ -206,6 +206,11 @@ impl Service {
             .ok_or(ServiceError::ScannerNotFound(id))
     }
 
+    /// Whether scanner `id` is still open (not closed, not expired).
+    pub fn scanner_is_open(&self, id: u64) -> bool {
+        self.scanners.open.lock().contains_key(&id)
+    }
+
     /// Number of open scanners.
     pub fn open_scanner_count(&self) -> usize {
         self.scanners.count()

@@ -39,6 +39,12 @@ impl Handler {
         }
     }
 
+    /// The Thrift side's scanner table (the server's reaper keeps it in step with the
+    /// service's).
+    pub(crate) fn scanners(&self) -> Arc<Scanners> {
+        Arc::clone(&self.scanners)
+    }
+
     /// Opens a service scanner: what every scannerOpen* variant does with its request.
     async fn open_scanner<E: Declared>(
         &self,

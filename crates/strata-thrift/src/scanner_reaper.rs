@@ -7,16 +7,19 @@ use std::time::Duration;
 
 use strata_server::Service;
 
+use crate::ops::scans::Scanners;
+
 /// How often idle scanners are looked for, at most (and a quarter of the lease at least).
 const MAX_PERIOD: Duration = Duration::from_secs(5);
 
-/// Runs until the task is aborted.
-pub(crate) async fn run(service: Arc<Service>) {
+/// Runs until the task is aborted; `thrift` is the Thrift side's table of the same scanners.
+pub(crate) async fn run(service: Arc<Service>, thrift: Arc<Scanners>) {
     let period = (service.scanner_lease() / 4).clamp(Duration::from_millis(10), MAX_PERIOD);
     let mut ticks = tokio::time::interval(period);
     loop {
         ticks.tick().await;
         let closed = service.expire_idle_scanners();
+        thrift.forget_expired(&service);
         if closed > 0 {
             tracing::info!(closed, "closed scanners idle past their lease");
         }

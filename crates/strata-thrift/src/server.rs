@@ -76,7 +76,11 @@ pub async fn serve_listener_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let reaper = tokio::spawn(crate::scanner_reaper::run(Arc::clone(&service)));
+    let handler = Handler::new(Arc::clone(&service), port);
+    let reaper = tokio::spawn(crate::scanner_reaper::run(
+        Arc::clone(&service),
+        handler.scanners(),
+    ));
     let incoming = StoppableIncoming {
         listener,
         shutdown: Box::pin(shutdown),
@@ -84,7 +88,7 @@ pub async fn serve_listener_with(
         connections: connections.clone(),
     };
     let codec = MakeConnectionCodec::new(limits, connections, service.request_budget().clone());
-    let result = HbaseServer::new(Handler::new(service, port))
+    let result = HbaseServer::new(handler)
         .make_codec(codec)
         .run(incoming)
         .await

@@ -163,6 +163,25 @@ impl Scanners {
         Ok(row_results(&out, s.sorted))
     }
 
+    /// Forgets the scanners the service no longer has (expired past their lease): without
+    /// this, each abandoned scanner would keep its entry here, and any rows it had split by
+    /// `batch` but not returned, for the life of the server. Returns how many.
+    pub fn forget_expired(&self, service: &Service) -> usize {
+        let mut open = self.open.lock();
+        let before = open.len();
+        // One being read (locked) is in use, so not expired whatever the service says.
+        open.retain(|_, s| {
+            s.try_lock()
+                .is_none_or(|s| service.scanner_is_open(s.service_id))
+        });
+        before - open.len()
+    }
+
+    /// Thrift scanners open now.
+    pub fn open_count(&self) -> usize {
+        self.open.lock().len()
+    }
+
     pub fn close(&self, service: &Service, id: i32) -> CallResult<()> {
         let scanner = self
             .open
@@ -196,6 +215,38 @@ fn split(row: RowResult, batch: usize) -> Vec<RowResult> {
 mod tests {
     use super::*;
     use strata_engine::Cell;
+
+    #[test]
+    fn scanners_the_service_expired_are_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = strata_server::ServiceOptions::new(dir.path());
+        options.scanner_lease = std::time::Duration::from_millis(1);
+        let service = Service::open(options).unwrap();
+        let table = strata_server::TableName::parse("t").unwrap();
+        service
+            .create_table(
+                &table,
+                vec![strata_engine::FamilyOptions::new("cf")],
+                vec![],
+            )
+            .unwrap();
+        let scanners = Scanners::default();
+        let request = || ScanRequest {
+            batch: Some(1),
+            ..ScanRequest::default()
+        };
+        let kept = scanners.open(&service, b"t", request()).unwrap();
+        scanners.open(&service, b"t", request()).unwrap();
+        assert_eq!(scanners.forget_expired(&service), 0, "both still open");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert_eq!(service.expire_idle_scanners(), 2);
+        assert_eq!(scanners.forget_expired(&service), 2);
+        assert_eq!(scanners.open_count(), 0);
+        assert!(
+            scanners.next(&service, kept, 1).is_err(),
+            "its id is invalid now"
+        );
+    }
 
     #[test]
     fn prefix_end_skips_trailing_ff() {
