@@ -69,6 +69,9 @@ pub const FILTER_MAX_DEPTH_KEY: &str = "filter_max_depth";
 pub const FILTER_REGEX_MAX_BYTES_KEY: &str = "filter_regex_max_bytes";
 pub const MAX_WRITE_BYTES_IN_FLIGHT_KEY: &str = "max_write_bytes_in_flight";
 pub const MAX_REQUEST_BYTES_IN_FLIGHT_KEY: &str = "max_request_bytes_in_flight";
+/// The Thrift server's per-connection scanner cap (a `ThriftLimits` field, named here so
+/// that it is classed as a capacity limit with `max_open_scanners`).
+pub const THRIFT_MAX_SCANNERS_PER_CONNECTION_KEY: &str = "thrift_max_scanners_per_connection";
 
 impl Default for Limits {
     fn default() -> Self {
@@ -189,7 +192,7 @@ impl Limits {
 /// True for limits on the server's capacity (open scanners) rather than on one request's
 /// size: a client may retry those later, never a request that is too large.
 pub fn is_capacity_limit(limit: &str) -> bool {
-    limit == MAX_OPEN_SCANNERS_KEY
+    limit == MAX_OPEN_SCANNERS_KEY || limit == THRIFT_MAX_SCANNERS_PER_CONNECTION_KEY
 }
 
 /// True for limits on how much a request carries (value bytes, cells, rows), which HTTP

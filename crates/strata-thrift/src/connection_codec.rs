@@ -18,7 +18,11 @@ use volo_thrift::codec::{Decoder, MakeCodec};
 use volo_thrift::context::ThriftContext;
 use volo_thrift::{EntryMessage, Protocol, ThriftMessage};
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
 use crate::codec::{CompatCodec, MakeCompatCodec};
+use crate::connection_scope::ConnectionId;
 use crate::limits::{ConnectionCount, ConnectionSlot, ThriftLimits};
 use crate::reply_encoder::ReplyEncoder;
 use crate::request_reader::{Message, ReadError, Request, RequestReader};
@@ -29,6 +33,8 @@ pub struct MakeConnectionCodec {
     limits: ThriftLimits,
     connections: ConnectionCount,
     budget: RequestBudget,
+    /// The last connection id handed out.
+    last_id: Arc<AtomicU64>,
 }
 
 impl MakeConnectionCodec {
@@ -37,6 +43,7 @@ impl MakeConnectionCodec {
             limits,
             connections,
             budget,
+            last_id: Arc::new(AtomicU64::new(0)),
         }
     }
 }
@@ -56,7 +63,8 @@ where
             ReplyEncoder::new(FramedEncoder::new(encoder, DEFAULT_MAX_FRAME_SIZE), writer);
         // The accept loop took this connection's slot (see `server.rs`).
         let slot = self.connections.slot();
-        let decoder = ConnectionDecoder::new(reader, self.budget.clone(), self.limits, slot);
+        let mut decoder = ConnectionDecoder::new(reader, self.budget.clone(), self.limits, slot);
+        decoder.id = ConnectionId(self.last_id.fetch_add(1, Ordering::Relaxed) + 1);
         (encoder, decoder)
     }
 }
@@ -70,6 +78,8 @@ pub struct ConnectionDecoder<R> {
     answering: Option<RequestCharge>,
     limits: ThriftLimits,
     _slot: ConnectionSlot,
+    /// Put in each request's context, for the handler (`connection_scope.rs`).
+    id: ConnectionId,
 }
 
 impl<R: AsyncRead + Unpin> ConnectionDecoder<R> {
@@ -86,6 +96,7 @@ impl<R: AsyncRead + Unpin> ConnectionDecoder<R> {
             answering: None,
             limits,
             _slot: slot,
+            id: ConnectionId(0),
         }
     }
 }
@@ -131,6 +142,7 @@ impl<R> ConnectionDecoder<R> {
         if request.framed {
             cx.extensions_mut().insert(HasFramed);
         }
+        cx.extensions_mut().insert(self.id);
         self.answering = Some(request.charge);
         // pilota's decoders panic on some malformed input the checks may still miss: that must
         // fail this request, not unwind through the connection task.

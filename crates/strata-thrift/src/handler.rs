@@ -39,6 +39,12 @@ impl Handler {
         }
     }
 
+    /// Caps the scanners each connection may hold open.
+    pub fn with_scanners_per_connection(mut self, max: usize) -> Handler {
+        self.scanners = Arc::new(Scanners::new(max));
+        self
+    }
+
     /// The Thrift side's scanner table (the server's reaper keeps it in step with the
     /// service's).
     pub(crate) fn scanners(&self) -> Arc<Scanners> {
@@ -51,7 +57,9 @@ impl Handler {
         table_name: Option<Text>,
         req: ScanRequest,
     ) -> Reply<ScannerId, E> {
-        self.run(move |s, sc| sc.open(s, &b(table_name), req).map(ScannerId))
+        // Read here: the task-local does not follow the call onto the blocking pool.
+        let owner = crate::connection_scope::current();
+        self.run(move |s, sc| sc.open(s, &b(table_name), req, owner).map(ScannerId))
             .await
     }
 

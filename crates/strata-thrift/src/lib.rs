@@ -12,6 +12,7 @@ pub mod codec;
 pub mod columns;
 pub mod compact;
 pub mod connection_codec;
+pub mod connection_scope;
 pub mod descriptor;
 pub mod failure;
 pub mod fuzz_support;

@@ -76,7 +76,8 @@ pub async fn serve_listener_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let handler = Handler::new(Arc::clone(&service), port);
+    let handler = Handler::new(Arc::clone(&service), port)
+        .with_scanners_per_connection(limits.max_scanners_per_connection);
     let reaper = tokio::spawn(crate::scanner_reaper::run(
         Arc::clone(&service),
         handler.scanners(),
@@ -89,6 +90,7 @@ pub async fn serve_listener_with(
     };
     let codec = MakeConnectionCodec::new(limits, connections, service.request_budget().clone());
     let result = HbaseServer::new(handler)
+        .layer_front(crate::connection_scope::ScopeLayer)
         .make_codec(codec)
         .run(incoming)
         .await

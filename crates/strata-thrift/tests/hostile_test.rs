@@ -22,6 +22,7 @@ use volo_thrift::{MaybeException, Protocol};
 
 const READ_TIMEOUT: Duration = Duration::from_millis(600);
 const MAX_CONNECTIONS: usize = 6;
+const MAX_SCANNERS_PER_CONNECTION: usize = 6;
 const SCANNER_LEASE: Duration = Duration::from_millis(400);
 /// Slack for a loaded test machine on top of every configured limit.
 const SLACK: Duration = Duration::from_secs(3);
@@ -46,6 +47,7 @@ async fn start() -> Server {
     let limits = ThriftLimits {
         read_timeout: Some(READ_TIMEOUT),
         max_connections: MAX_CONNECTIONS,
+        max_scanners_per_connection: MAX_SCANNERS_PER_CONNECTION,
     };
     let connections = ConnectionCount::default();
     let (stop, stopped) = oneshot::channel::<()>();
@@ -248,4 +250,47 @@ async fn a_negative_frame_length_is_refused_and_closes_only_that_connection() {
     })
     .await;
     assert!(good_call(server.addr).await < BOUNDED_LATENCY);
+}
+
+fn framed_client(addr: std::net::SocketAddr) -> strata_thrift::gen::volo_gen::hbase::HbaseClient {
+    HbaseClientBuilder::new("hbase")
+        .address(addr)
+        .make_codec(DefaultMakeCodec::new(MakeFramedCodec::new(
+            MakeCompatCodec::new(Protocol::Binary),
+        )))
+        .build()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_connection_cannot_take_every_scanner_slot() {
+    let server = start().await;
+    let hog = framed_client(server.addr);
+    let family = ColumnDescriptor {
+        name: t("cf:"),
+        ..Default::default()
+    };
+    let created = hog.create_table(t("s"), Some(vec![family])).await;
+    assert!(matches!(created, Ok(MaybeException::Ok(_))));
+    let mut ids = Vec::new();
+    for _ in 0..MAX_SCANNERS_PER_CONNECTION {
+        match hog.scanner_open(t("s"), t(""), None, None).await {
+            Ok(MaybeException::Ok(id)) => ids.push(id),
+            _ => panic!("a scanner within the cap was refused"),
+        }
+    }
+    match hog.scanner_open(t("s"), t(""), None, None).await {
+        Ok(MaybeException::Exception(e)) => {
+            let e = format!("{e:?}");
+            assert!(e.contains("thrift_max_scanners_per_connection"), "{e}");
+        }
+        _ => panic!("one scanner past the cap was not refused with an IOError"),
+    }
+    // Another connection still gets scanners, and a closed one frees the hog's slot.
+    let other = framed_client(server.addr);
+    let opened = other.scanner_open(t("s"), t(""), None, None).await;
+    assert!(matches!(opened, Ok(MaybeException::Ok(_))));
+    let closed = hog.scanner_close(Some(ids[0].clone())).await;
+    assert!(matches!(closed, Ok(MaybeException::Ok(()))));
+    let reopened = hog.scanner_open(t("s"), t(""), None, None).await;
+    assert!(matches!(reopened, Ok(MaybeException::Ok(_))));
 }

@@ -13,6 +13,7 @@ use strata_server::Service;
 
 use super::{before, table_name};
 use crate::columns;
+use crate::connection_scope::ConnectionId;
 use crate::failure::{from_service, CallResult, Failure};
 use crate::gen::volo_gen::hbase::{TRowResult, TScan};
 use crate::results::row_results;
@@ -27,10 +28,24 @@ struct OpenScanner {
 }
 
 /// The open Thrift scanners (shared by every connection, as in HBase).
-#[derive(Default)]
 pub struct Scanners {
-    open: Mutex<HashMap<i32, Arc<Mutex<OpenScanner>>>>,
+    open: Mutex<HashMap<i32, Entry>>,
     next_id: AtomicI32,
+    /// Most scanners one connection may hold open.
+    max_per_connection: usize,
+}
+
+/// A scanner and the connection that opened it (charged for it; outside the scanner's lock
+/// so counting never waits for a scanner being read).
+struct Entry {
+    owner: Option<ConnectionId>,
+    scanner: Arc<Mutex<OpenScanner>>,
+}
+
+impl Default for Scanners {
+    fn default() -> Self {
+        Scanners::new(crate::limits::DEFAULT_MAX_SCANNERS_PER_CONNECTION)
+    }
 }
 
 /// What a Thrift call asks a scanner to do.
@@ -75,7 +90,45 @@ pub fn prefix_end(prefix: &[u8]) -> Bytes {
 }
 
 impl Scanners {
-    pub fn open(&self, service: &Service, table: &[u8], req: ScanRequest) -> CallResult<i32> {
+    pub fn new(max_per_connection: usize) -> Scanners {
+        Scanners {
+            open: Mutex::new(HashMap::new()),
+            next_id: AtomicI32::new(0),
+            max_per_connection,
+        }
+    }
+
+    /// Refuses a connection already holding its share of scanners. Counting walks the
+    /// table: opens are rare next to reads, and the table is capped by `max_open_scanners`.
+    fn check_owner_share(&self, owner: Option<ConnectionId>) -> CallResult<()> {
+        let Some(owner) = owner else {
+            return Ok(());
+        };
+        let held = self
+            .open
+            .lock()
+            .values()
+            .filter(|e| e.owner == Some(owner))
+            .count();
+        if held >= self.max_per_connection {
+            return Err(from_service(strata_server::ServiceError::LimitExceeded {
+                limit: strata_server::limits::THRIFT_MAX_SCANNERS_PER_CONNECTION_KEY,
+                value: held as u64 + 1,
+                max: self.max_per_connection as u64,
+            }));
+        }
+        Ok(())
+    }
+
+    pub fn open(
+        &self,
+        service: &Service,
+        table: &[u8],
+        req: ScanRequest,
+        owner: Option<ConnectionId>,
+    ) -> CallResult<i32> {
+        self.forget_expired(service);
+        self.check_owner_share(owner)?;
         let table = table_name(table)?;
         // A filter string that does not parse is refused with the position of the error
         // (scannerOpenWithScan declares no IllegalArgument, so it reaches the client as a
@@ -116,7 +169,11 @@ impl Scanners {
         };
         // Thrift ids are 32-bit; they wrap after 2^31 scanners, long after the early ones expired.
         let id = self.next_id.fetch_add(1, Ordering::Relaxed).wrapping_add(1) & i32::MAX;
-        self.open.lock().insert(id, Arc::new(Mutex::new(scanner)));
+        let entry = Entry {
+            owner,
+            scanner: Arc::new(Mutex::new(scanner)),
+        };
+        self.open.lock().insert(id, entry);
         Ok(id)
     }
 
@@ -124,7 +181,7 @@ impl Scanners {
         self.open
             .lock()
             .get(&id)
-            .cloned()
+            .map(|e| Arc::clone(&e.scanner))
             .ok_or_else(|| Failure::illegal(format!("scanner ID {id} is invalid")))
     }
 
@@ -170,8 +227,9 @@ impl Scanners {
         let mut open = self.open.lock();
         let before = open.len();
         // One being read (locked) is in use, so not expired whatever the service says.
-        open.retain(|_, s| {
-            s.try_lock()
+        open.retain(|_, e| {
+            e.scanner
+                .try_lock()
                 .is_none_or(|s| service.scanner_is_open(s.service_id))
         });
         before - open.len()
@@ -183,12 +241,12 @@ impl Scanners {
     }
 
     pub fn close(&self, service: &Service, id: i32) -> CallResult<()> {
-        let scanner = self
+        let entry = self
             .open
             .lock()
             .remove(&id)
             .ok_or_else(|| Failure::illegal(format!("scanner ID {id} is invalid")))?;
-        let service_id = scanner.lock().service_id;
+        let service_id = entry.scanner.lock().service_id;
         match service.close_scanner(service_id) {
             // Already expired on the service side: closing it is still a success.
             Ok(()) | Err(strata_server::ServiceError::ScannerNotFound(_)) => Ok(()),
@@ -216,27 +274,51 @@ mod tests {
     use super::*;
     use strata_engine::Cell;
 
+    /// A service with table `t` and scanners leased for `lease`.
+    fn service_with_table(dir: &tempfile::TempDir, lease: std::time::Duration) -> Arc<Service> {
+        let mut options = strata_server::ServiceOptions::new(dir.path());
+        options.scanner_lease = lease;
+        let service = Service::open(options).unwrap();
+        let table = strata_server::TableName::parse("t").unwrap();
+        let family = strata_engine::FamilyOptions::new("cf");
+        service.create_table(&table, vec![family], vec![]).unwrap();
+        service
+    }
+
+    #[test]
+    fn each_connection_holds_at_most_its_share_of_scanners() {
+        let dir = tempfile::tempdir().unwrap();
+        let service = service_with_table(&dir, std::time::Duration::from_secs(60));
+        let scanners = Scanners::new(2);
+        let open = |owner| scanners.open(&service, b"t", ScanRequest::default(), owner);
+        let (a, b) = (Some(ConnectionId(1)), Some(ConnectionId(2)));
+        let first = open(a).unwrap();
+        open(a).unwrap();
+        let refused = format!("{:?}", open(a).unwrap_err());
+        assert!(
+            refused.contains("thrift_max_scanners_per_connection"),
+            "{refused}"
+        );
+        open(b).unwrap();
+        open(None).unwrap();
+        open(None).unwrap();
+        open(None).unwrap();
+        scanners.close(&service, first).unwrap();
+        open(a).unwrap();
+        assert!(open(a).is_err());
+    }
+
     #[test]
     fn scanners_the_service_expired_are_forgotten() {
         let dir = tempfile::tempdir().unwrap();
-        let mut options = strata_server::ServiceOptions::new(dir.path());
-        options.scanner_lease = std::time::Duration::from_millis(1);
-        let service = Service::open(options).unwrap();
-        let table = strata_server::TableName::parse("t").unwrap();
-        service
-            .create_table(
-                &table,
-                vec![strata_engine::FamilyOptions::new("cf")],
-                vec![],
-            )
-            .unwrap();
+        let service = service_with_table(&dir, std::time::Duration::from_millis(1));
         let scanners = Scanners::default();
         let request = || ScanRequest {
             batch: Some(1),
             ..ScanRequest::default()
         };
-        let kept = scanners.open(&service, b"t", request()).unwrap();
-        scanners.open(&service, b"t", request()).unwrap();
+        let kept = scanners.open(&service, b"t", request(), None).unwrap();
+        scanners.open(&service, b"t", request(), None).unwrap();
         assert_eq!(scanners.forget_expired(&service), 0, "both still open");
         std::thread::sleep(std::time::Duration::from_millis(5));
         assert_eq!(service.expire_idle_scanners(), 2);

@@ -27,6 +27,7 @@ pub struct LimitsConfig {
     pub max_write_bytes_in_flight: Option<usize>,
     pub max_request_bytes_in_flight: Option<usize>,
     pub thrift_max_connections: Option<usize>,
+    pub thrift_max_scanners_per_connection: Option<usize>,
     pub thrift_read_timeout_ms: Option<u64>,
     pub grpc_max_connections: Option<usize>,
     pub grpc_max_request_bytes: Option<usize>,
@@ -117,6 +118,10 @@ impl LimitsConfig {
     pub fn network(&self) -> NetworkLimits {
         let mut n = NetworkLimits::default();
         set(&mut n.thrift.max_connections, self.thrift_max_connections);
+        set(
+            &mut n.thrift.max_scanners_per_connection,
+            self.thrift_max_scanners_per_connection,
+        );
         if let Some(ms) = self.thrift_read_timeout_ms {
             n.thrift.read_timeout = timeout(ms);
         }
@@ -178,6 +183,10 @@ pub fn entries(limits: &Limits, n: &NetworkLimits) -> Vec<(String, String)> {
         (
             "thrift_max_connections",
             n.thrift.max_connections.to_string(),
+        ),
+        (
+            "thrift_max_scanners_per_connection",
+            n.thrift.max_scanners_per_connection.to_string(),
         ),
         ("thrift_read_timeout_ms", ms(n.thrift.read_timeout)),
         ("grpc_max_connections", n.grpc.max_connections.to_string()),
@@ -252,6 +261,7 @@ mod tests {
     fn connection_limit_keys_are_applied_and_zero_timeouts_mean_none() {
         let n = parse(
             "thrift_max_connections = 3\nthrift_read_timeout_ms = 0\ngrpc_max_connections = 4\n\
+             thrift_max_scanners_per_connection = 9\n\
              grpc_max_request_bytes = 1024\ngrpc_handshake_timeout_ms = 250\n\
              grpc_keepalive_interval_ms = 0\ngrpc_keepalive_timeout_ms = 700\n\
              rest_max_body_bytes = 100\nrest_max_in_flight = 2\n",
@@ -259,6 +269,7 @@ mod tests {
         .network();
         assert_eq!(n.thrift.max_connections, 3);
         assert_eq!(n.thrift.read_timeout, None);
+        assert_eq!(n.thrift.max_scanners_per_connection, 9);
         assert_eq!(n.grpc.max_connections, 4);
         assert_eq!(n.grpc.max_request_bytes, 1024);
         assert_eq!(n.grpc.handshake_timeout, Some(Duration::from_millis(250)));
@@ -286,6 +297,7 @@ mod tests {
             "max_write_bytes_in_flight",
             "max_request_bytes_in_flight",
             "thrift_max_connections",
+            "thrift_max_scanners_per_connection",
             "thrift_read_timeout_ms",
             "grpc_max_connections",
             "grpc_max_request_bytes",
