@@ -5,11 +5,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::{Bytes, BytesMut};
-use pilota::thrift::binary::TBinaryProtocol;
-use pilota::thrift::compact::TCompactOutputProtocol;
-use pilota::thrift::{Message as _, TMessageIdentifier, TMessageType, TOutputProtocol};
-use pilota::FastStr;
+use bytes::Bytes;
 use tokio::io::{AsyncRead, ReadBuf};
 
 use super::*;
@@ -32,18 +28,7 @@ fn call(value_len: usize, compact: bool) -> Vec<u8> {
         }]),
         attributes: None,
     };
-    let ident = TMessageIdentifier::new(FastStr::new("mutateRow"), TMessageType::Call, 1);
-    let mut buf = BytesMut::new();
-    if compact {
-        let mut p = TCompactOutputProtocol::new(&mut buf, false);
-        p.write_message_begin(&ident).unwrap();
-        args.encode(&mut p).unwrap();
-    } else {
-        let mut p = TBinaryProtocol::new(&mut buf, true);
-        p.write_message_begin(&ident).unwrap();
-        args.encode(&mut p).unwrap();
-    }
-    buf.to_vec()
+    crate::schema_check::tests::encode("mutateRow", &args, compact)
 }
 
 fn framed(message: &[u8]) -> Vec<u8> {

@@ -144,4 +144,4 @@ impl SchemaWalk {
 
 #[cfg(test)]
 #[path = "schema_check_tests.rs"]
-mod tests;
+pub(crate) mod tests;

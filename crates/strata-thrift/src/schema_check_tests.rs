@@ -29,7 +29,8 @@ fn attributes() -> AHashMap<Text, Text> {
     map
 }
 
-fn encode<M: Message>(name: &str, m: &M, compact: bool) -> Vec<u8> {
+/// `m` as a call of `name`, binary or compact (shared with `request_reader_tests.rs`).
+pub(crate) fn encode<M: Message>(name: &str, m: &M, compact: bool) -> Vec<u8> {
     let mut buf = BytesMut::new();
     let ident = TMessageIdentifier::new(FastStr::new(name), TMessageType::Call, 1);
     if compact {
