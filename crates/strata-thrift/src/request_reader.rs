@@ -9,9 +9,12 @@
 //!
 //! Every message form HBase's Thrift server accepts is recognised from its first bytes:
 //! - framed: a 4-byte big-endian length, then a binary (0x80 0x01) or compact (0x82)
-//!   message; the length is known at once and charged whole before the body is read;
+//!   message;
 //! - buffered binary (0x80) and buffered compact (0x82): the length is only known by walking
-//!   the message (`binary_check.rs`, `compact.rs`), so the charge grows as it is read.
+//!   the message (`binary_check.rs`, `compact.rs`).
+//!
+//! Either way the charge grows a chunk at a time as the message is read, never by what a
+//! length field merely declares.
 
 use bytes::{BufMut, Bytes, BytesMut};
 use strata_server::request_budget::{RequestBudget, RequestCharge};
@@ -25,8 +28,8 @@ const BINARY_FIRST_BYTE: u8 = 0x80;
 /// Bytes needed to tell a frame header from an unframed message.
 const FRAME_DETECT_BYTES: usize = 6;
 const FRAME_HEADER_BYTES: usize = 4;
-/// Most bytes asked of the socket at once beyond what the message is known to need, so a
-/// buffered message is walked again once per chunk rather than once per field.
+/// Bytes asked of the socket (and charged) at once: large enough that a buffered message is
+/// walked again once per chunk rather than once per field.
 const READ_CHUNK: usize = 64 * 1024;
 /// The first read of a request (most requests fit in it whole).
 const FIRST_READ_BYTES: usize = 8 * 1024;
@@ -137,7 +140,6 @@ impl<R: AsyncRead + Unpin> RequestReader<R> {
                 compact,
             })?;
         let total = FRAME_HEADER_BYTES + len;
-        charge.grow_to(total).await;
         self.fill_to(total, charge).await?;
         let mut frame = self.buf.split_to(total);
         let _header = frame.split_to(FRAME_HEADER_BYTES);
@@ -187,13 +189,14 @@ impl<R: AsyncRead + Unpin> RequestReader<R> {
         }
     }
 
-    /// Reads until at least `need` bytes are buffered, charging what it asks of the socket
-    /// first. It may read up to a chunk past `need` (the rest of a message being walked).
+    /// Reads until at least `need` bytes are buffered, a chunk at a time, charging each
+    /// chunk before asking the socket for it: a client that declares a large message but
+    /// sends it slowly holds only what it sent. A read may go up to a chunk past `need` (the
+    /// rest of a message being walked, or the start of the next one, kept for it).
     async fn fill_to(&mut self, need: usize, charge: &mut RequestCharge) -> Result<(), ReadError> {
         while self.buf.len() < need {
-            let want = need.max(self.buf.len() + READ_CHUNK).min(need + READ_CHUNK);
-            charge.grow_to(want).await;
-            if self.read_some(want - self.buf.len()).await? == 0 {
+            charge.grow_to(self.buf.len() + READ_CHUNK).await;
+            if self.read_some(READ_CHUNK).await? == 0 {
                 return Err(ReadError::Truncated);
             }
         }

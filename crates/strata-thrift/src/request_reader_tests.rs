@@ -188,3 +188,25 @@ async fn a_request_that_does_not_fit_waits_for_the_budget_without_reading() {
     assert_eq!(raw(request), message);
     assert_eq!(budget.in_flight(), 0);
 }
+
+#[tokio::test]
+async fn a_large_frame_sent_slowly_holds_only_what_arrived() {
+    let budget = RequestBudget::new(64 << 20);
+    let (mut client, server) = tokio::io::duplex(1 << 20);
+    let mut header = (10u32 << 20).to_be_bytes().to_vec();
+    header.extend_from_slice(&call(1000, false)[..1000]);
+    tokio::io::AsyncWriteExt::write_all(&mut client, &header)
+        .await
+        .unwrap();
+    let mut r = RequestReader::new(server, budget.clone());
+    let reading = tokio::spawn(async move { r.next().await.map(|_| ()) });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(!reading.is_finished(), "the rest of the frame never came");
+    let held = budget.in_flight();
+    assert!(
+        held <= FIRST_READ_BYTES + READ_CHUNK,
+        "a 10 MiB frame header alone charged {held} bytes"
+    );
+    reading.abort();
+    drop(client);
+}
