@@ -1,17 +1,16 @@
 //! The memstore: a concurrent sorted map of one store's unflushed cells, with exact size
 //! accounting so the engine can flush at a threshold and bound total memory.
 
+mod iter;
 pub mod limiter;
 
-use std::ops::Bound;
+pub use iter::MemstoreIter;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use bytes::Bytes;
 use crossbeam_skiplist::SkipMap;
-
-use crate::error::Result;
-use crate::iter::KvIter;
 
 /// Bytes charged per entry on top of key and value: the skiplist node, its tower and the
 /// `Vec`/`Bytes` headers. An estimate, but a fixed one, so accounting stays exact relative to
@@ -82,99 +81,13 @@ impl Memstore {
 
     /// A cursor over the entries.
     pub fn iter(self: &Arc<Self>) -> MemstoreIter {
-        MemstoreIter {
-            memstore: Arc::clone(self),
-            current: None,
-        }
-    }
-}
-
-/// A [`KvIter`] over a memstore. It remembers the current entry by value and finds the next
-/// one with a skiplist search, because crossbeam's entries borrow the map and cannot be
-/// stored beside the `Arc` that keeps it alive.
-pub struct MemstoreIter {
-    memstore: Arc<Memstore>,
-    current: Option<(Vec<u8>, Bytes)>,
-}
-
-impl MemstoreIter {
-    fn position(&mut self, bound: Bound<&[u8]>) {
-        self.current = self
-            .memstore
-            .map
-            .lower_bound(bound)
-            .map(|e| (e.key().clone(), e.value().clone()));
-    }
-}
-
-impl KvIter for MemstoreIter {
-    fn seek(&mut self, target: &[u8]) -> Result<()> {
-        self.position(Bound::Included(target));
-        Ok(())
-    }
-
-    fn seek_to_first(&mut self) -> Result<()> {
-        self.position(Bound::Unbounded);
-        Ok(())
-    }
-
-    fn valid(&self) -> bool {
-        self.current.is_some()
-    }
-
-    fn key(&self) -> &[u8] {
-        self.current.as_ref().map_or(&[], |(k, _)| k)
-    }
-
-    fn value(&self) -> &[u8] {
-        self.current.as_ref().map_or(&[], |(_, v)| v)
-    }
-
-    fn value_bytes(&self) -> Bytes {
-        self.current
-            .as_ref()
-            .map_or_else(Bytes::new, |(_, v)| v.clone())
-    }
-
-    fn next(&mut self) -> Result<()> {
-        if let Some((key, _)) = self.current.take() {
-            self.position(Bound::Excluded(&key));
-        }
-        Ok(())
-    }
-
-    fn last_key_before(&mut self, target: &[u8]) -> Result<Option<Vec<u8>>> {
-        Ok(self
-            .memstore
-            .map
-            .upper_bound(Bound::Excluded(target))
-            .map(|e| e.key().clone()))
+        MemstoreIter::new(Arc::clone(self))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn iterates_in_key_order_and_seeks() {
-        let m = Memstore::new();
-        for k in [b"c".to_vec(), b"a".to_vec(), b"b".to_vec()] {
-            m.insert(k.clone(), Bytes::from(k), 7);
-        }
-        let mut it = m.iter();
-        it.seek_to_first().unwrap();
-        let mut seen = Vec::new();
-        while it.valid() {
-            seen.push(it.key().to_vec());
-            it.next().unwrap();
-        }
-        assert_eq!(seen, vec![b"a".to_vec(), b"b".to_vec(), b"c".to_vec()]);
-        it.seek(b"bb").unwrap();
-        assert_eq!(it.key(), b"c");
-        assert_eq!(it.last_key_before(b"b").unwrap(), Some(b"a".to_vec()));
-        assert_eq!(it.last_key_before(b"a").unwrap(), None);
-    }
 
     #[test]
     fn size_and_seq_accounting() {
