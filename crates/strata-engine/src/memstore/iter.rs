@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::Memstore;
+use super::{MemKey, Memstore};
 use crate::error::Result;
 use crate::iter::KvIter;
 
@@ -49,14 +49,12 @@ impl MemstoreIter {
     fn fill(&mut self, bound: Bound<&[u8]>) {
         self.batch.clear();
         self.at = 0;
-        let entries = self
-            .memstore
-            .map
-            .range::<[u8], _>((bound, Bound::Unbounded));
+        let probe = bound.map(MemKey::probe);
+        let entries = self.memstore.map.range((probe, Bound::Unbounded));
         self.batch.extend(
             entries
                 .take(self.next_batch)
-                .map(|e| (e.key().clone(), e.value().clone())),
+                .map(|e| (e.key().bytes().to_vec(), e.value().clone())),
         );
     }
 
@@ -116,8 +114,8 @@ impl KvIter for MemstoreIter {
         Ok(self
             .memstore
             .map
-            .upper_bound(Bound::Excluded(target))
-            .map(|e| e.key().clone()))
+            .upper_bound(Bound::Excluded(&MemKey::probe(target)))
+            .map(|e| e.key().bytes().to_vec()))
     }
 }
 

@@ -2,9 +2,11 @@
 //! accounting so the engine can flush at a threshold and bound total memory.
 
 mod iter;
+mod key;
 pub mod limiter;
 
 pub use iter::MemstoreIter;
+use key::MemKey;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -12,15 +14,15 @@ use std::sync::Arc;
 use bytes::Bytes;
 use crossbeam_skiplist::SkipMap;
 
-/// Bytes charged per entry on top of key and value: the skiplist node, its tower and the
-/// `Vec`/`Bytes` headers. An estimate, but a fixed one, so accounting stays exact relative to
+/// Bytes charged per entry on top of key and value: the skiplist node, its tower, the
+/// `Vec`/`Bytes` headers and the key's inline head. An estimate, but a fixed one, so accounting stays exact relative to
 /// itself (adding then flushing an entry returns the counter to where it was).
-pub const ENTRY_OVERHEAD: u64 = 96;
+pub const ENTRY_OVERHEAD: u64 = 112;
 
 /// One store's in-memory sorted cells.
 #[derive(Debug)]
 pub struct Memstore {
-    map: SkipMap<Vec<u8>, Bytes>,
+    map: SkipMap<MemKey, Bytes>,
     size: AtomicU64,
     min_seq: AtomicU64,
     max_seq: AtomicU64,
@@ -46,7 +48,7 @@ impl Memstore {
     /// Inserts one cell by internal key; returns the bytes charged for it.
     pub fn insert(&self, key: Vec<u8>, value: Bytes, seq: u64) -> u64 {
         let charge = key.len() as u64 + value.len() as u64 + ENTRY_OVERHEAD;
-        self.map.insert(key, value);
+        self.map.insert(MemKey::new(key), value);
         self.size.fetch_add(charge, Ordering::AcqRel);
         self.min_seq.fetch_min(seq, Ordering::AcqRel);
         self.max_seq.fetch_max(seq, Ordering::AcqRel);
