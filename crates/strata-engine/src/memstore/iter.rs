@@ -10,7 +10,8 @@ use crate::error::Result;
 use crate::iter::KvIter;
 
 /// Entries copied by the first read after a seek: enough for a one-cell row and the key that
-/// ends it, so a point read of one cell costs one skiplist search.
+/// ends it, so a point read of one cell costs one skiplist search. (A cursor with an upper
+/// bound starts at `MAX_BATCH`: the bound ends the batch where the caller stops.)
 const FIRST_BATCH: usize = 2;
 /// Largest batch: each refill doubles the batch up to this.
 const MAX_BATCH: usize = 64;
@@ -28,20 +29,26 @@ const MAX_BATCH: usize = 64;
 /// the memstore, so a reader's read point was taken before any entry it could miss.
 pub struct MemstoreIter {
     memstore: Arc<Memstore>,
+    /// Keys at or above this are never shown (`None`: unbounded).
+    upper: Option<MemKey>,
     batch: Vec<(Vec<u8>, Bytes)>,
     /// Index of the current entry in `batch`; `batch.len()` when exhausted.
     at: usize,
     /// How many entries the next refill copies.
     next_batch: usize,
+    /// The last fill of a bounded cursor reached its bound: nothing is left to search for.
+    complete: bool,
 }
 
 impl MemstoreIter {
-    pub(super) fn new(memstore: Arc<Memstore>) -> Self {
+    pub(super) fn new(memstore: Arc<Memstore>, upper: Option<&[u8]>) -> Self {
         MemstoreIter {
             memstore,
+            upper: upper.map(MemKey::probe),
             batch: Vec::new(),
             at: 0,
             next_batch: FIRST_BATCH,
+            complete: false,
         }
     }
 
@@ -50,16 +57,25 @@ impl MemstoreIter {
         self.batch.clear();
         self.at = 0;
         let probe = bound.map(MemKey::probe);
-        let entries = self.memstore.map.range((probe, Bound::Unbounded));
+        let upper = self
+            .upper
+            .as_ref()
+            .map_or(Bound::Unbounded, Bound::Excluded);
+        let entries = self.memstore.map.range((probe.as_ref(), upper));
         self.batch.extend(
             entries
                 .take(self.next_batch)
                 .map(|e| (e.key().bytes().to_vec(), e.value().clone())),
         );
+        self.complete = self.upper.is_some() && self.batch.len() < self.next_batch;
     }
 
     fn position(&mut self, bound: Bound<&[u8]>) {
-        self.next_batch = FIRST_BATCH;
+        self.next_batch = if self.upper.is_some() {
+            MAX_BATCH
+        } else {
+            FIRST_BATCH
+        };
         self.fill(bound);
     }
 
@@ -100,9 +116,14 @@ impl KvIter for MemstoreIter {
             self.at += 1;
             return Ok(());
         }
-        // The last copied entry: continue after it with a larger batch. A batch shorter than
-        // asked for reached the end of the map then; searching again still finds what came
-        // since, as a fresh search would.
+        // The last copied entry: continue after it with a larger batch. An unbounded batch
+        // shorter than asked for reached the end of the map then; searching again still finds
+        // what came since, as a fresh search would. A bounded one (a point read) skips that
+        // search, which would only find writes its read point cannot see.
+        if self.complete {
+            self.at = self.batch.len();
+            return Ok(());
+        }
         if let Some((last, _)) = self.batch.pop() {
             self.next_batch = (self.next_batch * 2).min(MAX_BATCH);
             self.fill(Bound::Excluded(&last));
@@ -176,6 +197,22 @@ mod tests {
         m.insert(b"b".to_vec(), Bytes::from_static(b"b"), 8);
         // The batch copied before the insert ends at "a"; the refill after it sees "b".
         assert_eq!(rest(&mut it), vec![b"a".to_vec(), b"b".to_vec()]);
+    }
+
+    #[test]
+    fn an_upper_bound_hides_the_keys_at_and_above_it() {
+        let keys: Vec<Vec<u8>> = (0..200u32).map(|i| i.to_be_bytes().to_vec()).collect();
+        let m = memstore_of(keys.iter().cloned());
+        let mut it = m.iter_below(&150u32.to_be_bytes());
+        it.seek(&10u32.to_be_bytes()).unwrap();
+        assert_eq!(rest(&mut it), keys[10..150].to_vec());
+        it.seek(&150u32.to_be_bytes()).unwrap();
+        assert!(!it.valid());
+        // Lookups backwards are not bounded.
+        assert_eq!(
+            it.last_key_before(&199u32.to_be_bytes()).unwrap(),
+            Some(198u32.to_be_bytes().to_vec())
+        );
     }
 
     #[test]

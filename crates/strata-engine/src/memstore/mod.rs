@@ -83,7 +83,13 @@ impl Memstore {
 
     /// A cursor over the entries.
     pub fn iter(self: &Arc<Self>) -> MemstoreIter {
-        MemstoreIter::new(Arc::clone(self))
+        MemstoreIter::new(Arc::clone(self), None)
+    }
+
+    /// A cursor over the entries below `upper` (a point read's row end): it never copies
+    /// entries past what the read wants.
+    pub fn iter_below(self: &Arc<Self>, upper: &[u8]) -> MemstoreIter {
+        MemstoreIter::new(Arc::clone(self), Some(upper))
     }
 }
 
