@@ -9,11 +9,11 @@ use std::fmt::Debug;
 use std::net::SocketAddr;
 
 use pilota::{AHashMap, Bytes, FastStr};
+use strata_thrift::codec::MakeCompatCodec;
 use strata_thrift::gen::volo_gen::hbase::{
     BatchMutation, ColumnDescriptor, HbaseClient, HbaseClientBuilder, Mutation, ScannerId, TScan,
     Text,
 };
-use strata_thrift::codec::MakeCompatCodec;
 use volo_thrift::codec::default::DefaultMakeCodec;
 use volo_thrift::{ClientError, MaybeException, Protocol};
 
@@ -119,11 +119,14 @@ impl Connection {
         // Built inside the runtime: the connection pool spawns its tasks there. The codec is
         // the server's: on the buffered transport it reads a whole binary reply into memory
         // and decodes it in one synchronous pass, where volo's own decoder awaits every field
-        // (a sixth of the client's CPU on a ten-column row).
+        // (a sixth of the client's CPU on a ten-column row). It also refuses, with a clear
+        // error, a reply over its 16 MiB message cap (a scan page of huge values).
         let client = runtime.block_on(async {
             HbaseClientBuilder::new("hbase")
                 .address(addr)
-                .make_codec(DefaultMakeCodec::new(MakeCompatCodec::new(Protocol::Binary)))
+                .make_codec(DefaultMakeCodec::new(MakeCompatCodec::new(
+                    Protocol::Binary,
+                )))
                 .build()
         });
         Ok(Connection { runtime, client })
