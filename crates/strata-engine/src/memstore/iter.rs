@@ -10,9 +10,13 @@ use crate::error::Result;
 use crate::iter::KvIter;
 
 /// Entries copied by the first read after a seek: enough for a one-cell row and the key that
-/// ends it, so a point read of one cell costs one skiplist search. (A cursor with an upper
-/// bound starts at `MAX_BATCH`: the bound ends the batch where the caller stops.)
+/// ends it, so a point read of one cell costs one skiplist search.
 const FIRST_BATCH: usize = 2;
+/// The same for a cursor bounded at a row's end: the bound ends the batch where the row ends,
+/// so it can start larger (a row of ten columns in one batch), but not much larger: the
+/// reader seeks past the old versions of a column after a few steps, and a row with many
+/// versions would otherwise copy entries it then skips.
+const FIRST_BOUNDED_BATCH: usize = 16;
 /// Largest batch: each refill doubles the batch up to this.
 const MAX_BATCH: usize = 64;
 
@@ -72,7 +76,7 @@ impl MemstoreIter {
 
     fn position(&mut self, bound: Bound<&[u8]>) {
         self.next_batch = if self.upper.is_some() {
-            MAX_BATCH
+            FIRST_BOUNDED_BATCH
         } else {
             FIRST_BATCH
         };
