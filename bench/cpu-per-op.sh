@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# CPU time per cached point read, server and client apart, through gRPC or Thrift.
+# CPU time per operation, server and client apart, through gRPC or Thrift: cached point reads
+# (PE randomRead) or a YCSB core workload.
 #
 # Why: on a 2-core machine the client and the server share the cores, so throughput is bounded
 # by 2 / (server CPU per op + client CPU per op). This prints both and that bound, to tell
 # how far a target is from what the machine can do at all.
 #
-#   bench/cpu-per-op.sh [grpc|thrift]   (env: STRATA_BIN, THREADS=16, ROWS=6250 per thread,
-#                                        VALUE_SIZE=1024; THREADS x ROWS rows, each read once
-#                                        on average, every read a hit)
+#   bench/cpu-per-op.sh [grpc|thrift] [pe|ycsb-a|ycsb-b|ycsb-c|...]
+#     env: STRATA_BIN, THREADS=16
+#     pe (default): ROWS=6250 per thread, VALUE_SIZE=1024; THREADS x ROWS rows written, then
+#       each read once on average, every read a hit.
+#     ycsb-X: RECORDS=100000 records of FIELD_COUNT=10 x FIELD_LENGTH=100 bytes loaded (in
+#       batches of LOAD_BATCH=100, not measured), then OPERATIONS=200000 of workload X
+#       measured, with the same options as bench/compare-hbase.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TARGET=${1:-grpc}
+MODE=${2:-pe}
 THREADS=${THREADS:-16}
 ROWS=${ROWS:-6250}
 VALUE_SIZE=${VALUE_SIZE:-1024}
@@ -29,16 +35,32 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$DIR"' EXIT
 for _ in $(seq 1 100); do grep -q listening "$DIR/server.log" && break; sleep 0.1; done
 
-common=(--target "$TARGET" --port "$PORT" --table CpuPerOp --value-size "$VALUE_SIZE" --threads "$THREADS")
-"$STRATA_BIN" bench pe sequentialWrite "${common[@]}" --rows "$ROWS" --quiet >/dev/null
 server_ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
-before=$(server_ticks)
-/usr/bin/time -f "client_cpu %U %S" -o "$DIR/time" \
-  "$STRATA_BIN" bench pe randomRead "${common[@]}" --rows "$ROWS" --quiet >"$DIR/out"
-after=$(server_ticks)
+measure() { # measure ARGS...: one `strata bench` run, client CPU to $DIR/time, server ticks around it
+  before=$(server_ticks)
+  /usr/bin/time -f "client_cpu %U %S" -o "$DIR/time" "$STRATA_BIN" bench "$@" --quiet >"$DIR/out"
+  after=$(server_ticks)
+}
+case $MODE in
+  pe)
+    common=(--target "$TARGET" --port "$PORT" --table CpuPerOp --value-size "$VALUE_SIZE" --threads "$THREADS")
+    "$STRATA_BIN" bench pe sequentialWrite "${common[@]}" --rows "$ROWS" --quiet >/dev/null
+    measure pe randomRead "${common[@]}" --rows "$ROWS"
+    OPS=$((THREADS * ROWS)) ;;
+  ycsb-?)
+    RECORDS=${RECORDS:-100000}
+    OPERATIONS=${OPERATIONS:-200000}
+    common=(--target "$TARGET" --port "$PORT" --threads "$THREADS" --recordcount "$RECORDS"
+      --operationcount "$OPERATIONS" --field-count "${FIELD_COUNT:-10}"
+      --field-length "${FIELD_LENGTH:-100}")
+    "$STRATA_BIN" bench ycsb load a "${common[@]}" --batch-size "${LOAD_BATCH:-100}" --quiet >/dev/null
+    measure ycsb run "${MODE#ycsb-}" "${common[@]}"
+    OPS=$OPERATIONS ;;
+  *) echo "mode must be pe or ycsb-<workload>" >&2; exit 2 ;;
+esac
 grep -h "ops/s" "$DIR/out" | head -1
 read -r _ user sys <"$DIR/time"
-python3 - "$before" "$after" "$(getconf CLK_TCK)" "$user" "$sys" "$((THREADS * ROWS))" <<'PY'
+python3 - "$before" "$after" "$(getconf CLK_TCK)" "$user" "$sys" "$OPS" <<'PY'
 import sys
 before, after, tick, user, sys_, ops = map(float, sys.argv[1:])
 server = (after - before) / tick

@@ -1,27 +1,28 @@
 //! The memstore: a concurrent sorted map of one store's unflushed cells, with exact size
 //! accounting so the engine can flush at a threshold and bound total memory.
 
+mod iter;
+mod key;
 pub mod limiter;
 
-use std::ops::Bound;
+pub use iter::MemstoreIter;
+use key::MemKey;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use bytes::Bytes;
 use crossbeam_skiplist::SkipMap;
 
-use crate::error::Result;
-use crate::iter::KvIter;
-
-/// Bytes charged per entry on top of key and value: the skiplist node, its tower and the
-/// `Vec`/`Bytes` headers. An estimate, but a fixed one, so accounting stays exact relative to
+/// Bytes charged per entry on top of key and value: the skiplist node, its tower, the
+/// `Vec`/`Bytes` headers and the key's inline head. An estimate, but a fixed one, so accounting stays exact relative to
 /// itself (adding then flushing an entry returns the counter to where it was).
-pub const ENTRY_OVERHEAD: u64 = 96;
+pub const ENTRY_OVERHEAD: u64 = 112;
 
 /// One store's in-memory sorted cells.
 #[derive(Debug)]
 pub struct Memstore {
-    map: SkipMap<Vec<u8>, Bytes>,
+    map: SkipMap<MemKey, Bytes>,
     size: AtomicU64,
     min_seq: AtomicU64,
     max_seq: AtomicU64,
@@ -47,7 +48,7 @@ impl Memstore {
     /// Inserts one cell by internal key; returns the bytes charged for it.
     pub fn insert(&self, key: Vec<u8>, value: Bytes, seq: u64) -> u64 {
         let charge = key.len() as u64 + value.len() as u64 + ENTRY_OVERHEAD;
-        self.map.insert(key, value);
+        self.map.insert(MemKey::new(key), value);
         self.size.fetch_add(charge, Ordering::AcqRel);
         self.min_seq.fetch_min(seq, Ordering::AcqRel);
         self.max_seq.fetch_max(seq, Ordering::AcqRel);
@@ -82,99 +83,19 @@ impl Memstore {
 
     /// A cursor over the entries.
     pub fn iter(self: &Arc<Self>) -> MemstoreIter {
-        MemstoreIter {
-            memstore: Arc::clone(self),
-            current: None,
-        }
-    }
-}
-
-/// A [`KvIter`] over a memstore. It remembers the current entry by value and finds the next
-/// one with a skiplist search, because crossbeam's entries borrow the map and cannot be
-/// stored beside the `Arc` that keeps it alive.
-pub struct MemstoreIter {
-    memstore: Arc<Memstore>,
-    current: Option<(Vec<u8>, Bytes)>,
-}
-
-impl MemstoreIter {
-    fn position(&mut self, bound: Bound<&[u8]>) {
-        self.current = self
-            .memstore
-            .map
-            .lower_bound(bound)
-            .map(|e| (e.key().clone(), e.value().clone()));
-    }
-}
-
-impl KvIter for MemstoreIter {
-    fn seek(&mut self, target: &[u8]) -> Result<()> {
-        self.position(Bound::Included(target));
-        Ok(())
+        MemstoreIter::new(Arc::clone(self), None)
     }
 
-    fn seek_to_first(&mut self) -> Result<()> {
-        self.position(Bound::Unbounded);
-        Ok(())
-    }
-
-    fn valid(&self) -> bool {
-        self.current.is_some()
-    }
-
-    fn key(&self) -> &[u8] {
-        self.current.as_ref().map_or(&[], |(k, _)| k)
-    }
-
-    fn value(&self) -> &[u8] {
-        self.current.as_ref().map_or(&[], |(_, v)| v)
-    }
-
-    fn value_bytes(&self) -> Bytes {
-        self.current
-            .as_ref()
-            .map_or_else(Bytes::new, |(_, v)| v.clone())
-    }
-
-    fn next(&mut self) -> Result<()> {
-        if let Some((key, _)) = self.current.take() {
-            self.position(Bound::Excluded(&key));
-        }
-        Ok(())
-    }
-
-    fn last_key_before(&mut self, target: &[u8]) -> Result<Option<Vec<u8>>> {
-        Ok(self
-            .memstore
-            .map
-            .upper_bound(Bound::Excluded(target))
-            .map(|e| e.key().clone()))
+    /// A cursor over the entries below `upper` (a point read's row end): it never copies
+    /// entries past what the read wants.
+    pub fn iter_below(self: &Arc<Self>, upper: &[u8]) -> MemstoreIter {
+        MemstoreIter::new(Arc::clone(self), Some(upper))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn iterates_in_key_order_and_seeks() {
-        let m = Memstore::new();
-        for k in [b"c".to_vec(), b"a".to_vec(), b"b".to_vec()] {
-            m.insert(k.clone(), Bytes::from(k), 7);
-        }
-        let mut it = m.iter();
-        it.seek_to_first().unwrap();
-        let mut seen = Vec::new();
-        while it.valid() {
-            seen.push(it.key().to_vec());
-            it.next().unwrap();
-        }
-        assert_eq!(seen, vec![b"a".to_vec(), b"b".to_vec(), b"c".to_vec()]);
-        it.seek(b"bb").unwrap();
-        assert_eq!(it.key(), b"c");
-        assert_eq!(it.last_key_before(b"b").unwrap(), Some(b"a".to_vec()));
-        assert_eq!(it.last_key_before(b"a").unwrap(), None);
-    }
 
     #[test]
     fn size_and_seq_accounting() {

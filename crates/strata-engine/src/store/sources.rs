@@ -1,9 +1,12 @@
 //! Choosing which of a store's sources a read must look at. Files are skipped by key range,
 //! by timestamp range, and (for point reads) by bloom filter.
 
+use std::sync::Arc;
+
 use crate::api::TimeRange;
 use crate::error::Result;
 use crate::iter::KvIter;
+use crate::memstore::Memstore;
 use crate::options::BloomType;
 
 use super::file::StoreFile;
@@ -27,11 +30,19 @@ impl Store {
     /// Iterators over the memstores and the files `filter` may need, from `view`.
     pub fn sources(&self, view: &StoreView, filter: &SourceFilter) -> Result<Vec<Box<dyn KvIter>>> {
         let mut out: Vec<Box<dyn KvIter>> = Vec::with_capacity(view.files.len() + 2);
+        // A point read stops at its row's end, so its memstore cursors may stop there too
+        // (they then copy no entries of later rows); scans keep unbounded cursors.
+        let memstore_iter = |m: &Arc<Memstore>| -> Box<dyn KvIter> {
+            match filter.row {
+                Some(_) if !filter.end_key.is_empty() => Box::new(m.iter_below(&filter.end_key)),
+                _ => Box::new(m.iter()),
+            }
+        };
         if !view.memstore.is_empty() {
-            out.push(Box::new(view.memstore.iter()));
+            out.push(memstore_iter(&view.memstore));
         }
         if let Some(snapshot) = view.snapshot.as_ref().filter(|s| !s.is_empty()) {
-            out.push(Box::new(snapshot.iter()));
+            out.push(memstore_iter(snapshot));
         }
         for file in &view.files {
             if self.file_may_match(file, filter)? {
