@@ -7,6 +7,8 @@
 
 use std::io;
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use pilota::thrift::{new_protocol_exception, ProtocolExceptionKind, ThriftException};
 use strata_server::request_budget::{RequestBudget, RequestCharge};
@@ -17,9 +19,6 @@ use volo_thrift::codec::default::{MakeZeroCopyCodec, ZeroCopyDecoder};
 use volo_thrift::codec::{Decoder, MakeCodec};
 use volo_thrift::context::ThriftContext;
 use volo_thrift::{EntryMessage, Protocol, ThriftMessage};
-
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use crate::codec::{CompatCodec, MakeCompatCodec};
 use crate::connection_scope::ConnectionId;
@@ -63,8 +62,8 @@ where
             ReplyEncoder::new(FramedEncoder::new(encoder, DEFAULT_MAX_FRAME_SIZE), writer);
         // The accept loop took this connection's slot (see `server.rs`).
         let slot = self.connections.slot();
-        let mut decoder = ConnectionDecoder::new(reader, self.budget.clone(), self.limits, slot);
-        decoder.id = ConnectionId(self.last_id.fetch_add(1, Ordering::Relaxed) + 1);
+        let id = ConnectionId(self.last_id.fetch_add(1, Ordering::Relaxed) + 1);
+        let decoder = ConnectionDecoder::new(reader, self.budget.clone(), self.limits, slot, id);
         (encoder, decoder)
     }
 }
@@ -88,6 +87,7 @@ impl<R: AsyncRead + Unpin> ConnectionDecoder<R> {
         budget: RequestBudget,
         limits: ThriftLimits,
         slot: ConnectionSlot,
+        id: ConnectionId,
     ) -> Self {
         let (_, codec) = MakeCompatCodec::new(Protocol::Binary).make_codec();
         ConnectionDecoder {
@@ -96,7 +96,7 @@ impl<R: AsyncRead + Unpin> ConnectionDecoder<R> {
             answering: None,
             limits,
             _slot: slot,
-            id: ConnectionId(0),
+            id,
         }
     }
 }

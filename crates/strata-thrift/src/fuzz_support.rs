@@ -20,6 +20,7 @@ use volo_thrift::{EntryMessage, Protocol, ThriftException, ThriftMessage};
 use crate::codec::{MakeCompatCodec, DECODER_PANICKED};
 use crate::compact::{compact_to_binary, TranscodeError, COMPACT_PROTOCOL_ID};
 use crate::connection_codec::ConnectionDecoder;
+use crate::connection_scope::ConnectionId;
 use crate::gen::volo_gen::hbase::HbaseRequestRecv;
 use crate::limits::{ConnectionCount, ThriftLimits};
 
@@ -94,12 +95,8 @@ pub(crate) fn stream_decoder(stream: &[u8]) -> ConnectionDecoder<Cursor<Vec<u8>>
         ..ThriftLimits::default()
     };
     let budget = RequestBudget::new(usize::MAX);
-    ConnectionDecoder::new(
-        Cursor::new(stream.to_vec()),
-        budget,
-        limits,
-        connections.slot(),
-    )
+    let (slot, id) = (connections.slot(), ConnectionId(1));
+    ConnectionDecoder::new(Cursor::new(stream.to_vec()), budget, limits, slot, id)
 }
 
 /// The next request of `decoder`'s stream; `None` if decoding had to wait (it never should:
