@@ -154,13 +154,7 @@ impl<R: AsyncRead + Unpin> RequestReader<R> {
             match binary_message_len(&self.buf) {
                 Ok(len) => return Ok(Message::Raw(self.buf.split_to(len).freeze())),
                 Err(CheckError::Incomplete { need }) => self.fill_to(need, charge).await?,
-                Err(e) => {
-                    return Err(ReadError::Invalid {
-                        reason: e.to_string(),
-                        framed: false,
-                        compact: false,
-                    })
-                }
+                Err(e) => return Err(unframed_invalid(e.to_string(), false)),
             }
         }
     }
@@ -178,13 +172,7 @@ impl<R: AsyncRead + Unpin> RequestReader<R> {
                     return Ok(Message::Transcoded(binary.freeze()));
                 }
                 Err(TranscodeError::Incomplete { need }) => self.fill_to(need, charge).await?,
-                Err(e) => {
-                    return Err(ReadError::Invalid {
-                        reason: e.to_string(),
-                        framed: false,
-                        compact: true,
-                    })
-                }
+                Err(e) => return Err(unframed_invalid(e.to_string(), true)),
             }
         }
     }
@@ -211,6 +199,15 @@ impl<R: AsyncRead + Unpin> RequestReader<R> {
             .read_buf(&mut (&mut self.buf).limit(max))
             .await?;
         Ok(read)
+    }
+}
+
+/// A malformed unframed message, binary or compact.
+fn unframed_invalid(reason: String, compact: bool) -> ReadError {
+    ReadError::Invalid {
+        reason,
+        framed: false,
+        compact,
     }
 }
 
