@@ -167,8 +167,9 @@ impl<R: AsyncRead + Unpin> RequestReader<R> {
             match compact_to_binary(&self.buf) {
                 Ok((binary, used)) => {
                     let _compact = self.buf.split_to(used);
-                    // Varints widen: the binary form can be larger than the compact one.
-                    charge.grow_to(charge.bytes() + binary.len()).await;
+                    // Varints widen: the binary form can be larger than the compact one. It is
+                    // in memory already, so waiting would free nothing.
+                    charge.grow_to_now(charge.bytes() + binary.len());
                     return Ok(Message::Transcoded(binary.freeze()));
                 }
                 Err(TranscodeError::Incomplete { need }) => self.fill_to(need, charge).await?,
