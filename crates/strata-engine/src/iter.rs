@@ -7,6 +7,12 @@ use crate::error::Result;
 pub trait KvIter: Send {
     /// Positions at the first entry whose key is >= `target`.
     fn seek(&mut self, target: &[u8]) -> Result<()>;
+    /// [`KvIter::seek`] to a `target` after the current key, in a forward pass positioned
+    /// by a seek: a merged iterator may then leave alone the sources already at or past it
+    /// (they hold nothing between), instead of searching each again. The default seeks.
+    fn seek_forward(&mut self, target: &[u8]) -> Result<()> {
+        self.seek(target)
+    }
     /// Positions at the first entry.
     fn seek_to_first(&mut self) -> Result<()>;
     /// True while positioned at an entry.

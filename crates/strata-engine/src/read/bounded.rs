@@ -37,6 +37,13 @@ impl<I: KvIter> KvIter for BoundedIter<I> {
         self.inner.seek(target)
     }
 
+    fn seek_forward(&mut self, target: &[u8]) -> Result<()> {
+        if target < self.lower.as_slice() {
+            return self.seek(target);
+        }
+        self.inner.seek_forward(target)
+    }
+
     fn seek_to_first(&mut self) -> Result<()> {
         self.inner.seek(&self.lower)
     }

@@ -47,6 +47,21 @@ impl KvIter for MergingIter {
         Ok(())
     }
 
+    /// Why: skipping a column with many versions seeks past them, and every SSTable source
+    /// searched its block index again even when it was already beyond the target.
+    fn seek_forward(&mut self, target: &[u8]) -> Result<()> {
+        for source in &mut self.sources {
+            // A source that is exhausted, or at or past the target, has no key below the target
+            // that the pass has not shown yet: it was positioned by an earlier seek to a key
+            // at most the merged position, which is below the target.
+            if source.valid() && source.key() < target {
+                source.seek_forward(target)?;
+            }
+        }
+        self.pick_smallest();
+        Ok(())
+    }
+
     fn seek_to_first(&mut self) -> Result<()> {
         for source in &mut self.sources {
             source.seek_to_first()?;
@@ -173,6 +188,70 @@ mod tests {
         assert_eq!(drain(&mut it), vec!["a", "b", "c", "d", "f", "g"]);
         it.seek(b"cc").unwrap();
         assert_eq!(drain(&mut it), vec!["d", "f", "g"]);
+    }
+
+    /// Counts the seeks of a source.
+    struct Counting {
+        inner: VecIter,
+        seeks: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl KvIter for Counting {
+        fn seek(&mut self, target: &[u8]) -> Result<()> {
+            self.seeks
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.inner.seek(target)
+        }
+        fn seek_to_first(&mut self) -> Result<()> {
+            self.inner.seek_to_first()
+        }
+        fn valid(&self) -> bool {
+            self.inner.valid()
+        }
+        fn key(&self) -> &[u8] {
+            self.inner.key()
+        }
+        fn value(&self) -> &[u8] {
+            self.inner.value()
+        }
+        fn next(&mut self) -> Result<()> {
+            self.inner.next()
+        }
+        fn last_key_before(&mut self, target: &[u8]) -> Result<Option<Vec<u8>>> {
+            self.inner.last_key_before(target)
+        }
+    }
+
+    #[test]
+    fn seek_forward_leaves_sources_already_past_the_target_and_yields_what_seek_does() {
+        let keys = |ks: &[&str]| -> Vec<(Vec<u8>, Vec<u8>)> {
+            ks.iter()
+                .map(|k| (k.as_bytes().to_vec(), Vec::new()))
+                .collect()
+        };
+        let seeks = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let far = Counting {
+            inner: VecIter::new(keys(&["m", "n"])),
+            seeks: seeks.clone(),
+        };
+        let mut it = MergingIter::new(vec![src(&["a", "b", "c", "x"]), Box::new(far)]);
+        it.seek(b"a").unwrap();
+        assert_eq!(seeks.load(std::sync::atomic::Ordering::Relaxed), 1);
+        it.seek_forward(b"c").unwrap();
+        assert_eq!(
+            seeks.load(std::sync::atomic::Ordering::Relaxed),
+            1,
+            "already at m"
+        );
+        assert_eq!(drain(&mut it), vec!["c", "m", "n", "x"]);
+        it.seek(b"a").unwrap();
+        it.seek_forward(b"n").unwrap();
+        assert_eq!(
+            seeks.load(std::sync::atomic::Ordering::Relaxed),
+            3,
+            "m is below n"
+        );
+        assert_eq!(drain(&mut it), vec!["n", "x"]);
     }
 
     #[test]

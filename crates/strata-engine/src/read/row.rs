@@ -49,7 +49,7 @@ fn skip_column(iter: &mut dyn KvIter, matcher: &RowMatcher, row_prefix: &[u8]) -
         }
     }
     let target = next_column_target(&column, matcher, row_prefix);
-    iter.seek(&target)
+    iter.seek_forward(&target)
 }
 
 fn next_column_target(column: &[u8], matcher: &RowMatcher, row_prefix: &[u8]) -> Vec<u8> {
