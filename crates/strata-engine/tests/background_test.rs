@@ -166,7 +166,10 @@ fn memory_limit_is_absorbed_by_background_flushes() {
             .mutate(row_cells(0, i), Durability::SyncWal)
             .unwrap_or_else(|e| panic!("write {i}: {e}"));
     }
-    assert!(db.file_count() > 2, "memory pressure caused flushes");
+    // Counted, not read off the file count: background compaction may already have merged
+    // the flushed files (it did, now and then, once entries were accounted 16 bytes larger).
+    let flushes = db.engine().stats().background.totals.flushes;
+    assert!(flushes > 2, "memory pressure caused flushes ({flushes})");
     assert_eq!(db.region().scan(&Scan::new()).unwrap().count(), 1500);
 }
 
