@@ -23,6 +23,12 @@ async fn harness() -> Harness {
     h
 }
 
+/// The reply refused the request with `status`, naming the config `key` in its body.
+fn assert_refused(reply: &common::Reply, status: StatusCode, key: &str) {
+    assert_eq!(reply.status, status, "{}", reply.text());
+    assert!(reply.text().contains(key), "{}", reply.text());
+}
+
 fn cellset(row: &[u8], value: &[u8]) -> String {
     let cell = serde_json::json!({"column": b64(b"cf:q"), "$": b64(value)});
     serde_json::json!({"Row": [{"key": b64(row), "Cell": [cell]}]}).to_string()
@@ -34,16 +40,10 @@ async fn value_over_max_value_bytes_is_413_naming_the_key() {
     let reply = h
         .send("PUT", "/t/fakerow", JSON, cellset(b"big", b"123456789"))
         .await;
-    assert_eq!(
-        reply.status,
+    assert_refused(
+        &reply,
         StatusCode::PAYLOAD_TOO_LARGE,
-        "{}",
-        reply.text()
-    );
-    assert!(
-        reply.text().contains("limits.max_value_bytes"),
-        "{}",
-        reply.text()
+        "limits.max_value_bytes",
     );
     assert_eq!(h.get("/t/big", JSON).await.status, StatusCode::NOT_FOUND);
     h.put_cell("t", b"ok", "cf:q", None, b"12345678").await;
@@ -56,12 +56,7 @@ async fn row_key_over_max_row_key_bytes_is_400_naming_the_key() {
     let reply = h
         .send("PUT", "/t/fakerow", JSON, cellset(&[b'k'; 17], b"v"))
         .await;
-    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text());
-    assert!(
-        reply.text().contains("limits.max_row_key_bytes"),
-        "{}",
-        reply.text()
-    );
+    assert_refused(&reply, StatusCode::BAD_REQUEST, "limits.max_row_key_bytes");
     h.put_cell("t", &[b'k'; 16], "cf:q", None, b"v").await;
 }
 
@@ -79,16 +74,10 @@ async fn scanners_past_max_open_scanners_are_503_naming_the_key() {
     let first = h.send("PUT", "/t/scanner", JSON, scanner(None)).await;
     assert_eq!(first.status, StatusCode::CREATED, "{}", first.text());
     let second = h.send("PUT", "/t/scanner", JSON, scanner(None)).await;
-    assert_eq!(
-        second.status,
+    assert_refused(
+        &second,
         StatusCode::SERVICE_UNAVAILABLE,
-        "{}",
-        second.text()
-    );
-    assert!(
-        second.text().contains("limits.max_open_scanners"),
-        "{}",
-        second.text()
+        "limits.max_open_scanners",
     );
     let location = first.header("location").unwrap();
     let path = location
@@ -105,12 +94,7 @@ async fn filter_over_filter_max_depth_is_400_naming_the_key() {
     let h = harness().await;
     let deep = "((( KeyOnlyFilter() )))";
     let reply = h.send("PUT", "/t/scanner", JSON, scanner(Some(deep))).await;
-    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text());
-    assert!(
-        reply.text().contains("limits.filter_max_depth"),
-        "{}",
-        reply.text()
-    );
+    assert_refused(&reply, StatusCode::BAD_REQUEST, "limits.filter_max_depth");
     let ok = h
         .send(
             "PUT",
@@ -133,16 +117,10 @@ async fn body_over_rest_max_body_bytes_is_413_naming_the_key() {
     let reply = h
         .send("PUT", "/t/fakerow", JSON, cellset(b"r", &[b'v'; 2048]))
         .await;
-    assert_eq!(
-        reply.status,
+    assert_refused(
+        &reply,
         StatusCode::PAYLOAD_TOO_LARGE,
-        "{}",
-        reply.text()
-    );
-    assert!(
-        reply.text().contains("limits.rest_max_body_bytes"),
-        "{}",
-        reply.text()
+        "limits.rest_max_body_bytes",
     );
     h.put_cell("t", b"r", "cf:q", None, b"small").await;
 }

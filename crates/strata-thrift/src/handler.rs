@@ -31,18 +31,13 @@ pub struct Handler {
 }
 
 impl Handler {
-    pub fn new(service: Arc<Service>, port: u16) -> Handler {
+    /// `max_scanners_per_connection` caps the scanners each connection may hold open.
+    pub fn new(service: Arc<Service>, port: u16, max_scanners_per_connection: usize) -> Handler {
         Handler {
             service,
-            scanners: Arc::new(Scanners::default()),
+            scanners: Arc::new(Scanners::new(max_scanners_per_connection)),
             port,
         }
-    }
-
-    /// Caps the scanners each connection may hold open.
-    pub fn with_scanners_per_connection(mut self, max: usize) -> Handler {
-        self.scanners = Arc::new(Scanners::new(max));
-        self
     }
 
     /// The Thrift side's scanner table (the server's reaper keeps it in step with the

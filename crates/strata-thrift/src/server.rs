@@ -76,8 +76,11 @@ pub async fn serve_listener_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let handler = Handler::new(Arc::clone(&service), port)
-        .with_scanners_per_connection(limits.max_scanners_per_connection);
+    let handler = Handler::new(
+        Arc::clone(&service),
+        port,
+        limits.max_scanners_per_connection,
+    );
     let reaper = tokio::spawn(crate::scanner_reaper::run(
         Arc::clone(&service),
         handler.scanners(),

@@ -100,16 +100,24 @@ impl Scanners {
 
     /// Refuses a connection already holding its share of scanners. Counting walks the
     /// table: opens are rare next to reads, and the table is capped by `max_open_scanners`.
-    fn check_owner_share(&self, owner: Option<ConnectionId>) -> CallResult<()> {
+    /// Scanners the service expired still count until forgotten, so a connection at its cap
+    /// has them forgotten first (the reaper also does, periodically).
+    fn check_owner_share(&self, service: &Service, owner: Option<ConnectionId>) -> CallResult<()> {
         let Some(owner) = owner else {
             return Ok(());
         };
-        let held = self
-            .open
-            .lock()
-            .values()
-            .filter(|e| e.owner == Some(owner))
-            .count();
+        let held = || {
+            self.open
+                .lock()
+                .values()
+                .filter(|e| e.owner == Some(owner))
+                .count()
+        };
+        if held() < self.max_per_connection {
+            return Ok(());
+        }
+        self.forget_expired(service);
+        let held = held();
         if held >= self.max_per_connection {
             return Err(from_service(strata_server::ServiceError::LimitExceeded {
                 limit: strata_server::limits::THRIFT_MAX_SCANNERS_PER_CONNECTION_KEY,
@@ -127,8 +135,7 @@ impl Scanners {
         req: ScanRequest,
         owner: Option<ConnectionId>,
     ) -> CallResult<i32> {
-        self.forget_expired(service);
-        self.check_owner_share(owner)?;
+        self.check_owner_share(service, owner)?;
         let table = table_name(table)?;
         // A filter string that does not parse is refused with the position of the error
         // (scannerOpenWithScan declares no IllegalArgument, so it reaches the client as a
