@@ -12,7 +12,9 @@
 #       each read once on average, every read a hit.
 #     ycsb-X: RECORDS=100000 records of FIELD_COUNT=10 x FIELD_LENGTH=100 bytes loaded (in
 #       batches of LOAD_BATCH=100, not measured), then OPERATIONS=200000 of workload X
-#       measured, with the same options as bench/compare-hbase.sh.
+#       measured, with the same options as bench/compare-hbase.sh. BEFORE="a b" first runs
+#       those workloads on the loaded data, not measured (compare-hbase.sh runs C after A and
+#       B: their updates leave many versions of hot rows in the memstore).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TARGET=${1:-grpc}
@@ -54,6 +56,7 @@ case $MODE in
       --operationcount "$OPERATIONS" --field-count "${FIELD_COUNT:-10}"
       --field-length "${FIELD_LENGTH:-100}")
     "$STRATA_BIN" bench ycsb load a "${common[@]}" --batch-size "${LOAD_BATCH:-100}" --quiet >/dev/null
+    for w in ${BEFORE:-}; do "$STRATA_BIN" bench ycsb run "$w" "${common[@]}" --quiet >/dev/null; done
     measure ycsb run "${MODE#ycsb-}" "${common[@]}"
     OPS=$OPERATIONS ;;
   *) echo "mode must be pe or ycsb-<workload>" >&2; exit 2 ;;
