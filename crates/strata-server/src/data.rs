@@ -2,15 +2,18 @@
 
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
 use parking_lot::{Mutex, MutexGuard};
-use strata_engine::{Cell, Durability, Get, RowResult};
+use strata_engine::{Cell, Durability, Get, Region, RowResult};
 
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
+use crate::row_op::{LockedRow, RowWrite};
 use crate::service::Service;
+use crate::table::TableState;
 
 const ROW_LOCK_STRIPES: usize = 256;
 
@@ -148,10 +151,11 @@ impl Service {
         }
         // Row locks make plain writes wait for a read-modify-write of the same row, as in
         // HBase, so an increment never overwrites a put that landed between its read and
-        // its write.
-        let _locks = self
+        // its write. They are held only while the writes are queued: see `row_op.rs`.
+        let locks = self
             .row_locks
             .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
+        let mut queued = Vec::new();
         let mut pending = cells;
         let mut state = state;
         let deadline = std::time::Instant::now() + SEALED_RETRY;
@@ -159,35 +163,34 @@ impl Service {
             // A share refused by a region being split or merged was not applied; it is
             // routed again on the table's new regions.
             let mut refused = Vec::new();
-            let mut by_region: BTreeMap<usize, Vec<Cell>> = BTreeMap::new();
-            for cell in pending {
-                let idx = state
-                    .regions
-                    .partition_point(|r| r.entry.start_key.as_ref() <= cell.row.as_ref());
-                by_region
-                    .entry(idx.saturating_sub(1))
-                    .or_default()
-                    .push(cell);
-            }
-            for (idx, cells) in by_region {
-                if let Some(region) = state.regions.get(idx) {
-                    match region.region.mutate(cells.clone(), durability) {
-                        Ok(_) => self.maybe_split(table, &region.region, state.regions.len()),
-                        Err(e) if e.is_region_sealed() && Instant::now() < deadline => {
-                            refused.extend(cells)
-                        }
-                        Err(e) => return Err(e.into()),
+            for (region, cells) in split_by_region(&state, pending).into_values() {
+                match region.mutate_queued(cells.clone(), durability, None) {
+                    Ok(write) => queued.push((write, Arc::clone(region), state.regions.len())),
+                    Err(e) if e.is_region_sealed() && Instant::now() < deadline => {
+                        refused.extend(cells)
                     }
+                    Err(e) => return Err(e.into()),
                 }
             }
             if refused.is_empty() {
-                return Ok(());
+                break;
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
             pending = refused;
             state = self.table(table)?;
             state.check_enabled()?;
         }
+        drop(locks);
+        let mut first_error = None;
+        for (write, region, regions) in queued {
+            match write.wait() {
+                Ok(_) => self.maybe_split(table, &region, regions),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        first_error.map_or(Ok(()), |e| Err(e.into()))
     }
 
     /// Bytes that accepted writes hold while waiting for their memstores.
@@ -266,144 +269,6 @@ impl Service {
         Ok(state.region_for(&get.row).region.get(get)?)
     }
 
-    /// The newest visible cell of one column, read under the caller's row lock.
-    fn newest_cell(
-        &self,
-        region: &strata_engine::Region,
-        row: &[u8],
-        family: &[u8],
-        qualifier: &[u8],
-    ) -> Result<Option<Cell>> {
-        let get = Get::new(row.to_vec()).column(family.to_vec(), qualifier.to_vec());
-        Ok(region.get(&get)?.and_then(|r| r.cells.into_iter().next()))
-    }
-
-    /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.
-    fn check_and_mutate_once(
-        &self,
-        table: &TableName,
-        check: &Check,
-        cells: Vec<Cell>,
-        durability: Durability,
-    ) -> Result<bool> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        state.check_family(&check.family)?;
-        for cell in &cells {
-            state.check_family(&cell.family)?;
-            if cell.row != check.row {
-                return Err(ServiceError::InvalidArgument(
-                    "check-and-mutate: every mutation must be in the checked row".into(),
-                ));
-            }
-        }
-        let _row = self.row_locks.lock(table, &check.row);
-        let region = &state.region_for(&check.row).region;
-        let current = self.newest_cell(region, &check.row, &check.family, &check.qualifier)?;
-        let passes = match (&check.value, &current) {
-            (None, None) => true,
-            (None, Some(_)) | (Some(_), None) => false,
-            (Some(given), Some(stored)) => check_passes(check.op, given, &stored.value),
-        };
-        if passes && !cells.is_empty() {
-            self.limits()
-                .check_cells(&cells, crate::limits::Dialect::Hbase)?;
-            region.mutate(cells, durability)?;
-        }
-        Ok(passes)
-    }
-
-    /// Atomically appends each `(family, qualifier, suffix)` to its cell's value (a missing
-    /// cell counts as empty) in one row mutation, and returns the new cells. Like HBase's
-    /// Append, every new cell gets the same timestamp: max(now, newest previous + 1).
-    fn append_once(
-        &self,
-        table: &TableName,
-        row: &[u8],
-        columns: &[(Bytes, Bytes, Bytes)],
-    ) -> Result<Vec<Cell>> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        for (family, _, _) in columns {
-            state.check_family(family)?;
-        }
-        let _row = self.row_locks.lock(table, row);
-        let region = &state.region_for(row).region;
-        let mut values = Vec::with_capacity(columns.len());
-        let mut ts = self.options.engine.clock.now_millis();
-        for (family, qualifier, suffix) in columns {
-            let current = self.newest_cell(region, row, family, qualifier)?;
-            ts = ts.max(
-                current
-                    .as_ref()
-                    .map_or(i64::MIN, |c| c.timestamp.saturating_add(1)),
-            );
-            let mut value = current.map(|c| c.value.to_vec()).unwrap_or_default();
-            value.extend_from_slice(suffix);
-            values.push(value);
-        }
-        let cells: Vec<Cell> = columns
-            .iter()
-            .zip(values)
-            .map(|((family, qualifier, _), value)| {
-                Cell::put(row.to_vec(), family.clone(), qualifier.clone(), ts, value)
-            })
-            .collect();
-        if !cells.is_empty() {
-            // An append can grow a value past the limit.
-            self.limits()
-                .check_cells(&cells, crate::limits::Dialect::Hbase)?;
-            region.mutate(cells.clone(), Durability::SyncWal)?;
-        }
-        Ok(cells)
-    }
-
-    /// Atomically adds `amount` to the 8-byte big-endian counter in a cell (a missing cell
-    /// counts as 0) and returns the new value. Like HBase: the sum wraps on overflow, the new
-    /// version's timestamp is max(now, previous + 1), and a value that is not 8 bytes wide
-    /// is an error.
-    fn increment_once(
-        &self,
-        table: &TableName,
-        row: &[u8],
-        family: &[u8],
-        qualifier: &[u8],
-        amount: i64,
-    ) -> Result<i64> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        state.check_family(family)?;
-        let _row = self.row_locks.lock(table, row);
-        let region = &state.region_for(row).region;
-        let current =
-            region.get(&Get::new(row.to_vec()).column(family.to_vec(), qualifier.to_vec()))?;
-        let cell = current.and_then(|r| r.cells.into_iter().next());
-        let (value, previous_ts) = match &cell {
-            None => (0, i64::MIN),
-            Some(c) => {
-                let bytes: [u8; 8] = c.value.as_ref().try_into().map_err(|_| {
-                    ServiceError::IncompatibleValue(format!(
-                        "field is not 64 bits wide: the current value has {} bytes",
-                        c.value.len()
-                    ))
-                })?;
-                (i64::from_be_bytes(bytes), c.timestamp)
-            }
-        };
-        let new_value = value.wrapping_add(amount);
-        let now = self.options.engine.clock.now_millis();
-        let ts = now.max(previous_ts.saturating_add(1));
-        let put = Cell::put(
-            row.to_vec(),
-            family.to_vec(),
-            qualifier.to_vec(),
-            ts,
-            new_value.to_be_bytes().to_vec(),
-        );
-        region.mutate(vec![put], Durability::SyncWal)?;
-        Ok(new_value)
-    }
-
     /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.
     pub fn check_and_mutate(
         &self,
@@ -415,7 +280,20 @@ impl Service {
         let _timer = self
             .metrics
             .start(crate::metrics::Operation::CheckAndMutate, Some(table));
-        self.retry_sealed(|| self.check_and_mutate_once(table, check, cells.clone(), durability))
+        let write = RowWrite {
+            durability,
+            ..RowWrite::hbase()
+        };
+        let families = std::iter::once(check.family.as_ref());
+        self.with_row(table, &check.row, families, write, |row| {
+            let current = row.newest_cell(&check.family, &check.qualifier)?;
+            let passes = match (&check.value, &current) {
+                (None, None) => true,
+                (None, Some(_)) | (Some(_), None) => false,
+                (Some(given), Some(stored)) => check_passes(check.op, given, &stored.value),
+            };
+            Ok((if passes { cells.clone() } else { Vec::new() }, passes))
+        })
     }
 
     /// Atomically appends each `(family, qualifier, suffix)` to its cell's value (a missing
@@ -430,7 +308,11 @@ impl Service {
         let _timer = self
             .metrics
             .start(crate::metrics::Operation::Append, Some(table));
-        self.retry_sealed(|| self.append_once(table, row, columns))
+        let families = columns.iter().map(|(family, _, _)| family.as_ref());
+        self.with_row(table, row, families, RowWrite::hbase(), |locked| {
+            let cells = appended_cells(locked, row, columns)?;
+            Ok((cells.clone(), cells))
+        })
     }
 
     /// Atomically adds `amount` to the 8-byte big-endian counter in a cell (a missing cell
@@ -448,6 +330,83 @@ impl Service {
         let _timer = self
             .metrics
             .start(crate::metrics::Operation::Increment, Some(table));
-        self.retry_sealed(|| self.increment_once(table, row, family, qualifier, amount))
+        let families = std::iter::once(family);
+        self.with_row(table, row, families, RowWrite::hbase(), |locked| {
+            let (value, previous_ts) = match locked.newest_cell(family, qualifier)? {
+                None => (0, i64::MIN),
+                Some(c) => (counter_value(&c.value)?, c.timestamp),
+            };
+            let new_value = value.wrapping_add(amount);
+            let ts = locked.server_timestamp(previous_ts.saturating_add(1));
+            let put = Cell::put(
+                row.to_vec(),
+                family.to_vec(),
+                qualifier.to_vec(),
+                ts,
+                new_value.to_be_bytes().to_vec(),
+            );
+            Ok((vec![put], new_value))
+        })
     }
+}
+
+/// The cells of an append: each column's newest value with its suffix, all at one timestamp
+/// past every column's newest version.
+fn appended_cells(
+    locked: &LockedRow<'_>,
+    row: &[u8],
+    columns: &[(Bytes, Bytes, Bytes)],
+) -> Result<Vec<Cell>> {
+    let mut values = Vec::with_capacity(columns.len());
+    let mut at_least = i64::MIN;
+    for (family, qualifier, suffix) in columns {
+        let current = locked.newest_cell(family, qualifier)?;
+        if let Some(c) = &current {
+            at_least = at_least.max(c.timestamp.saturating_add(1));
+        }
+        let mut value = current.map(|c| c.value.to_vec()).unwrap_or_default();
+        value.extend_from_slice(suffix);
+        values.push(value);
+    }
+    let ts = locked.server_timestamp(at_least);
+    Ok(columns
+        .iter()
+        .zip(values)
+        .map(|((family, qualifier, _), value)| {
+            Cell::put(row.to_vec(), family.clone(), qualifier.clone(), ts, value)
+        })
+        .collect())
+}
+
+/// Groups `cells` by the region of `state` that holds their row.
+fn split_by_region(
+    state: &TableState,
+    cells: Vec<Cell>,
+) -> BTreeMap<usize, (&Arc<Region>, Vec<Cell>)> {
+    let mut by_region: BTreeMap<usize, (&Arc<Region>, Vec<Cell>)> = BTreeMap::new();
+    for cell in cells {
+        let idx = state
+            .regions
+            .partition_point(|r| r.entry.start_key.as_ref() <= cell.row.as_ref())
+            .saturating_sub(1);
+        if let Some(open) = state.regions.get(idx) {
+            by_region
+                .entry(idx)
+                .or_insert_with(|| (&open.region, Vec::new()))
+                .1
+                .push(cell);
+        }
+    }
+    by_region
+}
+
+/// A counter cell's value: 8 bytes, big-endian, as HBase stores it.
+fn counter_value(value: &[u8]) -> Result<i64> {
+    let bytes: [u8; 8] = value.try_into().map_err(|_| {
+        ServiceError::IncompatibleValue(format!(
+            "field is not 64 bits wide: the current value has {} bytes",
+            value.len()
+        ))
+    })?;
+    Ok(i64::from_be_bytes(bytes))
 }

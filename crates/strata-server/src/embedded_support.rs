@@ -3,17 +3,14 @@
 //! version's timestamp and write the marker under the row lock.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use strata_engine::{Cell, CellType, Durability, Get, Region, LATEST_TIMESTAMP};
+use strata_engine::{Cell, CellType, Durability, Get, LATEST_TIMESTAMP};
 
-use crate::error::{Result, ServiceError};
+use crate::error::Result;
 use crate::names::TableName;
+use crate::row_op::{LockedRow, RowWrite};
 use crate::service::Service;
-
-/// How long a row write waits for a split or merge of its region (as `data.rs` does).
-const SEALED_RETRY: Duration = Duration::from_secs(30);
 
 impl Service {
     /// Applies the cells of one row atomically. A single-version delete marker
@@ -28,50 +25,21 @@ impl Service {
         cells: Vec<Cell>,
         durability: Durability,
     ) -> Result<()> {
-        self.limits()
-            .check_cells(&cells, crate::limits::Dialect::Hbase)?;
-        let deadline = Instant::now() + SEALED_RETRY;
-        loop {
-            match self.mutate_row_once(table, row, cells.clone(), durability) {
-                Err(ServiceError::Engine(e))
-                    if e.is_region_sealed() && Instant::now() < deadline =>
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                other => return other,
-            }
-        }
-    }
-
-    fn mutate_row_once(
-        &self,
-        table: &TableName,
-        row: &[u8],
-        mut cells: Vec<Cell>,
-        durability: Durability,
-    ) -> Result<()> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        for cell in &cells {
-            state.check_family(&cell.family)?;
-            if cell.row.as_ref() != row {
-                return Err(ServiceError::InvalidArgument(
-                    "a row mutation must stay in its row".into(),
-                ));
-            }
-        }
-        let _row = self.row_locks.lock(table, row);
-        let open = state.region_for(row);
-        let now = self.options.engine.clock.now_millis();
-        resolve_latest_deletes(&open.region, row, &mut cells, now)?;
-        open.region.mutate(cells, durability)?;
-        self.maybe_split(table, &open.region, state.regions.len());
-        Ok(())
+        let write = RowWrite {
+            durability,
+            ..RowWrite::hbase()
+        };
+        let families = cells.iter().map(|c| c.family.as_ref());
+        self.with_row(table, row, families, write, |locked| {
+            let mut cells = cells.clone();
+            resolve_latest_deletes(locked, row, &mut cells)?;
+            Ok((cells, ()))
+        })
     }
 }
 
 /// Gives each latest-version delete marker in `cells` its column's version timestamp.
-fn resolve_latest_deletes(region: &Region, row: &[u8], cells: &mut [Cell], now: i64) -> Result<()> {
+fn resolve_latest_deletes(locked: &LockedRow<'_>, row: &[u8], cells: &mut [Cell]) -> Result<()> {
     let is_latest_delete =
         |c: &Cell| c.cell_type == CellType::Delete && c.timestamp == LATEST_TIMESTAMP;
     let mut wanted: HashMap<(Bytes, Bytes), u32> = HashMap::new();
@@ -85,7 +53,7 @@ fn resolve_latest_deletes(region: &Region, row: &[u8], cells: &mut [Cell], now: 
         let get = Get::new(row.to_vec())
             .column(family.clone(), qualifier.clone())
             .versions(count);
-        let stamps: Vec<i64> = region
+        let stamps: Vec<i64> = locked
             .get(&get)?
             .map(|r| r.cells.iter().map(|c| c.timestamp).collect())
             .unwrap_or_default();
@@ -96,7 +64,7 @@ fn resolve_latest_deletes(region: &Region, row: &[u8], cells: &mut [Cell], now: 
         cell.timestamp = versions
             .get_mut(&column)
             .and_then(Iterator::next)
-            .unwrap_or(now);
+            .unwrap_or_else(|| locked.server_timestamp(i64::MIN));
     }
     Ok(())
 }

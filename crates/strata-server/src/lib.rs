@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod names;
 mod region_sizes;
 pub mod request_budget;
+mod row_op;
 mod row_stream;
 mod row_txn;
 mod scanner;

@@ -5,17 +5,18 @@
 
 use strata_engine::{Cell, Durability, Get, RowResult};
 
-use crate::error::{Result, ServiceError};
+use crate::error::Result;
 use crate::limits::Dialect;
 use crate::names::TableName;
+use crate::row_op::RowWrite;
 use crate::service::Service;
 
 impl Service {
     /// Reads `read` (one row) under that row's lock and calls `compute` with the row (`None`
     /// when nothing in it is visible) and the server's time in milliseconds. The cells it
     /// returns (all in `read.row`; none: nothing is written) are written in one atomic,
-    /// synchronously logged mutation before the lock is released; its second value is
-    /// returned. `compute` may run more than once: when a split or merge seals the region
+    /// synchronously logged mutation (see [`Service::with_row`]); its second value is
+    /// returned once that write is durable. `compute` may run more than once: when a split or merge seals the region
     /// between the read and the write, nothing was written and the whole step is retried on
     /// the new region.
     pub fn read_modify_write_row<T>(
@@ -35,40 +36,15 @@ impl Service {
         read: &Get,
         mut compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
     ) -> Result<T> {
-        self.retry_sealed(|| self.read_modify_write_once(dialect, table, read, &mut compute))
-    }
-
-    fn read_modify_write_once<T>(
-        &self,
-        dialect: Dialect,
-        table: &TableName,
-        read: &Get,
-        compute: &mut impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
-    ) -> Result<T> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        for family in read.columns.keys() {
-            state.check_family(family)?;
-        }
-        let _row = self.row_locks.lock(table, &read.row);
-        let region = &state.region_for(&read.row).region;
-        let current = region.get(read)?;
-        let now = self.options.engine.clock.now_millis();
-        let (cells, answer) = compute(current, now)?;
-        self.limits().check_cells(&cells, dialect)?;
-        for cell in &cells {
-            state.check_family(&cell.family)?;
-            if cell.row != read.row {
-                return Err(ServiceError::InvalidArgument(
-                    "read-modify-write: every cell must be in the row that was read".into(),
-                ));
-            }
-        }
-        if !cells.is_empty() {
-            region.mutate(cells, Durability::SyncWal)?;
-            self.maybe_split(table, region, state.regions.len());
-        }
-        Ok(answer)
+        let write = RowWrite {
+            dialect,
+            durability: Durability::SyncWal,
+        };
+        let families = read.columns.keys().map(|f| f.as_ref());
+        self.with_row(table, &read.row, families, write, |row| {
+            let current = row.get(read)?;
+            compute(current, row.server_timestamp(i64::MIN))
+        })
     }
 }
 
@@ -80,6 +56,7 @@ mod tests {
     use strata_engine::{FamilyOptions, LATEST_TIMESTAMP};
 
     use super::*;
+    use crate::ServiceError;
     use crate::ServiceOptions;
 
     fn open(dir: &std::path::Path) -> (Arc<Service>, TableName) {

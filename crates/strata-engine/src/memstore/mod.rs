@@ -55,6 +55,19 @@ impl Memstore {
         charge
     }
 
+    /// Removes the entry with exactly this internal key (a write whose WAL record failed);
+    /// returns the bytes charged for it, 0 if it is not here.
+    pub fn remove(&self, key: &[u8]) -> u64 {
+        match self.map.remove(&MemKey::probe(key)) {
+            Some(entry) => {
+                let charge = key.len() as u64 + entry.value().len() as u64 + ENTRY_OVERHEAD;
+                self.size.fetch_sub(charge, Ordering::AcqRel);
+                charge
+            }
+            None => 0,
+        }
+    }
+
     /// Bytes charged for every entry.
     pub fn size(&self) -> u64 {
         self.size.load(Ordering::Acquire)

@@ -7,8 +7,10 @@ mod read;
 mod seal;
 mod write;
 
+pub use write::PendingWrite;
+
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -43,6 +45,8 @@ pub struct Region {
     /// Set while a split or merge retires the region: writes are refused (the caller
     /// retries on the new regions), reads go on over the frozen data.
     sealed: AtomicBool,
+    /// The newest timestamp handed out for a write that took the server's time.
+    last_server_ts: AtomicI64,
     pub(crate) requests: crate::stats::RegionRequests,
 }
 
@@ -88,6 +92,7 @@ impl Region {
             flush_requested: AtomicBool::new(false),
             compaction_requested: AtomicBool::new(false),
             sealed: AtomicBool::new(false),
+            last_server_ts: AtomicI64::new(i64::MIN),
             requests: crate::stats::RegionRequests::default(),
         };
         let replayed = region.replay(recovered);
@@ -203,11 +208,17 @@ impl Region {
         // restore the rest of every logged write, however it was acknowledged. (Per snapshot,
         // because a concurrent flush may have set aside the snapshot a store writes.)
         let now = self.shared.clock.now_millis();
-        let sync_wal = || self.shared.wal.sync();
+        // A snapshot may hold writes queued on the WAL and not yet resolved; it is written
+        // only once each is durable and visible, or was taken back out (its batch failed).
+        let before_write = |max_seq: u64| {
+            self.shared.wal.sync()?;
+            self.mvcc.wait_until_visible(max_seq);
+            Ok(())
+        };
         let mut result = Ok(());
         for store in prepared {
             let started = std::time::Instant::now();
-            match store.flush_snapshot(now, &sync_wal) {
+            match store.flush_snapshot(now, &before_write) {
                 Ok(freed) => {
                     self.shared.memory.release(freed);
                     let (elapsed, end) = (started.elapsed(), self.shared.clock.now_millis());

@@ -66,6 +66,11 @@ impl Mvcc {
     /// Completes `seq` and waits until it is visible, so a writer reads its own write.
     pub fn complete_and_wait(&self, seq: u64) {
         self.complete(seq);
+        self.wait_until_visible(seq);
+    }
+
+    /// Waits until the read point reaches `seq`: every write up to it is finished.
+    pub fn wait_until_visible(&self, seq: u64) {
         let mut pending = self.pending.lock();
         while self.read_point() < seq {
             self.advanced.wait(&mut pending);

@@ -19,9 +19,19 @@ use crate::store::{SourceFilter, Store};
 impl Region {
     /// Reads one row. `None` when nothing in it is visible.
     pub fn get(&self, get: &Get) -> Result<Option<RowResult>> {
+        self.get_at(get, self.mvcc.read_point())
+    }
+
+    /// Reads one row as its newest queued writes left it, acknowledged or not: what a
+    /// read-modify-write builds on, under the row's lock (every write of the row is then
+    /// either in the memstores or not begun). Take a [`Region::failure_guard`] first.
+    pub fn get_queued(&self, get: &Get) -> Result<Option<RowResult>> {
+        self.get_at(get, u64::MAX)
+    }
+
+    fn get_at(&self, get: &Get, read_point: u64) -> Result<Option<RowResult>> {
         self.requests.read();
         validate_read(get.max_versions, &get.time_range)?;
-        let read_point = self.mvcc.read_point();
         let prefix = key::row_prefix(&get.row);
         let mut cells = Vec::new();
         for (family, store, qualifiers) in self.selected(&get.columns)? {

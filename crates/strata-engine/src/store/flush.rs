@@ -33,19 +33,23 @@ impl Store {
     }
 
     /// Writes the snapshot to an SSTable and makes it live. Returns the memstore bytes freed.
-    /// `before_write` runs first, once the snapshot to write is known (the region makes the
-    /// WAL durable there, so every edit of the snapshot can be replayed in full).
+    /// `before_write` runs first with the snapshot's highest seq, once the snapshot to write
+    /// is known (the region makes the WAL durable there, so every edit of the snapshot can be
+    /// replayed in full, and waits for every write in it to be resolved).
     pub fn flush_snapshot(
         &self,
         now_ms: i64,
-        before_write: &dyn Fn() -> Result<()>,
+        before_write: &dyn Fn(u64) -> Result<()>,
     ) -> Result<u64> {
         let _guard = self.flush_lock.lock();
         let Some(snapshot) = self.view().snapshot.clone() else {
             return Ok(0);
         };
         if !snapshot.is_empty() {
-            before_write()?;
+            before_write(snapshot.max_seq())?;
+        }
+        // Writes whose WAL batch failed were taken back out meanwhile, maybe all of them.
+        if !snapshot.is_empty() {
             let file = self.write_table(&snapshot, now_ms)?;
             self.install_flushed(file, snapshot.max_seq())?;
         }

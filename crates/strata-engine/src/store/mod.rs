@@ -182,6 +182,23 @@ impl Store {
             .insert(key, cell.value.clone(), cell.seq)
     }
 
+    /// Takes back a cell whose write was never logged (its WAL batch failed): removes it
+    /// from the memstore, or from the snapshot if a flush set that memstore aside since
+    /// (a flush writes a snapshot only after every write in it is resolved). Returns the
+    /// bytes freed.
+    pub fn remove_unlogged(&self, cell: &Cell) -> u64 {
+        let key = key::make_key(
+            &cell.row,
+            &cell.qualifier,
+            cell.timestamp,
+            cell.cell_type,
+            cell.seq,
+        );
+        let view = self.view.read();
+        let snapshot = view.snapshot.as_ref().map_or(0, |s| s.remove(&key));
+        view.memstore.remove(&key) + snapshot
+    }
+
     /// Number of live SSTables.
     pub fn file_count(&self) -> usize {
         self.view().files.len()

@@ -25,5 +25,6 @@ mod writer;
 mod tests;
 
 pub use edit::WalEdit;
+pub use group_commit::{FailedWait, FailureGuard, Ticket};
 pub use stats::{WalStats, SYNC_LATENCY_BUCKETS};
 pub use writer::Wal;

@@ -11,7 +11,7 @@ use parking_lot::Mutex;
 use super::edit::WalEdit;
 use super::flusher::{self, StopSignal};
 use super::format::{encode_record, MAX_RECORD_LEN, RECORD_TYPE_EDIT};
-use super::group_commit::{Batch, GroupCommit, Request};
+use super::group_commit::{Batch, FailedWait, FailureGuard, GroupCommit, Request, Ticket};
 use super::recovery::recover;
 use super::segment::SegmentSet;
 use super::stats::{WalCounters, WalStats};
@@ -94,12 +94,28 @@ impl Wal {
     /// not acknowledged (it may or may not be replayed later). An edit whose payload exceeds
     /// 256 MiB is `Error::InvalidArgument`.
     pub fn append(&self, edit: &WalEdit, durability: Durability) -> Result<()> {
+        match self.enqueue(edit, durability, None)? {
+            None => Ok(()),
+            Some(ticket) => self.wait(ticket).map_err(|failed| failed.error()),
+        }
+    }
+
+    /// The first half of [`Wal::append`]: queues `edit` in WAL order and returns at once.
+    /// `None` means it already meets `durability` (`SkipWal`, or `AsyncWal` while the
+    /// backlog is small); otherwise [`Wal::wait`] on the ticket. A `guard` taken before a
+    /// WAL write failed since refuses the edit (retryably), with nothing queued.
+    pub fn enqueue(
+        &self,
+        edit: &WalEdit,
+        durability: Durability,
+        guard: Option<FailureGuard>,
+    ) -> Result<Option<Ticket>> {
         if self.closed.load(Ordering::Acquire) {
             return Err(Error::Closed("the WAL is closed".into()));
         }
         if durability == Durability::SkipWal {
             WalCounters::bump(&self.counters.skipped);
-            return Ok(());
+            return Ok(None);
         }
         let record =
             encode_record(RECORD_TYPE_EDIT, |buf| edit.encode_payload(buf)).map_err(|len| {
@@ -107,14 +123,26 @@ impl Wal {
                     "WAL edit of {len} bytes exceeds the {MAX_RECORD_LEN}-byte limit"
                 ))
             })?;
-        WalCounters::bump(&self.counters.appends);
         let req = Request {
             record: &record,
             seq: Some(edit.seq),
             durability: durability.max(self.min_durability),
             internal: false,
         };
-        self.queue.submit(req, &|batch| self.write_batch(batch))
+        let ticket = self.queue.enqueue(req, guard)?;
+        WalCounters::bump(&self.counters.appends);
+        Ok(ticket)
+    }
+
+    /// The second half of [`Wal::append`]: blocks until the ticket's edit is durable. On a
+    /// failure, the caller undoes the edit's effects and then drops the [`FailedWait`].
+    pub fn wait(&self, ticket: Ticket) -> std::result::Result<(), FailedWait<'_>> {
+        self.queue.wait(ticket, &|batch| self.write_batch(batch))
+    }
+
+    /// Taken by a read-modify-write before it reads; see [`FailureGuard`].
+    pub fn failure_guard(&self) -> Result<FailureGuard> {
+        self.queue.failure_guard()
     }
 
     /// Makes everything appended so far durable, `AsyncWal` edits included, in rolled
