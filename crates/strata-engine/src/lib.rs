@@ -51,5 +51,6 @@ pub use options::{
     WalOptions,
 };
 pub use read::scanner::RegionScanner;
-pub use region::{Region, RegionSpec};
+pub use region::{PendingWrite, Region, RegionSpec};
 pub use store::CompactionOutcome;
+pub use wal::FailureGuard;

@@ -31,12 +31,14 @@ pub enum PeWorkload {
     ScanRange10,
     ScanRange100,
     Increment,
+    /// Every client increments the same cell of one row: a hot counter.
+    HotIncrement,
     CheckAndPut,
     MultiGet,
 }
 
 impl PeWorkload {
-    pub const ALL: [PeWorkload; 9] = [
+    pub const ALL: [PeWorkload; 10] = [
         PeWorkload::SequentialWrite,
         PeWorkload::RandomWrite,
         PeWorkload::RandomRead,
@@ -44,6 +46,7 @@ impl PeWorkload {
         PeWorkload::ScanRange10,
         PeWorkload::ScanRange100,
         PeWorkload::Increment,
+        PeWorkload::HotIncrement,
         PeWorkload::CheckAndPut,
         PeWorkload::MultiGet,
     ];
@@ -58,6 +61,7 @@ impl PeWorkload {
             PeWorkload::ScanRange10 => "scanRange10",
             PeWorkload::ScanRange100 => "scanRange100",
             PeWorkload::Increment => "increment",
+            PeWorkload::HotIncrement => "hotIncrement",
             PeWorkload::CheckAndPut => "checkAndPut",
             PeWorkload::MultiGet => "multiGet",
         }

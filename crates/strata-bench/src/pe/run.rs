@@ -112,6 +112,7 @@ impl PeThread<'_> {
             PeWorkload::ScanRange10 => self.range_scans(client, rec, 10),
             PeWorkload::ScanRange100 => self.range_scans(client, rec, 100),
             PeWorkload::Increment => self.increment(client, rec),
+            PeWorkload::HotIncrement => self.hot_increment(client, rec),
             PeWorkload::CheckAndPut => self.check_and_put(client, rec),
         }
     }
@@ -218,6 +219,23 @@ impl PeThread<'_> {
             if value < 1 {
                 rec.miss("increment", 1)?;
             }
+        }
+        Ok(())
+    }
+
+    /// `--rows` increments of one cell that every client shares (row 0's counter). Each
+    /// returned value must exceed the one before: the cell only grows.
+    fn hot_increment(&mut self, client: &mut dyn Client, rec: &mut Recorder) -> BenchResult<()> {
+        let key = format_row(0);
+        let mut last = 0;
+        for _ in 0..self.opts.rows {
+            let value = rec.time("hotIncrement", 1, || {
+                client.increment(&key, COUNTER_QUALIFIER, 1)
+            })?;
+            if value <= last {
+                rec.miss("hotIncrement", 1)?;
+            }
+            last = value;
         }
         Ok(())
     }

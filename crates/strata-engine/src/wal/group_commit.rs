@@ -276,8 +276,11 @@ struct StepDown<'a> {
 impl Drop for StepDown<'_> {
     fn drop(&mut self) {
         if self.slot.get().is_none() {
+            // The write function panicked: the leader is unwinding and will never hold a
+            // `FailedWait`, so only the other waiters are left to resolve.
             let failed = Arc::new(Error::Closed("the WAL leader failed while writing".into()));
-            self.queue.fail_queued(self.waiters, &failed);
+            self.queue
+                .fail_queued(self.waiters.saturating_sub(1), &failed);
             let _ = self.slot.set(Err(failed));
         }
         let mut st = self.queue.state.lock();

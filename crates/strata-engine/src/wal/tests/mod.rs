@@ -8,6 +8,7 @@ mod golden;
 mod group;
 mod min_durability;
 mod model;
+mod queued_failure;
 mod roundtrip;
 mod support;
 pub mod torn;
