@@ -60,9 +60,7 @@ fn a_failed_batch_fails_the_batch_queued_behind_it() {
         let leader_error = leader.join().unwrap();
         assert!(leader_error.unwrap().contains("injected"));
         let behind = queue.wait(second, &succeeding);
-        let failed = behind
-            .err()
-            .expect("the batch queued behind a failure fails too");
+        let failed = behind.expect_err("the batch queued behind a failure fails too");
         assert!(failed.error().to_string().contains("injected"));
         // The leader's FailedWait is gone; this one is still undoing its edit.
         assert!(
