@@ -12,6 +12,7 @@ import time
 import pytest
 from google.api_core import exceptions
 from google.cloud.bigtable import column_family as cf
+from google.cloud.bigtable_admin_v2.types import Table as TablePb
 
 HOUR = datetime.timedelta(hours=1)
 DAY_MS = 24 * 3600 * 1000
@@ -57,12 +58,35 @@ def test_exact_rules_are_hbase_settings(make_table, hbase, rule, versions, ttl):
         assert family["time_to_live"] == ttl
 
 
-def test_members_in_any_order_read_back_versions_first(make_table, strata_only):
-    # Strata stores the rule as HBase settings, so the order of a union's members is not kept.
-    table = make_table({"cf": union(cf.MaxAgeGCRule(HOUR), cf.MaxVersionsGCRule(2))})
-    assert table.list_column_families()["cf"].gc_rule == union(
-        cf.MaxVersionsGCRule(2), cf.MaxAgeGCRule(HOUR)
+# Rules whose members are not in the order Strata derives from HBase settings (versions
+# first, then the age part): only a rule kept as given reads back like this.
+AS_GIVEN_RULES = [
+    union(intersection(cf.MaxVersionsGCRule(2), cf.MaxAgeGCRule(HOUR)), cf.MaxVersionsGCRule(5)),
+    union(cf.MaxAgeGCRule(HOUR), cf.MaxVersionsGCRule(2)),
+    intersection(cf.MaxAgeGCRule(HOUR), cf.MaxVersionsGCRule(3)),
+    union(cf.MaxVersionsGCRule(4)),
+]
+
+
+def full_view_rule(client, table, family):
+    api = client.table_admin_client
+    full = api.get_table(request={"name": table.name, "view": TablePb.View.FULL})
+    return full.column_families[family].gc_rule
+
+
+@pytest.mark.parametrize("rule", AS_GIVEN_RULES, ids=range(len(AS_GIVEN_RULES)))
+def test_rules_read_back_exactly_as_created(client, make_table, rule):
+    table = make_table({"cf": rule})
+    assert full_view_rule(client, table, "cf") == rule.to_pb()
+    assert table.list_column_families()["cf"].gc_rule == rule
+    # Also for a family added later, and after an update to another rule.
+    table.column_family("added", rule).create()
+    assert full_view_rule(client, table, "added") == rule.to_pb()
+    other = union(
+        intersection(cf.MaxAgeGCRule(2 * HOUR), cf.MaxVersionsGCRule(1)), cf.MaxVersionsGCRule(3)
     )
+    table.column_family("cf", other).update()
+    assert full_view_rule(client, table, "cf") == other.to_pb()
 
 
 REFUSED = [

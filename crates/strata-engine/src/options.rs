@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use bytes::Bytes;
+
 /// Block compression codec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Compression {
@@ -62,6 +64,12 @@ pub struct FamilyOptions {
     pub bloom_type: BloomType,
     pub block_cache_enabled: bool,
     pub in_memory: bool,
+    /// The garbage-collection rule exactly as a Cloud Bigtable client last gave it (an
+    /// encoded `google.bigtable.admin.v2.GcRule`), so that GetTable can return it in the
+    /// client's own shape and member order. The engine never reads it: `max_versions`,
+    /// `min_versions` and `ttl_seconds` are what collect cells. The gRPC layer uses it only
+    /// while it still stands for those three settings.
+    pub bigtable_gc_rule: Option<Bytes>,
 }
 
 impl FamilyOptions {
@@ -79,6 +87,7 @@ impl FamilyOptions {
             bloom_type: BloomType::Row,
             block_cache_enabled: true,
             in_memory: false,
+            bigtable_gc_rule: None,
         }
     }
 

@@ -21,7 +21,7 @@ use strata_engine::FamilyOptions;
 use strata_server::{AlterOp, Service, TableName};
 use tonic::Status;
 
-use super::gc_rule::{rule_from_settings, settings_from_rule, GcSettings};
+use super::gc_rule::{family_rule, rule_to_keep, settings_from_rule};
 
 /// Bigtable's longest column family id.
 const MAX_FAMILY_ID_LEN: usize = 64;
@@ -51,9 +51,21 @@ pub fn family_from_message(
     check_family_id(field, id)?;
     refuse_value_type(field, family)?;
     let mut options = FamilyOptions::new(id.as_bytes().to_vec());
-    settings_from_rule(family.gc_rule.as_ref(), &format!("{field}.gc_rule"))?
-        .apply_to(&mut options);
+    set_gc_rule(&mut options, family, field)?;
     Ok(options)
+}
+
+/// Gives `options` the HBase settings of the message's GC rule, and keeps the rule itself
+/// so that GetTable returns it as given.
+fn set_gc_rule(
+    options: &mut FamilyOptions,
+    family: &ColumnFamily,
+    field: &str,
+) -> Result<(), Status> {
+    let rule = family.gc_rule.as_ref();
+    settings_from_rule(rule, &format!("{field}.gc_rule"))?.apply_to(options);
+    options.bigtable_gc_rule = rule_to_keep(rule);
+    Ok(())
 }
 
 fn refuse_value_type(field: &str, family: &ColumnFamily) -> Result<(), Status> {
@@ -65,10 +77,10 @@ fn refuse_value_type(field: &str, family: &ColumnFamily) -> Result<(), Status> {
     Ok(())
 }
 
-/// The Bigtable message for an existing family: its GC rule derived from its settings.
+/// The Bigtable message for an existing family (its GC rule: see `family_rule`).
 pub fn family_message(family: &FamilyOptions) -> ColumnFamily {
     ColumnFamily {
-        gc_rule: rule_from_settings(GcSettings::of(family)),
+        gc_rule: family_rule(family),
         value_type: None,
     }
 }
@@ -143,8 +155,7 @@ fn plan_one(
             let update = format!("{field}.update");
             refuse_value_type(&update, family)?;
             check_update_mask(field, m)?;
-            settings_from_rule(family.gc_rule.as_ref(), &format!("{update}.gc_rule"))?
-                .apply_to(&mut options);
+            set_gc_rule(&mut options, family, &update)?;
             Ok(AlterOp::ModifyFamily(options))
         }
         Some(Mod::Drop(true)) => {

@@ -160,3 +160,53 @@ fn only_the_gc_rule_can_be_updated() {
     let err = plan(&table(), &current(), &[m]).unwrap_err();
     assert!(err.message().starts_with("modifications[0].update_mask:"));
 }
+
+#[test]
+fn created_and_updated_families_keep_the_rule_as_given() {
+    use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::gc_rule::{
+        Intersection, Union,
+    };
+    let age = GcRule {
+        rule: Some(Rule::MaxAge(prost_types::Duration {
+            seconds: 3600,
+            nanos: 0,
+        })),
+    };
+    let intersection = GcRule {
+        rule: Some(Rule::Intersection(Intersection {
+            rules: vec![family(2).gc_rule.unwrap(), age],
+        })),
+    };
+    let union = ColumnFamily {
+        gc_rule: Some(GcRule {
+            rule: Some(Rule::Union(Union {
+                rules: vec![intersection, family(5).gc_rule.unwrap()],
+            })),
+        }),
+        value_type: None,
+    };
+    let created = family_from_message("f", "cf", &union).unwrap();
+    assert_eq!(family_message(&created), union);
+
+    let ops = plan(
+        &table(),
+        &[created],
+        &[modification("cf", Mod::Update(family(3)))],
+    )
+    .unwrap();
+    let AlterOp::ModifyFamily(updated) = &ops[0] else {
+        panic!("{ops:?}")
+    };
+    assert_eq!(family_message(updated), family(3));
+    let ops = plan(
+        &table(),
+        std::slice::from_ref(updated),
+        &[modification("cf", Mod::Update(ColumnFamily::default()))],
+    )
+    .unwrap();
+    let AlterOp::ModifyFamily(cleared) = &ops[0] else {
+        panic!("{ops:?}")
+    };
+    assert_eq!(cleared.bigtable_gc_rule, None);
+    assert_eq!(family_message(cleared).gc_rule, None);
+}

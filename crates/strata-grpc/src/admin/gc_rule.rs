@@ -16,16 +16,21 @@
 //! | `union [max_num_versions N, intersection [M, T]]`      | N          | T   | M            |
 //!
 //! "Unlimited" is `i32::MAX` versions (HBase's own default is 1; Bigtable keeps every
-//! version without a rule). The members of a union or intersection may come in any order;
-//! GetTable reports them versions first. Any other shape (nested unions, two ages in one
+//! version without a rule). The members of a union or intersection may come in any order,
+//! and a union or intersection may hold a single rule. GetTable returns a rule set through
+//! Bigtable exactly as it was given (kept, encoded, next to the family's settings), as long
+//! as it still stands for the family's settings; a family created or changed through an
+//! HBase API since gets the rule derived from its settings, versions first. Any other shape (nested unions, two ages in one
 //! union, an intersection inside an intersection, ...) has no exact HBase equivalent and is
 //! refused with INVALID_ARGUMENT naming the offending field, never approximated. HBase's
 //! TTL is in whole seconds, so a `max_age` with a sub-second part is refused too.
 
+use bytes::Bytes;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::{
     gc_rule::{Intersection, Rule, Union},
     GcRule,
 };
+use prost::Message;
 use strata_engine::FamilyOptions;
 use tonic::Status;
 
@@ -252,6 +257,26 @@ pub fn rule_from_settings(settings: GcSettings) -> Option<GcRule> {
         (Some(v), Some(a)) => Some(rule(Rule::Union(Union { rules: vec![v, a] }))),
         (v, a) => v.or(a),
     }
+}
+
+/// The rule to keep with a family so that GetTable can return it as given: `rule` encoded,
+/// or `None` when it says nothing (no rule keeps every version, which the settings say).
+pub fn rule_to_keep(rule: Option<&GcRule>) -> Option<Bytes> {
+    rule.filter(|r| r.rule.is_some())
+        .map(|r| Bytes::from(r.encode_to_vec()))
+}
+
+/// The GC rule GetTable reports for `family`: the one a Bigtable client gave, as given,
+/// while it still stands for the family's settings; otherwise (never given, or the settings
+/// were changed through an HBase API since) the rule derived from the settings.
+pub fn family_rule(family: &FamilyOptions) -> Option<GcRule> {
+    let settings = GcSettings::of(family);
+    family
+        .bigtable_gc_rule
+        .as_ref()
+        .and_then(|kept| GcRule::decode(kept.as_ref()).ok())
+        .filter(|kept| settings_from_rule(Some(kept), "gc_rule").ok() == Some(settings))
+        .or_else(|| rule_from_settings(settings))
 }
 
 fn rule(rule: Rule) -> GcRule {

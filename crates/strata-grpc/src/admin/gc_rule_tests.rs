@@ -64,7 +64,7 @@ fn each_exact_shape_maps_onto_hbase_settings() {
 }
 
 #[test]
-fn member_order_does_not_matter_and_reads_back_versions_first() {
+fn member_order_does_not_matter_and_derived_rules_list_versions_first() {
     let swapped = union(vec![age(60), versions(2)]);
     assert_eq!(parse_ok(&swapped), settings(2, 0, Some(60)));
     assert_eq!(
@@ -150,4 +150,75 @@ fn settings_round_trip_through_family_options() {
     settings(4, 1, Some(10)).apply_to(&mut family);
     assert_eq!(GcSettings::of(&family), settings(4, 1, Some(10)));
     assert_eq!(family.block_size, 4096, "other settings are kept");
+}
+
+/// A family whose settings and kept rule come from `rule`, as CreateTable makes it.
+fn family_set_to(rule: &GcRule) -> FamilyOptions {
+    let mut family = FamilyOptions::new("cf");
+    parse_ok(rule).apply_to(&mut family);
+    family.bigtable_gc_rule = rule_to_keep(Some(rule));
+    family
+}
+
+#[test]
+fn a_rule_given_through_bigtable_reads_back_as_given() {
+    let given = [
+        // The shape Google's Python client compares and the emulator returns unchanged.
+        union(vec![
+            intersection(vec![versions(2), age(3600)]),
+            versions(5),
+        ]),
+        union(vec![age(60), versions(2)]),
+        intersection(vec![age(9), versions(4)]),
+        union(vec![versions(7)]),
+        intersection(vec![union(vec![age(5)])]),
+    ];
+    for rule in given {
+        let family = family_set_to(&rule);
+        assert_eq!(family_rule(&family), Some(rule.clone()), "{rule:?}");
+        // What is kept is the rule's own encoding, nothing derived.
+        assert_eq!(family.bigtable_gc_rule, Some(rule.encode_to_vec().into()));
+    }
+}
+
+#[test]
+fn no_rule_keeps_nothing_and_reads_back_as_none() {
+    assert_eq!(rule_to_keep(None), None);
+    assert_eq!(rule_to_keep(Some(&GcRule { rule: None })), None);
+    let family = family_set_to(&GcRule { rule: None });
+    assert_eq!(family_rule(&family), None);
+}
+
+#[test]
+fn a_kept_rule_is_dropped_once_hbase_changes_the_settings() {
+    let given = union(vec![
+        intersection(vec![versions(2), age(3600)]),
+        versions(5),
+    ]);
+    let mut family = family_set_to(&given);
+    // An HBase API (Thrift, REST, shell) changes VERSIONS and keeps the other fields.
+    family.max_versions = 4;
+    assert_eq!(
+        family_rule(&family),
+        Some(union(vec![
+            versions(4),
+            intersection(vec![versions(2), age(3600)])
+        ]))
+    );
+    family.max_versions = 5;
+    family.ttl_seconds = None;
+    assert_eq!(family_rule(&family), Some(versions(5)));
+}
+
+#[test]
+fn a_kept_rule_that_does_not_decode_or_map_is_replaced_by_the_derived_one() {
+    let mut family = FamilyOptions::new("cf");
+    settings(3, 0, None).apply_to(&mut family);
+    for kept in [
+        &b"\xff\xff\xff"[..],                                       // not a GcRule
+        &union(vec![versions(1), versions(2)]).encode_to_vec()[..], // refused shape
+    ] {
+        family.bigtable_gc_rule = Some(Bytes::copy_from_slice(kept));
+        assert_eq!(family_rule(&family), Some(versions(3)), "{kept:?}");
+    }
 }

@@ -225,3 +225,60 @@ fn dropping_all_data_keeps_the_splits_and_the_state() {
     let err = drop_range::drop_range(&service, &t, Some(&empty)).unwrap_err();
     assert!(err.message().starts_with("row_key_prefix:"));
 }
+
+/// `union [intersection [max_num_versions 2, max_age 1h], max_num_versions 5]`: its first
+/// member is not the versions part, so only a rule kept as given reads back in this order.
+fn union_intersection_first() -> pb::ColumnFamily {
+    use pb::gc_rule::{Intersection, Rule, Union};
+    let rule = |r| pb::GcRule { rule: Some(r) };
+    let age = rule(Rule::MaxAge(prost_types::Duration {
+        seconds: 3600,
+        nanos: 0,
+    }));
+    let intersection = rule(Rule::Intersection(Intersection {
+        rules: vec![rule(Rule::MaxNumVersions(2)), age],
+    }));
+    pb::ColumnFamily {
+        gc_rule: Some(rule(Rule::Union(Union {
+            rules: vec![intersection, rule(Rule::MaxNumVersions(5))],
+        }))),
+        value_type: None,
+    }
+}
+
+#[test]
+fn gc_rules_read_back_as_created_after_a_restart_until_hbase_changes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = open(dir.path());
+    let given = union_intersection_first();
+    tables::create(&service, &create_request(&[("cf", given.clone())], &[])).unwrap();
+    assert_eq!(
+        get(&service, pb::table::View::Full).column_families["cf"],
+        given
+    );
+    service.close().unwrap();
+    drop(service);
+
+    let service = open(dir.path());
+    assert_eq!(
+        get(&service, pb::table::View::Full).column_families["cf"],
+        given
+    );
+    // An HBase API changes VERSIONS, keeping the family's other fields (as Thrift does).
+    let t = hbase_name();
+    let mut family = service.describe_table(&t).unwrap().families[0].clone();
+    family.max_versions = 4;
+    service
+        .alter_table(&t, strata_server::AlterOp::ModifyFamily(family))
+        .unwrap();
+    let derived = &get(&service, pb::table::View::Full).column_families["cf"];
+    let Some(pb::gc_rule::Rule::Union(union)) =
+        derived.gc_rule.as_ref().and_then(|r| r.rule.as_ref())
+    else {
+        panic!("{derived:?}")
+    };
+    assert_eq!(
+        union.rules[0].rule,
+        Some(pb::gc_rule::Rule::MaxNumVersions(4))
+    );
+}

@@ -1,6 +1,7 @@
-//! The byte encoding of catalog records (version 1): a table's families, its enabled flag and
-//! its regions. Stored as cell values in the catalog region, so the engine's checksums and
-//! WAL protect them; this layer only has to be unambiguous and versioned.
+//! The byte encoding of catalog records: a table's families, its enabled flag and its
+//! regions. Stored as cell values in the catalog region, so the engine's checksums and WAL
+//! protect them; this layer only has to be unambiguous and versioned. Layout and version
+//! history: docs/format.md, "Catalog table record".
 
 use bytes::Bytes;
 use strata_engine::options::{BloomType, Compression, DataBlockEncoding, KeepDeletedCells};
@@ -9,7 +10,10 @@ use strata_engine::FamilyOptions;
 
 use crate::error::{Result, ServiceError};
 
-const RECORD_VERSION: u8 = 1;
+/// The version written. Version 1 (read still) has no Bigtable GC rule in family entries.
+const RECORD_VERSION: u8 = 2;
+/// The first version whose family entries end with the Bigtable GC rule.
+const FAMILY_GC_RULE_SINCE: u8 = 2;
 
 /// One region of a table: its id in the engine and its row range `[start, end)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +61,8 @@ fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
     });
     buf.push(u8::from(f.block_cache_enabled));
     buf.push(u8::from(f.in_memory));
+    // Empty means none: an encoded rule that says anything is never empty.
+    put_len_prefixed(buf, f.bigtable_gc_rule.as_deref().unwrap_or_default());
 }
 
 /// Encodes a table record.
@@ -79,7 +85,7 @@ fn bad(what: &str) -> ServiceError {
     ServiceError::CatalogCorrupt(format!("table record: {what}"))
 }
 
-fn get_family(d: &mut Decoder) -> Option<FamilyOptions> {
+fn get_family(d: &mut Decoder, version: u8) -> Option<FamilyOptions> {
     let mut f = FamilyOptions::new(d.len_prefixed()?.to_vec());
     f.max_versions = u32::try_from(d.varint()?).ok()?;
     f.min_versions = u32::try_from(d.varint()?).ok()?;
@@ -112,20 +118,25 @@ fn get_family(d: &mut Decoder) -> Option<FamilyOptions> {
     };
     f.block_cache_enabled = d.u8()? != 0;
     f.in_memory = d.u8()? != 0;
+    if version >= FAMILY_GC_RULE_SINCE {
+        let rule = d.len_prefixed()?;
+        f.bigtable_gc_rule = (!rule.is_empty()).then(|| Bytes::copy_from_slice(rule));
+    }
     Some(f)
 }
 
 /// Decodes a table record; anything malformed is `CatalogCorrupt`.
 pub fn decode_table(bytes: &[u8]) -> Result<TableRecord> {
     let mut d = Decoder::new(bytes);
-    if d.u8() != Some(RECORD_VERSION) {
-        return Err(bad("unknown version"));
-    }
+    let version = match d.u8() {
+        Some(v @ 1..=RECORD_VERSION) => v,
+        _ => return Err(bad("unknown version")),
+    };
     let enabled = d.u8().ok_or_else(|| bad("truncated"))? != 0;
     let count = d.varint().ok_or_else(|| bad("truncated"))?;
     let mut families = Vec::new();
     for _ in 0..count.min(1 << 16) {
-        families.push(get_family(&mut d).ok_or_else(|| bad("bad family"))?);
+        families.push(get_family(&mut d, version).ok_or_else(|| bad("bad family"))?);
     }
     let count = d.varint().ok_or_else(|| bad("truncated"))?;
     let mut regions = Vec::new();
@@ -178,9 +189,71 @@ mod tests {
     }
 
     #[test]
-    fn truncated_records_are_corrupt_not_panics() {
-        let bytes = encode_table(&TableRecord {
+    fn round_trip_keeps_the_bigtable_gc_rule() {
+        let mut f = FamilyOptions::new("cf");
+        f.bigtable_gc_rule = Some(Bytes::from_static(b"\x22\x04\x0a\x02\x08\x02"));
+        let record = TableRecord {
+            families: vec![FamilyOptions::new("plain"), f],
+            enabled: true,
+            regions: vec![],
+        };
+        let decoded = decode_table(&encode_table(&record)).unwrap();
+        assert_eq!(decoded, record);
+        assert_eq!(decoded.families[0].bigtable_gc_rule, None);
+    }
+
+    /// A version 1 record, written out by hand from docs/format.md: catalogs written before
+    /// family entries had a GC rule must stay readable.
+    #[test]
+    fn version_1_records_are_read() {
+        let v1: &[u8] = &[
+            1, 1, // version 1, enabled
+            1, // one family
+            2, b'c', b'f', // name
+            3, 0, 61, // VERSIONS 3, MIN_VERSIONS 0, TTL 60 (stored + 1)
+            0, 0x80, 0x80, 0x04, // KEEP_DELETED_CELLS false, block size 65536
+            2, 1, 2, 0, 1, // zstd, prefix encoding, ROWCOL bloom, no block cache, in memory
+            1, 7, 0, 1, b'm', // one region: id 7, [ "", "m" )
+        ];
+        let record = decode_table(v1).unwrap();
+        let f = &record.families[0];
+        assert_eq!(f.name, b"cf");
+        assert_eq!(
+            (f.max_versions, f.min_versions, f.ttl_seconds),
+            (3, 0, Some(60))
+        );
+        assert_eq!(f.block_size, 65536);
+        assert_eq!(f.compression, Compression::Zstd);
+        assert_eq!(f.bloom_type, BloomType::RowCol);
+        assert!(!f.block_cache_enabled && f.in_memory);
+        assert_eq!(f.bigtable_gc_rule, None);
+        assert_eq!(record.regions[0].id, 7);
+        assert_eq!(record.regions[0].end_key, Bytes::from_static(b"m"));
+        // The same record written today is version 2, and reads back the same.
+        let v2 = encode_table(&record);
+        assert_eq!(v2[0], 2);
+        assert_eq!(decode_table(&v2).unwrap(), record);
+    }
+
+    #[test]
+    fn unknown_versions_are_corrupt() {
+        let mut bytes = encode_table(&TableRecord {
             families: vec![FamilyOptions::new("cf")],
+            enabled: true,
+            regions: vec![],
+        });
+        for version in [0, RECORD_VERSION + 1, u8::MAX] {
+            bytes[0] = version;
+            assert!(decode_table(&bytes).is_err(), "version {version}");
+        }
+    }
+
+    #[test]
+    fn truncated_records_are_corrupt_not_panics() {
+        let mut with_rule = FamilyOptions::new("cf");
+        with_rule.bigtable_gc_rule = Some(Bytes::from_static(b"\x08\x03"));
+        let bytes = encode_table(&TableRecord {
+            families: vec![with_rule],
             enabled: true,
             regions: vec![],
         });
