@@ -6,8 +6,9 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use parking_lot::{Mutex, MutexGuard};
-use strata_engine::{Cell, Durability, Get, RowResult};
+use strata_engine::{Cell, Get, RowResult};
 
+use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::service::Service;
@@ -89,7 +90,7 @@ impl Service {
         &self,
         table: &TableName,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<()> {
         self.mutate_in(crate::limits::Dialect::Hbase, table, cells, durability)
     }
@@ -100,10 +101,10 @@ impl Service {
         dialect: crate::limits::Dialect,
         table: &TableName,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<()> {
         let _charge = self.charge_write(&cells)?;
-        self.mutate_charged(dialect, table, cells, durability)
+        self.mutate_charged(dialect, table, cells, durability.into())
     }
 
     /// HBase's multi-row batch: each row's cells are one atomic mutation, and a row that
@@ -114,8 +115,9 @@ impl Service {
         &self,
         table: &TableName,
         rows: Vec<Vec<Cell>>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<Vec<Result<()>>> {
+        let durability = durability.into();
         let bytes = rows
             .iter()
             .map(|r| crate::write_budget::cells_bytes(r))
@@ -135,7 +137,7 @@ impl Service {
         dialect: crate::limits::Dialect,
         table: &TableName,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: WriteDurability,
     ) -> Result<()> {
         let _timer = self
             .metrics
@@ -171,7 +173,10 @@ impl Service {
             }
             for (idx, cells) in by_region {
                 if let Some(region) = state.regions.get(idx) {
-                    match region.region.mutate(cells.clone(), durability) {
+                    match region
+                        .region
+                        .mutate(cells.clone(), state.durability_for(durability))
+                    {
                         Ok(_) => self.maybe_split(table, &region.region, state.regions.len()),
                         Err(e) if e.is_region_sealed() && Instant::now() < deadline => {
                             refused.extend(cells)
@@ -284,7 +289,7 @@ impl Service {
         table: &TableName,
         check: &Check,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: WriteDurability,
     ) -> Result<bool> {
         let state = self.table(table)?;
         state.check_enabled()?;
@@ -308,7 +313,7 @@ impl Service {
         if passes && !cells.is_empty() {
             self.limits()
                 .check_cells(&cells, crate::limits::Dialect::Hbase)?;
-            region.mutate(cells, durability)?;
+            region.mutate(cells, state.durability_for(durability))?;
         }
         Ok(passes)
     }
@@ -353,7 +358,10 @@ impl Service {
             // An append can grow a value past the limit.
             self.limits()
                 .check_cells(&cells, crate::limits::Dialect::Hbase)?;
-            region.mutate(cells.clone(), Durability::SyncWal)?;
+            region.mutate(
+                cells.clone(),
+                state.durability_for(WriteDurability::UseDefault),
+            )?;
         }
         Ok(cells)
     }
@@ -400,7 +408,7 @@ impl Service {
             ts,
             new_value.to_be_bytes().to_vec(),
         );
-        region.mutate(vec![put], Durability::SyncWal)?;
+        region.mutate(vec![put], state.durability_for(WriteDurability::UseDefault))?;
         Ok(new_value)
     }
 
@@ -410,8 +418,9 @@ impl Service {
         table: &TableName,
         check: &Check,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<bool> {
+        let durability = durability.into();
         let _timer = self
             .metrics
             .start(crate::metrics::Operation::CheckAndMutate, Some(table));

@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use strata_engine::{Cell, CellType, Durability, Get, Region, LATEST_TIMESTAMP};
+use strata_engine::{Cell, CellType, Get, Region, LATEST_TIMESTAMP};
 
+use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::service::Service;
@@ -26,8 +27,9 @@ impl Service {
         table: &TableName,
         row: &[u8],
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<()> {
+        let durability = durability.into();
         self.limits()
             .check_cells(&cells, crate::limits::Dialect::Hbase)?;
         let deadline = Instant::now() + SEALED_RETRY;
@@ -48,7 +50,7 @@ impl Service {
         table: &TableName,
         row: &[u8],
         mut cells: Vec<Cell>,
-        durability: Durability,
+        durability: WriteDurability,
     ) -> Result<()> {
         let state = self.table(table)?;
         state.check_enabled()?;
@@ -64,7 +66,8 @@ impl Service {
         let open = state.region_for(row);
         let now = self.options.engine.clock.now_millis();
         resolve_latest_deletes(&open.region, row, &mut cells, now)?;
-        open.region.mutate(cells, durability)?;
+        open.region
+            .mutate(cells, state.durability_for(durability))?;
         self.maybe_split(table, &open.region, state.regions.len());
         Ok(())
     }

@@ -3,8 +3,9 @@
 //! CheckAndMutateRow (any predicate filter), ReadModifyWriteRow and exact deletes are built
 //! on it; HBase's single-column check-and-mutate, increment and append are special cases.
 
-use strata_engine::{Cell, Durability, Get, RowResult};
+use strata_engine::{Cell, Get, RowResult};
 
+use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::limits::Dialect;
 use crate::names::TableName;
@@ -13,8 +14,8 @@ use crate::service::Service;
 impl Service {
     /// Reads `read` (one row) under that row's lock and calls `compute` with the row (`None`
     /// when nothing in it is visible) and the server's time in milliseconds. The cells it
-    /// returns (all in `read.row`; none: nothing is written) are written in one atomic,
-    /// synchronously logged mutation before the lock is released; its second value is
+    /// returns (all in `read.row`; none: nothing is written) are written in one atomic
+    /// mutation, with the table's durability, before the lock is released; its second value is
     /// returned. `compute` may run more than once: when a split or merge seals the region
     /// between the read and the write, nothing was written and the whole step is retried on
     /// the new region.
@@ -65,7 +66,7 @@ impl Service {
             }
         }
         if !cells.is_empty() {
-            region.mutate(cells, Durability::SyncWal)?;
+            region.mutate(cells, state.durability_for(WriteDurability::UseDefault))?;
             self.maybe_split(table, region, state.regions.len());
         }
         Ok(answer)
