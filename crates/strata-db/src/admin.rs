@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use strata_engine::{BloomType, Compression, FamilyOptions};
+use strata_server::WriteDurability;
 
 /// A column family's settings, starting from HBase's defaults (1 version, no TTL, no
 /// compression, row bloom filter, 64 KiB blocks).
@@ -93,13 +94,15 @@ impl From<&str> for Family {
     }
 }
 
-/// A table to create: its name (`table` or `namespace:table`), families, and split keys.
+/// A table to create: its name (`table` or `namespace:table`), families, split keys and
+/// DURABILITY.
 ///
 /// ```
-/// use strata_db::{Family, TableBuilder};
+/// use strata_db::{Durability, Family, TableBuilder};
 /// let table = TableBuilder::new("metrics:cpu")
 ///     .family(Family::new("d").versions(1))
-///     .split_keys(["\x01", "\x02", "\x03"]);
+///     .split_keys(["\x01", "\x02", "\x03"])
+///     .durability(Durability::AsyncWal);
 /// # let _ = table;
 /// ```
 #[derive(Debug, Clone)]
@@ -107,6 +110,7 @@ pub struct TableBuilder {
     pub(crate) name: String,
     pub(crate) families: Vec<FamilyOptions>,
     pub(crate) split_keys: Vec<Bytes>,
+    pub(crate) durability: WriteDurability,
 }
 
 impl TableBuilder {
@@ -117,6 +121,7 @@ impl TableBuilder {
             name: name.into(),
             families: Vec::new(),
             split_keys: Vec::new(),
+            durability: WriteDurability::UseDefault,
         }
     }
 
@@ -129,6 +134,14 @@ impl TableBuilder {
     /// Pre-splits the table into regions starting at these row keys.
     pub fn split_keys<K: Into<Bytes>>(mut self, keys: impl IntoIterator<Item = K>) -> Self {
         self.split_keys = keys.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The table's DURABILITY (HBase's table attribute): what its writes get unless they
+    /// choose their own (a write's or a handle's durability overrides it). Unset, writes
+    /// get the database's default ([`Options::durability`](crate::Options::durability)).
+    pub fn durability(mut self, durability: impl Into<WriteDurability>) -> Self {
+        self.durability = durability.into();
         self
     }
 }

@@ -138,9 +138,12 @@ impl Db {
     /// Creates an enabled table and returns a handle on it.
     pub fn create_table(&self, table: TableBuilder) -> Result<Table> {
         let name = table_name(&table.name)?;
-        self.shared
-            .service()?
-            .create_table(&name, table.families, table.split_keys)?;
+        self.shared.service()?.create_table_with_durability(
+            &name,
+            table.families,
+            table.split_keys,
+            table.durability,
+        )?;
         Ok(Table::new(Arc::clone(&self.shared), name))
     }
 

@@ -82,6 +82,7 @@ pub use table::Table;
 pub use strata_engine::{BloomType, Cell, CellType, Compression, Durability, LATEST_TIMESTAMP};
 pub use strata_server::{
     AlterOp, CompareOp, RegionInfo, ServiceError, SplitAt, TableDescriptor, TableName,
+    WriteDurability,
 };
 /// The service layer under [`Db`], for adapters and tools.
 pub use strata_server::{Service, ServiceOptions};

@@ -59,8 +59,9 @@ impl Options {
         self
     }
 
-    /// Durability of writes that do not choose their own (default: `SyncWal`, which
-    /// survives a process crash; `FsyncWal` also survives a power loss).
+    /// Durability of puts, deletes and check-and-mutates that do not choose their own, to
+    /// tables without a DURABILITY of their own (default: `SyncWal`, which survives a
+    /// process crash; `FsyncWal` also survives a power loss).
     pub fn durability(mut self, durability: Durability) -> Self {
         self.durability = durability;
         self

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use strata_engine::{Cell, Durability, RowResult};
 use strata_server::filter::Filter;
-use strata_server::TableName;
+use strata_server::{TableDescriptor, TableName};
 
 use crate::check::CheckAndMutate;
 use crate::db::Shared;
@@ -58,17 +58,13 @@ impl Table {
         &self.name
     }
 
-    /// A handle whose writes default to `durability` (puts and deletes can still choose
-    /// their own).
+    /// A handle whose puts, deletes and check-and-mutates default to `durability` (it
+    /// overrides the table's DURABILITY; each write can still choose its own).
     pub fn with_durability(&self, durability: Durability) -> Table {
         Table {
             durability: Some(durability),
             ..self.clone()
         }
-    }
-
-    fn default_durability(&self) -> Durability {
-        self.durability.unwrap_or(self.shared.durability())
     }
 
     /// Writes one row's columns atomically.
@@ -120,7 +116,8 @@ impl Table {
     }
 
     /// Atomically adds `amount` to an 8-byte big-endian counter (missing counts as 0) and
-    /// returns the new value. Written with `SyncWal`.
+    /// returns the new value. Written with the table's DURABILITY (`SyncWal` when it has
+    /// none).
     pub fn increment(
         &self,
         row: impl AsRef<[u8]>,
@@ -138,8 +135,8 @@ impl Table {
         )?)
     }
 
-    /// Atomically appends to columns of one row; returns the new cells. Written with
-    /// `SyncWal`.
+    /// Atomically appends to columns of one row; returns the new cells. Written with the
+    /// table's DURABILITY (`SyncWal` when it has none).
     pub fn append(&self, append: Append) -> Result<Row> {
         if append.columns.is_empty() {
             return Err(Error::InvalidArgument(
@@ -158,8 +155,9 @@ impl Table {
     /// passed. A delete of "the newest version" ([`Delete::column`]) is not allowed here:
     /// name the version ([`Delete::column_version`]) or delete all versions.
     pub fn check_and_mutate(&self, request: CheckAndMutate) -> Result<bool> {
-        let durability = self.durability_of(&request.mutations);
-        let cells = self.cells_of(request.mutations)?;
+        let table = self.describe()?;
+        let durability = self.durability_of(&request.mutations, &table);
+        let cells = cells_of(&table, request.mutations)?;
         if cells.iter().any(is_latest_version_delete) {
             return Err(Error::InvalidArgument(
                 "check-and-mutate cannot delete the newest version of a column; \
@@ -177,8 +175,9 @@ impl Table {
         if mutations.is_empty() {
             return Ok(());
         }
-        let durability = self.durability_of(&mutations);
-        let cells = self.cells_of(mutations)?;
+        let table = self.describe()?;
+        let durability = self.durability_of(&mutations, &table);
+        let cells = cells_of(&table, mutations)?;
         let service = self.shared.service()?;
         let (plain, by_row) = split_latest_version_rows(cells);
         if !plain.is_empty() {
@@ -190,27 +189,32 @@ impl Table {
         Ok(())
     }
 
-    fn durability_of(&self, mutations: &[Mutation]) -> Durability {
-        let asked = mutations.iter().filter_map(Mutation::durability).max();
-        asked.unwrap_or_else(|| self.default_durability())
+    fn describe(&self) -> Result<TableDescriptor> {
+        Ok(self.shared.service()?.describe_table(&self.name)?)
     }
 
-    /// The cells of `mutations`; whole-row deletes cover the table's families.
-    fn cells_of(&self, mutations: Vec<Mutation>) -> Result<Vec<Cell>> {
-        let families: Vec<Vec<u8>> = self
-            .shared
-            .service()?
-            .describe_table(&self.name)?
-            .families
-            .into_iter()
-            .map(|f| f.name)
-            .collect();
-        let mut cells = Vec::new();
-        for m in mutations {
-            cells.extend(m.into_cells(&families)?);
-        }
-        Ok(cells)
+    /// HBase's rule with this API's two extra levels: the strongest durability the
+    /// mutations ask for, else the handle's, else the table's DURABILITY, else the
+    /// database's default (which plays the server default's part).
+    fn durability_of(&self, mutations: &[Mutation], table: &TableDescriptor) -> Durability {
+        mutations
+            .iter()
+            .filter_map(Mutation::durability)
+            .max()
+            .or(self.durability)
+            .or_else(|| table.durability.explicit())
+            .unwrap_or_else(|| self.shared.durability())
     }
+}
+
+/// The cells of `mutations`; whole-row deletes cover the table's families.
+fn cells_of(table: &TableDescriptor, mutations: Vec<Mutation>) -> Result<Vec<Cell>> {
+    let families: Vec<Vec<u8>> = table.families.iter().map(|f| f.name.clone()).collect();
+    let mut cells = Vec::new();
+    for m in mutations {
+        cells.extend(m.into_cells(&families)?);
+    }
+    Ok(cells)
 }
 
 /// Separates the rows that delete "the newest version" of a column (their timestamps are

@@ -6,7 +6,8 @@ mod common;
 use std::time::Duration;
 
 use strata_db::{
-    AlterOp, BloomType, Compression, Error, Family, Get, Put, ServiceError, TableBuilder,
+    AlterOp, BloomType, Compression, Db, Durability, Error, Family, Get, Options, Put,
+    ServiceError, TableBuilder, WriteDurability,
 };
 
 #[test]
@@ -143,4 +144,60 @@ fn flush_compact_and_split_keep_the_data() {
         db.split_table_at("t", "row25").is_err(),
         "a region's own start is no split point"
     );
+}
+
+/// Edits the WAL has logged so far.
+fn logged(db: &Db) -> u64 {
+    db.service().engine().wal().stats().appends
+}
+
+#[test]
+fn a_tables_durability_applies_unless_a_write_or_handle_chooses_its_own() {
+    let (_dir, db) = common::open();
+    let t = db
+        .create_table(
+            TableBuilder::new("t")
+                .family("cf")
+                .durability(Durability::SkipWal),
+        )
+        .unwrap();
+    assert_eq!(
+        db.describe_table("t").unwrap().durability,
+        WriteDurability::SkipWal
+    );
+    let before = logged(&db);
+    t.put(Put::new("r").add("cf", "q", "v")).unwrap();
+    t.increment("r", "cf", "n", 1).unwrap();
+    assert_eq!(logged(&db), before, "the table skips the WAL");
+    let put = Put::new("s").add("cf", "q", "v");
+    t.put(put.clone().durability(Durability::SyncWal)).unwrap();
+    assert_eq!(logged(&db), before + 1, "a put's own durability wins");
+    t.with_durability(Durability::AsyncWal).put(put).unwrap();
+    assert_eq!(logged(&db), before + 2, "a handle's durability wins");
+    db.alter_table("t", AlterOp::SetDurability(WriteDurability::UseDefault))
+        .unwrap();
+    let before = logged(&db); // the catalog's own write is logged too
+    t.put(Put::new("u").add("cf", "q", "v")).unwrap();
+    assert_eq!(logged(&db), before + 1, "back to the database's default");
+}
+
+#[test]
+fn the_databases_default_durability_applies_only_to_tables_without_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::open_with(Options::new(dir.path()).durability(Durability::SkipWal)).unwrap();
+    let plain = db
+        .create_table(TableBuilder::new("plain").family("cf"))
+        .unwrap();
+    let logging = db
+        .create_table(
+            TableBuilder::new("logging")
+                .family("cf")
+                .durability(WriteDurability::SyncWal),
+        )
+        .unwrap();
+    let before = logged(&db);
+    plain.put(Put::new("r").add("cf", "q", "v")).unwrap();
+    assert_eq!(logged(&db), before);
+    logging.put(Put::new("r").add("cf", "q", "v")).unwrap();
+    assert_eq!(logged(&db), before + 1);
 }

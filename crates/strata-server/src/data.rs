@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use parking_lot::{Mutex, MutexGuard};
-use strata_engine::{Cell, Durability, Get, Region, RowResult};
+use strata_engine::{Cell, Get, Region, RowResult};
 
+use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::row_op::{LockedRow, RowWrite};
@@ -92,7 +93,7 @@ impl Service {
         &self,
         table: &TableName,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<()> {
         self.mutate_in(crate::limits::Dialect::Hbase, table, cells, durability)
     }
@@ -103,10 +104,10 @@ impl Service {
         dialect: crate::limits::Dialect,
         table: &TableName,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<()> {
         let _charge = self.charge_write(&cells)?;
-        self.mutate_charged(dialect, table, cells, durability)
+        self.mutate_charged(dialect, table, cells, durability.into())
     }
 
     /// HBase's multi-row batch: each row's cells are one atomic mutation, and a row that
@@ -117,8 +118,9 @@ impl Service {
         &self,
         table: &TableName,
         rows: Vec<Vec<Cell>>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<Vec<Result<()>>> {
+        let durability = durability.into();
         let bytes = rows
             .iter()
             .map(|r| crate::write_budget::cells_bytes(r))
@@ -138,7 +140,7 @@ impl Service {
         dialect: crate::limits::Dialect,
         table: &TableName,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: WriteDurability,
     ) -> Result<()> {
         let _timer = self
             .metrics
@@ -164,7 +166,7 @@ impl Service {
             // routed again on the table's new regions.
             let mut refused = Vec::new();
             for (region, cells) in split_by_region(&state, pending).into_values() {
-                match region.mutate_queued(cells.clone(), durability, None) {
+                match region.mutate_queued(cells.clone(), state.durability_for(durability), None) {
                     Ok(write) => queued.push((write, Arc::clone(region), state.regions.len())),
                     Err(e) if e.is_region_sealed() && Instant::now() < deadline => {
                         refused.extend(cells)
@@ -275,13 +277,13 @@ impl Service {
         table: &TableName,
         check: &Check,
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<bool> {
         let _timer = self
             .metrics
             .start(crate::metrics::Operation::CheckAndMutate, Some(table));
         let write = RowWrite {
-            durability,
+            durability: durability.into(),
             ..RowWrite::hbase()
         };
         let families = std::iter::once(check.family.as_ref());

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use bytes::Bytes;
-use strata_engine::{Cell, CellType, Durability, Get, LATEST_TIMESTAMP};
+use strata_engine::{Cell, CellType, Get, LATEST_TIMESTAMP};
+
+use crate::durability::WriteDurability;
 
 use crate::error::Result;
 use crate::names::TableName;
@@ -23,10 +25,10 @@ impl Service {
         table: &TableName,
         row: &[u8],
         cells: Vec<Cell>,
-        durability: Durability,
+        durability: impl Into<WriteDurability>,
     ) -> Result<()> {
         let write = RowWrite {
-            durability,
+            durability: durability.into(),
             ..RowWrite::hbase()
         };
         let families = cells.iter().map(|c| c.family.as_ref());

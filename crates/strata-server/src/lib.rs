@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod connections;
 pub mod data;
 mod drop_range;
+pub mod durability;
 mod embedded_support;
 pub mod error;
 pub mod filter;
@@ -27,6 +28,7 @@ pub mod table;
 pub mod write_budget;
 
 pub use data::{Check, CompareOp};
+pub use durability::WriteDurability;
 pub use error::{Result, ServiceError};
 pub use limits::{Dialect, Limits};
 pub use names::{TableName, DEFAULT_NAMESPACE};

@@ -13,7 +13,9 @@
 
 use std::sync::Arc;
 
-use strata_engine::{Cell, Durability, Get, Region, RowResult};
+use strata_engine::{Cell, Get, Region, RowResult};
+
+use crate::durability::WriteDurability;
 
 use crate::error::{Result, ServiceError};
 use crate::limits::Dialect;
@@ -50,15 +52,16 @@ impl LockedRow<'_> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RowWrite {
     pub dialect: Dialect,
-    pub durability: Durability,
+    /// What the request asked for; the table's DURABILITY decides `USE_DEFAULT`.
+    pub durability: WriteDurability,
 }
 
 impl RowWrite {
-    /// HBase's size limits, synchronously logged.
+    /// HBase's size limits, with the table's durability.
     pub(crate) fn hbase() -> Self {
         RowWrite {
             dialect: Dialect::Hbase,
-            durability: Durability::SyncWal,
+            durability: WriteDurability::UseDefault,
         }
     }
 }
@@ -110,7 +113,8 @@ impl Service {
                 ));
             }
         }
-        let pending = region.mutate_queued(cells, write.durability, Some(guard))?;
+        let durability = state.durability_for(write.durability);
+        let pending = region.mutate_queued(cells, durability, Some(guard))?;
         drop(lock);
         pending.wait()?;
         self.maybe_split(table, region, state.regions.len());

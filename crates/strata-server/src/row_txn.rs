@@ -3,7 +3,9 @@
 //! CheckAndMutateRow (any predicate filter), ReadModifyWriteRow and exact deletes are built
 //! on it; HBase's single-column check-and-mutate, increment and append are special cases.
 
-use strata_engine::{Cell, Durability, Get, RowResult};
+use strata_engine::{Cell, Get, RowResult};
+
+use crate::durability::WriteDurability;
 
 use crate::error::Result;
 use crate::limits::Dialect;
@@ -14,8 +16,8 @@ use crate::service::Service;
 impl Service {
     /// Reads `read` (one row) under that row's lock and calls `compute` with the row (`None`
     /// when nothing in it is visible) and the server's time in milliseconds. The cells it
-    /// returns (all in `read.row`; none: nothing is written) are written in one atomic,
-    /// synchronously logged mutation (see [`Service::with_row`]); its second value is
+    /// returns (all in `read.row`; none: nothing is written) are written in one atomic
+    /// mutation with the table's durability (see [`Service::with_row`]); its second value is
     /// returned once that write is durable. `compute` may run more than once: when a split or merge seals the region
     /// between the read and the write, nothing was written and the whole step is retried on
     /// the new region.
@@ -38,7 +40,7 @@ impl Service {
     ) -> Result<T> {
         let write = RowWrite {
             dialect,
-            durability: Durability::SyncWal,
+            durability: WriteDurability::UseDefault,
         };
         let families = read.columns.keys().map(|f| f.as_ref());
         self.with_row(table, &read.row, families, write, |row| {

@@ -1,7 +1,8 @@
-//! Schema changes of existing tables: alter (add, modify or delete a column family) and
-//! truncate.
+//! Schema changes of existing tables: alter (add, modify or delete a column family, set the
+//! table's DURABILITY) and truncate.
 //!
-//! Modifying a family's settings works online: every open store takes the new settings at
+//! Setting DURABILITY works online: writes resolve it from the table's record, which is
+//! replaced at once. Modifying a family's settings works online too: every open store takes the new settings at
 //! once (reads use them immediately, files written from then on use the new block size,
 //! codec and bloom type). Adding or deleting a family reopens the table's regions, so the
 //! table must be disabled first, as HBase 1.x required (HBase 2 also does this online).
@@ -12,6 +13,7 @@ use bytes::Bytes;
 use strata_engine::FamilyOptions;
 
 use crate::catalog::{RegionEntry, TableRecord};
+use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::service::{check_families, open_table, Service};
@@ -26,6 +28,8 @@ pub enum AlterOp {
     ModifyFamily(FamilyOptions),
     /// Deletes a family and its data (the table must be disabled).
     DeleteFamily(Bytes),
+    /// Sets the table's DURABILITY attribute (online).
+    SetDurability(WriteDurability),
 }
 
 impl Service {
@@ -57,8 +61,14 @@ impl Service {
                 let i = position(family).ok_or_else(|| missing(family))?;
                 record.families.remove(i);
             }
+            AlterOp::SetDurability(durability) => record.durability = *durability,
         }
         check_families(&record.families)?;
+        if let AlterOp::SetDurability(_) = &op {
+            self.catalog.put_table(name, &record)?;
+            self.replace_state(name, record, &state);
+            return Ok(());
+        }
         if let AlterOp::ModifyFamily(f) = &op {
             self.catalog.put_table(name, &record)?;
             for r in &state.regions {
@@ -117,7 +127,7 @@ impl Service {
             match op {
                 AlterOp::DeleteFamily(family) => self.engine.drop_store(r.entry.id, family)?,
                 AlterOp::AddFamily(f) => self.engine.drop_store(r.entry.id, &f.name)?,
-                AlterOp::ModifyFamily(_) => {}
+                AlterOp::ModifyFamily(_) | AlterOp::SetDurability(_) => {}
             }
         }
         let reopened = open_table(&self.engine, name.clone(), record)?;
@@ -157,6 +167,7 @@ impl Service {
             families: state.record.families.clone(),
             enabled: true,
             regions,
+            durability: state.record.durability,
         };
         let fresh = open_table(&self.engine, name.clone(), record.clone())?;
         // The catalog write is the commit point: before it the old regions are the table.

@@ -11,6 +11,7 @@ use parking_lot::{Mutex, RwLock};
 use strata_engine::{Engine, EngineOptions, FamilyOptions, RegionSpec};
 
 use crate::catalog::{Catalog, RegionEntry, TableRecord};
+use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::{check_namespace, TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
 use crate::scanner::Scanners;
@@ -212,6 +213,17 @@ impl Service {
         families: Vec<FamilyOptions>,
         split_keys: Vec<Bytes>,
     ) -> Result<()> {
+        self.create_table_with_durability(name, families, split_keys, WriteDurability::UseDefault)
+    }
+
+    /// [`Service::create_table`] with the table's DURABILITY attribute.
+    pub fn create_table_with_durability(
+        &self,
+        name: &TableName,
+        families: Vec<FamilyOptions>,
+        split_keys: Vec<Bytes>,
+        durability: WriteDurability,
+    ) -> Result<()> {
         check_families(&families)?;
         let ranges = region_ranges(&split_keys)?;
         let _admin = self.admin.lock();
@@ -238,6 +250,7 @@ impl Service {
             families,
             enabled: true,
             regions,
+            durability,
         };
         let state = open_table(&self.engine, name.clone(), record.clone())?;
         self.catalog.put_table(name, &record)?;
@@ -315,6 +328,7 @@ impl Service {
         Ok(TableDescriptor {
             name: name.clone(),
             families: state.record.families.clone(),
+            durability: state.record.durability,
         })
     }
 

@@ -3,9 +3,10 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_engine::{FamilyOptions, Region};
+use strata_engine::{Durability, FamilyOptions, Region};
 
 use crate::catalog::{RegionEntry, TableRecord};
+use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 
@@ -38,6 +39,8 @@ pub struct RegionInfo {
 pub struct TableDescriptor {
     pub name: TableName,
     pub families: Vec<FamilyOptions>,
+    /// The table's DURABILITY attribute.
+    pub durability: WriteDurability,
 }
 
 impl TableState {
@@ -48,6 +51,12 @@ impl TableState {
             .regions
             .partition_point(|r| r.entry.start_key.as_ref() <= row);
         &self.regions[idx.saturating_sub(1).min(self.regions.len() - 1)]
+    }
+
+    /// The durability a write to this table gets when it asks for `requested` (every write
+    /// path resolves it here: see `durability.rs` for HBase's rule).
+    pub fn durability_for(&self, requested: WriteDurability) -> Durability {
+        requested.resolve(self.record.durability)
     }
 
     /// Fails unless the table is enabled.

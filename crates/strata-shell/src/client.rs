@@ -143,6 +143,8 @@ explain!(
     HbaseStrataDeleteNamespaceException[Io, Ia],
     HbaseStrataCreateTableException[Io, Ia],
     HbaseStrataDescribeTableException[Io, Ia],
+    HbaseStrataGetTableDurabilityException[Io, Ia],
+    HbaseStrataSetTableDurabilityException[Io, Ia],
     HbaseStrataAlterFamilyException[Io, Ia],
     HbaseStrataDeleteFamilyException[Io, Ia],
     HbaseStrataTruncateTableException[Io, Ia],

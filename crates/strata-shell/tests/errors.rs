@@ -140,6 +140,9 @@ fn extensions_on_a_plain_thrift1_server_are_reported_as_unsupported() {
         "truncate 't'",
         "merge_region 'a', 'b'",
         "split 't'",
+        // Thrift1's createTable cannot carry a durability, so there is no fallback.
+        "create 't', 'f', DURABILITY => 'ASYNC_WAL'",
+        "alter 't', DURABILITY => 'ASYNC_WAL'",
     ] {
         let o = sh.run(script);
         assert!(

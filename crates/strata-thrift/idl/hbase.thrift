@@ -269,9 +269,18 @@ service Hbase {
   list<string> strataListNamespaces() throws (1: IOError io, 2: IllegalArgument ia)
   void strataCreateNamespace(1: optional string name) throws (1: IOError io, 2: IllegalArgument ia)
   void strataDeleteNamespace(1: optional string name) throws (1: IOError io, 2: IllegalArgument ia)
+  // durability: the table's DURABILITY (USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or
+  // FSYNC_WAL); unset is USE_DEFAULT.
   void strataCreateTable(1: optional Text tableName, 2: optional list<TStrataFamily> families,
-    3: optional list<Text> splitKeys) throws (1: IOError io, 2: IllegalArgument ia)
+    3: optional list<Text> splitKeys, 4: optional string durability)
+    throws (1: IOError io, 2: IllegalArgument ia)
   list<TStrataFamily> strataDescribeTable(1: optional Text tableName)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  // The table's DURABILITY, by HBase's name (USE_DEFAULT when it has none).
+  string strataGetTableDurability(1: optional Text tableName)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  // Sets the table's DURABILITY (online); USE_DEFAULT removes it.
+  void strataSetTableDurability(1: optional Text tableName, 2: optional string durability)
     throws (1: IOError io, 2: IllegalArgument ia)
   // Adds the family, or changes the settings given of an existing one.
   void strataAlterFamily(1: optional Text tableName, 2: optional TStrataFamily family)

@@ -764,10 +764,32 @@ impl Hbase for Handler {
         table_name: Option<Text>,
         families: Option<Vec<TStrataFamily>>,
         split_keys: Option<Vec<Text>>,
+        durability: Option<FastStr>,
     ) -> Reply<(), HbaseStrataCreateTableException> {
         self.run(move |s, _| {
             let splits = list(split_keys).unwrap_or_default();
-            ext::admin::create_table(s, &b(table_name), &families.unwrap_or_default(), splits)
+            let families = families.unwrap_or_default();
+            let durability = durability.as_deref();
+            ext::admin::create_table(s, &b(table_name), &families, splits, durability)
+        })
+        .await
+    }
+
+    async fn strata_get_table_durability(
+        &self,
+        table_name: Option<Text>,
+    ) -> Reply<FastStr, HbaseStrataGetTableDurabilityException> {
+        self.run(move |s, _| ext::admin::table_durability(s, &b(table_name)))
+            .await
+    }
+
+    async fn strata_set_table_durability(
+        &self,
+        table_name: Option<Text>,
+        durability: Option<FastStr>,
+    ) -> Reply<(), HbaseStrataSetTableDurabilityException> {
+        self.run(move |s, _| {
+            ext::admin::set_table_durability(s, &b(table_name), durability.as_deref())
         })
         .await
     }

@@ -5,7 +5,8 @@
 //! qualifier: a put to a bare family is rejected.
 
 use bytes::Bytes;
-use strata_engine::{Cell, CellType, Durability};
+use strata_engine::{Cell, CellType};
+use strata_server::WriteDurability;
 
 use crate::columns::ColumnSpec;
 use crate::failure::{CallResult, Failure};
@@ -21,12 +22,15 @@ pub struct Cells {
 }
 
 impl Cells {
-    /// Durability for the write: skipping the WAL only if a mutation asked for it.
-    pub fn durability(&self) -> Durability {
+    /// Durability for the write: skipping the WAL if a mutation asked for it, else the
+    /// table's. (HBase's Thrift server turns writeToWAL=true into SYNC_WAL, which overrides
+    /// the table's DURABILITY; Strata lets the table decide, so an ASYNC_WAL table is
+    /// ASYNC_WAL for every client.)
+    pub fn durability(&self) -> WriteDurability {
         if self.skip_wal {
-            Durability::SkipWal
+            WriteDurability::SkipWal
         } else {
-            Durability::SyncWal
+            WriteDurability::UseDefault
         }
     }
 
@@ -141,7 +145,7 @@ mod tests {
         assert_eq!(cells.puts[1].qualifier, "");
         assert_eq!(cells.deletes[0].cell_type, CellType::DeleteColumn);
         assert_eq!(cells.deletes[1].cell_type, CellType::DeleteFamily);
-        assert_eq!(cells.durability(), Durability::SyncWal);
+        assert_eq!(cells.durability(), WriteDurability::UseDefault);
     }
 
     #[test]
@@ -159,7 +163,7 @@ mod tests {
         cells
             .add_row(&Bytes::from_static(b"r"), &[mutation], 1)
             .expect("valid");
-        assert_eq!(cells.durability(), Durability::SkipWal);
+        assert_eq!(cells.durability(), WriteDurability::SkipWal);
     }
 
     #[test]

@@ -123,6 +123,7 @@ fn requests() -> Vec<(&'static str, Vec<u8>, Vec<u8>)> {
                     ..Default::default()
                 }]),
                 split_keys: Some(vec![text("m")]),
+                durability: Some("ASYNC_WAL".into()),
             },
         ),
     ]

@@ -195,13 +195,17 @@ fn apply_to_schema(families: &mut Vec<FamilyOptions>, op: &AlterOp) {
             }
         }
         AlterOp::DeleteFamily(name) => families.retain(|f| f.name != name.as_ref()),
+        // Bigtable's modifications never plan one (its Table has no durability field).
+        AlterOp::SetDurability(_) => {}
     }
 }
 
 /// Carries out planned changes in order, disabling the table around additions and drops
 /// (and enabling it again whatever happens, if it was enabled before).
 pub fn apply(service: &Arc<Service>, table: &TableName, ops: Vec<AlterOp>) -> Result<(), Status> {
-    let reopens = ops.iter().any(|op| !matches!(op, AlterOp::ModifyFamily(_)));
+    let reopens = ops
+        .iter()
+        .any(|op| matches!(op, AlterOp::AddFamily(_) | AlterOp::DeleteFamily(_)));
     let was_enabled = service
         .is_table_enabled(table)
         .map_err(crate::error::status)?;

@@ -7,8 +7,7 @@ use strata_server::Dialect;
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use googleapis_tonic_google_rpc::google::rpc;
-use strata_engine::Durability;
-use strata_server::{Service, TableName};
+use strata_server::{Service, TableName, WriteDurability};
 use tonic::Status;
 
 use super::mutations::{self, Op};
@@ -82,7 +81,7 @@ pub(super) fn apply_row(
             Dialect::Bigtable,
             table,
             mutations::put_cells(row, ops),
-            Durability::SyncWal,
+            WriteDurability::UseDefault,
         )
     } else {
         let read = mutations::read_for(row, ops);
@@ -134,9 +133,12 @@ fn apply_entries(
         }
     }
     if !batch.is_empty() {
-        if let Err(e) =
-            service.mutate_in(Dialect::Bigtable, &target.table, batch, Durability::SyncWal)
-        {
+        if let Err(e) = service.mutate_in(
+            Dialect::Bigtable,
+            &target.table,
+            batch,
+            WriteDurability::UseDefault,
+        ) {
             let status = to_rpc(&crate::error::status(e));
             for i in batched {
                 statuses[i] = status.clone();

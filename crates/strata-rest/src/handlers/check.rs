@@ -6,8 +6,8 @@
 use axum::http::StatusCode;
 use axum::response::Response;
 use bytes::Bytes;
-use strata_engine::{Cell, CellType, Durability, Get, LATEST_TIMESTAMP};
-use strata_server::{Check, CompareOp, TableName};
+use strata_engine::{Cell, CellType, Get, LATEST_TIMESTAMP};
+use strata_server::{Check, CompareOp, TableName, WriteDurability};
 
 use super::{ok_document, ok_empty, Call};
 use crate::error::{RestError, RestResult};
@@ -217,7 +217,7 @@ fn check_equal_then_apply(
     let applied =
         call.gateway
             .service
-            .check_and_mutate(table, &check, cells, Durability::SyncWal)?;
+            .check_and_mutate(table, &check, cells, WriteDurability::UseDefault)?;
     Ok(if applied { ok_empty() } else { not_modified() })
 }
 

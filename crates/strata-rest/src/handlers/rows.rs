@@ -4,7 +4,8 @@
 use axum::http::header;
 use axum::response::Response;
 use bytes::Bytes;
-use strata_engine::{Cell, CellType, Durability, Scan, TimeRange, LATEST_TIMESTAMP};
+use strata_engine::{Cell, CellType, Scan, TimeRange, LATEST_TIMESTAMP};
+use strata_server::WriteDurability;
 
 use super::read::{apply_versions, collect_scan, read_spec, selection};
 use super::{ok_document, ok_empty, table_name, Call};
@@ -88,7 +89,7 @@ pub(crate) fn put(call: &Call<'_>, table: &str, spec: &RowSpec) -> RestResult<Re
     };
     call.gateway
         .service
-        .mutate(&table, cells, Durability::SyncWal)?;
+        .mutate(&table, cells, WriteDurability::UseDefault)?;
     Ok(ok_empty())
 }
 
@@ -187,7 +188,7 @@ pub(crate) fn delete(call: &Call<'_>, table: &str, spec: &RowSpec) -> RestResult
             .map(|c| marker(c.family.clone(), c.qualifier.clone()))
             .collect()
     };
-    service.mutate(&table, cells, Durability::SyncWal)?;
+    service.mutate(&table, cells, WriteDurability::UseDefault)?;
     Ok(ok_empty())
 }
 

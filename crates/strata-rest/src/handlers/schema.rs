@@ -9,7 +9,7 @@ use strata_server::{AlterOp, Service, ServiceError, TableName};
 use super::{ok_document, ok_empty, table_name, Call};
 use crate::error::{RestError, RestResult};
 use crate::format::Format;
-use crate::model::schema::{describe_family, TableSchema};
+use crate::model::schema::{describe_family, table_attrs, TableSchema};
 
 pub(crate) fn get(call: &Call<'_>, table: &str) -> RestResult<Response> {
     let n = call.negotiate(&[Format::Text, Format::Xml, Format::Json])?;
@@ -17,19 +17,21 @@ pub(crate) fn get(call: &Call<'_>, table: &str) -> RestResult<Response> {
     let descriptor = call.gateway.service.describe_table(&table)?;
     let schema = TableSchema {
         name: table.to_string(),
-        attrs: vec![("IS_META".to_string(), "false".to_string())],
+        attrs: table_attrs(descriptor.durability),
         columns: descriptor.families.iter().map(describe_family).collect(),
     };
     Ok(ok_document(n, schema.render(n.format)))
 }
 
-/// PUT (`replace`): creates the table, or gives an existing one exactly these families.
-/// POST: creates the table, or adds and modifies the listed families. Creating answers 201
-/// with the schema's URL, changing an existing table 200 (PUT: 201, as HBase).
+/// PUT (`replace`): creates the table, or gives an existing one exactly these families and
+/// DURABILITY (none given: USE_DEFAULT). POST: creates the table, or adds and modifies the
+/// listed families and sets the DURABILITY if one is given. Creating answers 201 with the
+/// schema's URL, changing an existing table 200 (PUT: 201, as HBase).
 pub(crate) fn put(call: &Call<'_>, table: &str, replace: bool) -> RestResult<Response> {
     let format = call.body_format()?;
     let name = table_name(table)?;
     let schema = TableSchema::parse(&call.body, format)?;
+    let durability = schema.durability()?;
     let families = schema
         .columns
         .iter()
@@ -44,12 +46,23 @@ pub(crate) fn put(call: &Call<'_>, table: &str, replace: bool) -> RestResult<Res
                 "table {name} should have at least one column family"
             )));
         }
-        service.create_table(&name, families, Vec::new())?;
+        let durability = durability.unwrap_or_default();
+        service.create_table_with_durability(&name, families, Vec::new(), durability)?;
         return Ok(created(call));
     }
     with_table_disabled(service, &name, || {
         apply_families(service, &name, families, replace)
     })?;
+    let wanted = if replace {
+        Some(durability.unwrap_or_default())
+    } else {
+        durability
+    };
+    if let Some(wanted) = wanted {
+        if service.describe_table(&name)?.durability != wanted {
+            service.alter_table(&name, AlterOp::SetDurability(wanted))?;
+        }
+    }
     Ok(if replace { created(call) } else { ok_empty() })
 }
 

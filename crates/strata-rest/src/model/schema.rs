@@ -1,8 +1,10 @@
 //! HBase's TableSchema / ColumnSchema: a table's name and families, each with its settings
 //! as upper-case attributes (`VERSIONS`, `TTL`, `COMPRESSION`, ...) whose values are text.
+//! The table's own attributes: `IS_META`, and `DURABILITY` when the table has one.
 
 use serde_json::{Map, Value};
 use strata_engine::{BloomType, Compression, DataBlockEncoding, FamilyOptions, KeepDeletedCells};
+use strata_server::WriteDurability;
 
 use super::xml;
 use crate::error::{RestError, RestResult};
@@ -168,7 +170,27 @@ fn json_named(object: &Map<String, Value>, skip: &str) -> (String, Vec<(String, 
     (name, attrs)
 }
 
+/// The table attributes HBase reports: `IS_META`, then `DURABILITY` unless it is the
+/// default (HBase lists only attributes that were set).
+pub fn table_attrs(durability: WriteDurability) -> Vec<(String, String)> {
+    let mut attrs = vec![("IS_META".to_string(), "false".to_string())];
+    if durability != WriteDurability::UseDefault {
+        attrs.push(("DURABILITY".to_string(), durability.name().to_string()));
+    }
+    attrs
+}
+
 impl TableSchema {
+    /// The `DURABILITY` attribute, if given; a value that is none of HBase's five is a 400.
+    /// Other table attributes are ignored, as HBase keeps unknown ones as opaque metadata.
+    pub fn durability(&self) -> RestResult<Option<WriteDurability>> {
+        self.attrs
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case("DURABILITY"))
+            .map(|(_, value)| value.parse().map_err(|e| bad(format!("{e}"))))
+            .transpose()
+    }
+
     /// Parses a request body.
     pub fn parse(body: &[u8], format: Format) -> RestResult<TableSchema> {
         match format {

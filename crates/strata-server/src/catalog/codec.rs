@@ -1,5 +1,5 @@
-//! The byte encoding of catalog records: a table's families, its enabled flag and its
-//! regions. Stored as cell values in the catalog region, so the engine's checksums and WAL
+//! The byte encoding of catalog records: a table's families, its enabled flag, its regions
+//! and its DURABILITY. Stored as cell values in the catalog region, so the engine's checksums and WAL
 //! protect them; this layer only has to be unambiguous and versioned. Layout and version
 //! history: docs/format.md, "Catalog table record".
 
@@ -8,12 +8,16 @@ use strata_engine::options::{BloomType, Compression, DataBlockEncoding, KeepDele
 use strata_engine::util::coding::{put_len_prefixed, put_varint, Decoder};
 use strata_engine::FamilyOptions;
 
+use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 
-/// The version written. Version 1 (read still) has no Bigtable GC rule in family entries.
-const RECORD_VERSION: u8 = 2;
+/// The version written. Versions 1 and 2 are still read: version 1 has no Bigtable GC rule
+/// in family entries, and neither has the table's DURABILITY byte at the end.
+const RECORD_VERSION: u8 = 3;
 /// The first version whose family entries end with the Bigtable GC rule.
 const FAMILY_GC_RULE_SINCE: u8 = 2;
+/// The first version that ends with the table's DURABILITY byte.
+const DURABILITY_SINCE: u8 = 3;
 
 /// One region of a table: its id in the engine and its row range `[start, end)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +34,8 @@ pub struct TableRecord {
     pub families: Vec<FamilyOptions>,
     pub enabled: bool,
     pub regions: Vec<RegionEntry>,
+    /// The table's DURABILITY attribute (`USE_DEFAULT` when never set).
+    pub durability: WriteDurability,
 }
 
 fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
@@ -65,6 +71,27 @@ fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
     put_len_prefixed(buf, f.bigtable_gc_rule.as_deref().unwrap_or_default());
 }
 
+fn durability_code(d: WriteDurability) -> u8 {
+    match d {
+        WriteDurability::UseDefault => 0,
+        WriteDurability::SkipWal => 1,
+        WriteDurability::AsyncWal => 2,
+        WriteDurability::SyncWal => 3,
+        WriteDurability::FsyncWal => 4,
+    }
+}
+
+fn durability_of_code(code: u8) -> Option<WriteDurability> {
+    Some(match code {
+        0 => WriteDurability::UseDefault,
+        1 => WriteDurability::SkipWal,
+        2 => WriteDurability::AsyncWal,
+        3 => WriteDurability::SyncWal,
+        4 => WriteDurability::FsyncWal,
+        _ => return None,
+    })
+}
+
 /// Encodes a table record.
 pub fn encode_table(record: &TableRecord) -> Vec<u8> {
     let mut buf = vec![RECORD_VERSION, u8::from(record.enabled)];
@@ -78,6 +105,7 @@ pub fn encode_table(record: &TableRecord) -> Vec<u8> {
         put_len_prefixed(&mut buf, &r.start_key);
         put_len_prefixed(&mut buf, &r.end_key);
     }
+    buf.push(durability_code(record.durability));
     buf
 }
 
@@ -150,6 +178,12 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableRecord> {
             end_key: Bytes::copy_from_slice(end),
         });
     }
+    let durability = if version >= DURABILITY_SINCE {
+        let code = d.u8().ok_or_else(|| bad("truncated"))?;
+        durability_of_code(code).ok_or_else(|| bad("unknown durability"))?
+    } else {
+        WriteDurability::UseDefault
+    };
     if !d.is_empty() {
         return Err(bad("trailing bytes"));
     }
@@ -157,6 +191,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableRecord> {
         families,
         enabled,
         regions,
+        durability,
     })
 }
 
@@ -184,6 +219,7 @@ mod tests {
                 start_key: Bytes::new(),
                 end_key: Bytes::from_static(b"m"),
             }],
+            durability: WriteDurability::AsyncWal,
         };
         assert_eq!(decode_table(&encode_table(&record)).unwrap(), record);
     }
@@ -196,6 +232,7 @@ mod tests {
             families: vec![FamilyOptions::new("plain"), f],
             enabled: true,
             regions: vec![],
+            durability: WriteDurability::UseDefault,
         };
         let decoded = decode_table(&encode_table(&record)).unwrap();
         assert_eq!(decoded, record);
@@ -229,10 +266,11 @@ mod tests {
         assert_eq!(f.bigtable_gc_rule, None);
         assert_eq!(record.regions[0].id, 7);
         assert_eq!(record.regions[0].end_key, Bytes::from_static(b"m"));
-        // The same record written today is version 2, and reads back the same.
-        let v2 = encode_table(&record);
-        assert_eq!(v2[0], 2);
-        assert_eq!(decode_table(&v2).unwrap(), record);
+        assert_eq!(record.durability, WriteDurability::UseDefault);
+        // The same record written today is the current version, and reads back the same.
+        let current = encode_table(&record);
+        assert_eq!(current[0], RECORD_VERSION);
+        assert_eq!(decode_table(&current).unwrap(), record);
     }
 
     #[test]
@@ -241,6 +279,7 @@ mod tests {
             families: vec![FamilyOptions::new("cf")],
             enabled: true,
             regions: vec![],
+            durability: WriteDurability::UseDefault,
         });
         for version in [0, RECORD_VERSION + 1, u8::MAX] {
             bytes[0] = version;
@@ -256,9 +295,65 @@ mod tests {
             families: vec![with_rule],
             enabled: true,
             regions: vec![],
+            durability: WriteDurability::UseDefault,
         });
         for cut in 0..bytes.len() {
             assert!(decode_table(&bytes[..cut]).is_err(), "cut at {cut}");
         }
+    }
+
+    fn one_region_table(durability: WriteDurability) -> TableRecord {
+        TableRecord {
+            families: vec![FamilyOptions::new("cf")],
+            enabled: true,
+            regions: vec![RegionEntry {
+                id: 5,
+                start_key: Bytes::new(),
+                end_key: Bytes::new(),
+            }],
+            durability,
+        }
+    }
+
+    #[test]
+    fn every_durability_round_trips_in_the_last_byte() {
+        for durability in [
+            WriteDurability::UseDefault,
+            WriteDurability::SkipWal,
+            WriteDurability::AsyncWal,
+            WriteDurability::SyncWal,
+            WriteDurability::FsyncWal,
+        ] {
+            let record = one_region_table(durability);
+            let bytes = encode_table(&record);
+            assert_eq!(bytes[0], RECORD_VERSION);
+            assert_eq!(bytes.last(), Some(&durability_code(durability)));
+            assert_eq!(decode_table(&bytes).unwrap(), record);
+        }
+    }
+
+    /// A version 2 record (GC rules, no durability byte) reads as USE_DEFAULT.
+    #[test]
+    fn version_2_records_read_as_use_default() {
+        let record = one_region_table(WriteDurability::FsyncWal);
+        let mut v2 = encode_table(&record);
+        v2[0] = 2;
+        v2.pop();
+        let decoded = decode_table(&v2).unwrap();
+        assert_eq!(decoded.durability, WriteDurability::UseDefault);
+        assert_eq!(decoded.families, record.families);
+    }
+
+    #[test]
+    fn bad_durability_codes_and_trailing_bytes_are_corrupt() {
+        let mut bytes = encode_table(&one_region_table(WriteDurability::FsyncWal));
+        *bytes.last_mut().unwrap() = 9;
+        assert!(matches!(
+            decode_table(&bytes),
+            Err(ServiceError::CatalogCorrupt(m)) if m.contains("durability")
+        ));
+        let mut extra = encode_table(&one_region_table(WriteDurability::SyncWal));
+        extra.push(2);
+        assert!(decode_table(&extra).is_err());
     }
 }

@@ -97,6 +97,11 @@ impl Options {
         }
     }
 
+    /// True if `key` is there and not taken yet.
+    pub fn has(&self, key: &str) -> bool {
+        self.pairs.iter().any(|(k, _)| k == key)
+    }
+
     pub fn take(&mut self, key: &str) -> Option<Value> {
         let i = self.pairs.iter().position(|(k, _)| k == key)?;
         Some(self.pairs.remove(i).1)

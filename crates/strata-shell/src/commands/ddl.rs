@@ -1,11 +1,13 @@
 //! Namespace and table administration: create, alter, describe, list, enable, drop, ...
 
 use bytes::Bytes;
+use pilota::FastStr;
 use regex::Regex;
 use strata_thrift::gen::volo_gen::hbase::{TStrataFamily, Text};
 
 use super::args::{arity, string, text, Options};
 use super::family::{self, describe_line, named};
+use super::table_attrs::{self, TableAttrs, UNSETTABLE};
 use crate::error::{usage, Result, ShellError};
 use crate::format::row_count;
 use crate::session::Session;
@@ -98,18 +100,19 @@ pub fn create(s: &mut Session, args: &[Value]) -> Result<()> {
     let table = text(args, 0, "table name")?;
     let mut families = Vec::new();
     let mut splits: Vec<Text> = Vec::new();
+    let mut attrs = TableAttrs::default();
     for arg in &args[1..] {
         match arg {
             Value::Str(name) => families.push(named(name.clone())),
             Value::Hash(_) => {
                 let mut opts = Options::new("create", arg)?;
-                if let Some(keys) = opts.take_columns("SPLITS")? {
-                    splits.extend(keys.into_iter().map(|k| Text(Bytes::from(k))));
-                    opts.finish()?;
-                } else {
+                attrs.take_from(&mut opts)?;
+                if family::is_family(&opts) {
                     families.push(family::from_options(&mut opts)?);
-                    opts.finish()?;
+                } else if let Some(keys) = opts.take_columns("SPLITS")? {
+                    splits.extend(keys.into_iter().map(|k| Text(Bytes::from(k))));
                 }
+                opts.finish()?;
             }
             other => {
                 return Err(usage(format!(
@@ -128,10 +131,11 @@ pub fn create(s: &mut Session, args: &[Value]) -> Result<()> {
             t(table.clone()),
             Some(families.clone()),
             Some(splits.clone()),
+            attrs.durability.map(FastStr::from_static_str),
         ),
     );
     match created {
-        Err(ShellError::Unsupported(_)) if splits.is_empty() => {
+        Err(ShellError::Unsupported(_)) if splits.is_empty() && attrs.durability.is_none() => {
             let descriptors = families
                 .iter()
                 .map(family::to_column_descriptor)
@@ -153,6 +157,48 @@ pub fn create(s: &mut Session, args: &[Value]) -> Result<()> {
 enum Change {
     Upsert(TStrataFamily),
     Delete(Vec<u8>),
+    Durability(&'static str),
+}
+
+/// The changes of one `alter` hash: a family's (with NAME), a deletion, or table attributes
+/// (without NAME, or with METHOD => 'table_att'; 'table_att_unset' removes one).
+fn hash_changes(opts: &mut Options, out: &mut Vec<Change>) -> Result<()> {
+    if let Some(name) = opts.take_bytes("DELETE")? {
+        out.push(Change::Delete(name));
+        return Ok(());
+    }
+    let method = opts.take_string("METHOD")?.map(|m| m.to_ascii_lowercase());
+    if method.as_deref() == Some("table_att_unset") {
+        let name = opts.take_string("NAME")?.unwrap_or_default();
+        if !UNSETTABLE.iter().any(|u| u.eq_ignore_ascii_case(&name)) {
+            return Err(usage(format!(
+                "table_att_unset: unknown table attribute {name:?} (only {})",
+                UNSETTABLE.join(", ")
+            )));
+        }
+        out.push(Change::Durability("USE_DEFAULT"));
+        return Ok(());
+    }
+    let mut attrs = TableAttrs::default();
+    attrs.take_from(opts)?;
+    out.extend(attrs.durability.map(Change::Durability));
+    match method.as_deref() {
+        Some("delete") => {
+            let name = opts
+                .take_bytes("NAME")?
+                .ok_or_else(|| usage("METHOD => 'delete' needs NAME"))?;
+            out.push(Change::Delete(name));
+        }
+        Some("table_att") => {}
+        Some(other) => {
+            return Err(usage(format!(
+                "unknown METHOD {other:?} (only 'delete', 'table_att' and 'table_att_unset')"
+            )))
+        }
+        None if family::is_family(opts) => out.push(Change::Upsert(family::from_options(opts)?)),
+        None => {}
+    }
+    Ok(())
 }
 
 fn changes(args: &[Value]) -> Result<Vec<Change>> {
@@ -162,19 +208,7 @@ fn changes(args: &[Value]) -> Result<Vec<Change>> {
             Value::Str(name) => out.push(Change::Upsert(named(name.clone()))),
             Value::Hash(_) => {
                 let mut opts = Options::new("alter", arg)?;
-                if let Some(name) = opts.take_bytes("DELETE")? {
-                    out.push(Change::Delete(name));
-                } else if let Some(method) = opts.take_string("METHOD")? {
-                    if !method.eq_ignore_ascii_case("delete") {
-                        return Err(usage(format!("unknown METHOD {method:?} (only 'delete')")));
-                    }
-                    let name = opts
-                        .take_bytes("NAME")?
-                        .ok_or_else(|| usage("METHOD => 'delete' needs NAME"))?;
-                    out.push(Change::Delete(name));
-                } else {
-                    out.push(Change::Upsert(family::from_options(&mut opts)?));
-                }
+                hash_changes(&mut opts, &mut out)?;
                 opts.finish()?;
             }
             other => {
@@ -203,6 +237,7 @@ pub fn alter(s: &mut Session, args: &[Value]) -> Result<()> {
                 "alter",
                 c.hbase().strata_delete_family(t(table.clone()), t(name)),
             )?,
+            Change::Durability(d) => table_attrs::set_durability(c, &table, d)?,
         }
     }
     s.say("Done.")
@@ -237,9 +272,10 @@ pub fn describe(s: &mut Session, args: &[Value]) -> Result<()> {
         }
         other => other?,
     };
+    let durability = table_attrs::fetch_durability(c, &table)?;
     let state = if enabled { "ENABLED" } else { "DISABLED" };
     s.say(format!("Table {table} is {state}"))?;
-    s.say(&table)?;
+    s.say(table_attrs::table_line(&table, durability.as_deref()))?;
     s.say("COLUMN FAMILIES DESCRIPTION")?;
     for f in &families {
         s.say(describe_line(f))?;

@@ -8,6 +8,27 @@ use super::args::Options;
 use crate::error::{usage, Result, ShellError};
 use crate::value::Value;
 
+/// The keys of a family hash besides NAME.
+const SETTINGS: [&str; 11] = [
+    "TTL",
+    "KEEP_DELETED_CELLS",
+    "VERSIONS",
+    "MIN_VERSIONS",
+    "COMPRESSION",
+    "BLOOMFILTER",
+    "BLOCKSIZE",
+    "IN_MEMORY",
+    "BLOCKCACHE",
+    "DATA_BLOCK_ENCODING",
+    "NAME",
+];
+
+/// True if `opts` describes a column family (it has NAME or a family setting); a hash
+/// without either holds table settings, as in HBase's `create` and `alter`.
+pub fn is_family(opts: &Options) -> bool {
+    SETTINGS.iter().any(|key| opts.has(key))
+}
+
 /// Reads the settings of a family hash (NAME included); METHOD is left for `alter`.
 pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
     let name = opts

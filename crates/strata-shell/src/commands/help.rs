@@ -17,20 +17,27 @@ pub const CREATE_NAMESPACE: &str = "Creates a namespace.\n  strata> create_names
 pub const DROP_NAMESPACE: &str = "Drops an empty namespace.\n  strata> drop_namespace 'ns1'";
 pub const LIST_NAMESPACE: &str = "Lists namespaces, optionally those matching a regular expression.\n  strata> list_namespace\n  strata> list_namespace 'ns.*'";
 pub const CREATE: &str = "Creates a table: a name, then column families as names or hashes of
-settings, optionally followed by a hash of table settings (SPLITS).
+settings, optionally followed by table settings: SPLITS, and DURABILITY (USE_DEFAULT,
+SKIP_WAL, ASYNC_WAL, SYNC_WAL, FSYNC_WAL) or its old form DEFERRED_LOG_FLUSH (true is
+ASYNC_WAL), also accepted inside a family's hash.
 Family settings: NAME, VERSIONS, MIN_VERSIONS, TTL (seconds), COMPRESSION
 (NONE, GZ, LZ4, ZSTD, SNAPPY), BLOOMFILTER (NONE, ROW, ROWCOL), BLOCKSIZE, IN_MEMORY,
 BLOCKCACHE, KEEP_DELETED_CELLS, DATA_BLOCK_ENCODING (NONE, PREFIX).
   strata> create 't1', 'cf'
   strata> create 'ns1:t1', 'cf1', 'cf2'
   strata> create 't1', {NAME => 'cf', VERSIONS => 3, TTL => 86400, COMPRESSION => 'SNAPPY'}
-  strata> create 't1', 'cf', {SPLITS => ['g', 'p']}";
-pub const ALTER: &str = "Adds a column family, changes its settings, or deletes it.
+  strata> create 't1', 'cf', {SPLITS => ['g', 'p']}
+  strata> create 't1', {NAME => 'cf'}, DURABILITY => 'ASYNC_WAL'";
+pub const ALTER: &str = "Adds a column family, changes its settings, or deletes it; sets or
+removes the table's DURABILITY (or DEFERRED_LOG_FLUSH).
   strata> alter 't1', 'cf2'
   strata> alter 't1', {NAME => 'cf', VERSIONS => 5}
   strata> alter 't1', {NAME => 'cf2', METHOD => 'delete'}
-  strata> alter 't1', 'delete' => 'cf2'";
-pub const DESCRIBE: &str = "Shows a table's state and column families.\n  strata> describe 't1'";
+  strata> alter 't1', 'delete' => 'cf2'
+  strata> alter 't1', DURABILITY => 'ASYNC_WAL'
+  strata> alter 't1', METHOD => 'table_att_unset', NAME => 'DURABILITY'";
+pub const DESCRIBE: &str = "Shows a table's state, its DURABILITY when set, and its column
+families.\n  strata> describe 't1'";
 pub const LIST: &str = "Lists tables, optionally those matching a regular expression.\n  strata> list\n  strata> list 'ns1:.*'";
 pub const EXISTS: &str = "Tells whether a table exists.\n  strata> exists 't1'";
 pub const IS_ENABLED: &str = "Tells whether a table is enabled.\n  strata> is_enabled 't1'";

@@ -1,8 +1,8 @@
 //! Writes: mutations, deletes, counters.
 
 use bytes::Bytes;
-use strata_engine::{Cell, Durability, LATEST_TIMESTAMP};
-use strata_server::Service;
+use strata_engine::{Cell, LATEST_TIMESTAMP};
+use strata_server::{Service, WriteDurability};
 
 use super::{check_row, table_name};
 use crate::columns::ColumnSpec;
@@ -68,7 +68,7 @@ fn apply_per_row(
     service: &Service,
     table: &strata_server::TableName,
     cells: Vec<Cell>,
-    durability: Durability,
+    durability: WriteDurability,
 ) -> CallResult<()> {
     if cells.is_empty() {
         return Ok(());
@@ -97,7 +97,7 @@ fn apply(
     service: &Service,
     table: &strata_server::TableName,
     cells: Vec<Cell>,
-    durability: Durability,
+    durability: WriteDurability,
 ) -> CallResult<()> {
     if cells.is_empty() {
         return Ok(());
@@ -120,7 +120,7 @@ pub fn delete_all(
     check_timestamp(timestamp)?;
     let cell = delete_column(&row, column, timestamp);
     service
-        .mutate(&table, vec![cell], Durability::SyncWal)
+        .mutate(&table, vec![cell], WriteDurability::UseDefault)
         .map_err(from_service)
 }
 
@@ -138,7 +138,7 @@ pub fn delete_all_row(
     let families: Vec<Vec<u8>> = desc.families.into_iter().map(|f| f.name).collect();
     let cells = delete_row(&row, &families, timestamp);
     service
-        .mutate(&table, cells, Durability::SyncWal)
+        .mutate(&table, cells, WriteDurability::UseDefault)
         .map_err(from_service)
 }
 

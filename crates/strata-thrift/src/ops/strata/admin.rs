@@ -4,7 +4,7 @@
 use bytes::Bytes;
 use pilota::FastStr;
 use strata_engine::FamilyOptions;
-use strata_server::{AlterOp, Service, ServiceError, TableName};
+use strata_server::{AlterOp, Service, ServiceError, TableName, WriteDurability};
 
 use super::family::{family_name, overlay, to_thrift};
 use crate::failure::{from_service, CallResult, Failure};
@@ -27,21 +27,50 @@ pub fn delete_namespace(service: &Service, name: &str) -> CallResult<()> {
     service.drop_namespace(name).map_err(from_service)
 }
 
-/// Creates a table; unset family settings take HBase's defaults.
+/// Creates a table; unset family settings take HBase's defaults, an unset durability is
+/// USE_DEFAULT.
 pub fn create_table(
     service: &Service,
     name: &[u8],
     families: &[TStrataFamily],
     split_keys: Vec<Bytes>,
+    durability: Option<&str>,
 ) -> CallResult<()> {
     let name = table_name(name)?;
     let families = families
         .iter()
         .map(|f| overlay(FamilyOptions::new(family_name(f)?), f))
         .collect::<CallResult<Vec<_>>>()?;
+    let durability = durability.map(parse_durability).transpose()?;
     service
-        .create_table(&name, families, split_keys)
+        .create_table_with_durability(&name, families, split_keys, durability.unwrap_or_default())
         .map_err(from_service)
+}
+
+/// HBase's durability name, or IllegalArgument naming the five.
+fn parse_durability(text: &str) -> CallResult<WriteDurability> {
+    text.parse::<WriteDurability>()
+        .map_err(|e| Failure::illegal(e.to_string()))
+}
+
+/// The table's DURABILITY by HBase's name.
+pub fn table_durability(service: &Service, name: &[u8]) -> CallResult<FastStr> {
+    let desc = service
+        .describe_table(&table_name(name)?)
+        .map_err(from_service)?;
+    Ok(FastStr::from_static_str(desc.durability.name()))
+}
+
+/// Sets the table's DURABILITY (a missing value is refused, not taken as USE_DEFAULT).
+pub fn set_table_durability(
+    service: &Service,
+    name: &[u8],
+    durability: Option<&str>,
+) -> CallResult<()> {
+    let table = table_name(name)?;
+    let text = durability.ok_or_else(|| Failure::illegal("a durability is required"))?;
+    let op = AlterOp::SetDurability(parse_durability(text)?);
+    service.alter_table(&table, op).map_err(from_service)
 }
 
 pub fn describe_table(service: &Service, name: &[u8]) -> CallResult<Vec<TStrataFamily>> {

@@ -38,6 +38,8 @@ declared_io_ia!(
     HbaseStrataDeleteNamespaceException,
     HbaseStrataCreateTableException,
     HbaseStrataDescribeTableException,
+    HbaseStrataGetTableDurabilityException,
+    HbaseStrataSetTableDurabilityException,
     HbaseStrataAlterFamilyException,
     HbaseStrataDeleteFamilyException,
     HbaseStrataTruncateTableException,
