@@ -71,9 +71,14 @@ impl Target for EmbeddedTarget {
             Err(e) if e.is_not_found() => {}
             Err(e) => return Err(db_err(e)),
         }
-        let builder = TableBuilder::new(self.spec.table.clone())
+        let mut builder = TableBuilder::new(self.spec.table.clone())
             .family(Family::new(self.spec.family.as_bytes().to_vec()))
             .split_keys(self.spec.split_keys.clone());
+        // The table's DURABILITY too, so increments and appends (which follow the table,
+        // as in HBase) are written with it as well.
+        if let Some(mode) = self.spec.durability {
+            builder = builder.durability(engine_durability(mode));
+        }
         self.db.create_table(builder).map(|_| ()).map_err(db_err)
     }
 
