@@ -8,7 +8,7 @@ use crate::error::BenchResult;
 /// How durable each write must be before `put` returns.
 ///
 /// The names follow HBase's `Durability`. What each target does for them is documented in
-/// `docs/_parts/performance.md`; in short, RocksDB has no timed WAL flush, so both `Async`
+/// `docs/performance.md` ("Engine: Strata vs RocksDB"); in short, RocksDB has no timed WAL flush, so both `Async`
 /// and `Sync` map to "WAL on, `sync = false`" (the record is handed to the OS on every write).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum DurabilityMode {

@@ -1,4 +1,4 @@
-//! Byte layout of a manifest file (format version 1; spec in `docs/_parts/manifest.md`).
+//! Byte layout of a manifest file (format version 1; spec in `docs/format.md`, "Store manifest").
 //!
 //! ```text
 //! 0   magic "STRATAMF"            8 bytes

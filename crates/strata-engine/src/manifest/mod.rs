@@ -4,7 +4,7 @@
 //! its directory. Every file is a complete snapshot of [`ManifestState`]; SSTables become
 //! live only by being listed in a committed manifest (they are never renamed into place,
 //! since they may live on object storage). The byte format is specified in
-//! `docs/_parts/manifest.md` and implemented in [`format`].
+//! `docs/format.md` ("Store manifest") and implemented in [`format`].
 //!
 //! Commit protocol (`Manifest::commit`): write `MANIFEST-(n+1)`, sync it, sync the
 //! directory, and only then remove older manifests. Hence at most two manifests exist, and

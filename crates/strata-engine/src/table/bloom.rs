@@ -142,7 +142,7 @@ mod tests {
 
     #[test]
     fn hash_is_pinned() {
-        // Part of format v1 (computed independently from the spec in docs/_parts/sstable.md).
+        // Part of format v1 (computed independently from the spec in docs/format.md, "Bloom block").
         assert_eq!(bloom_hash(b""), 0x4e58_f61f_49cc_623f);
         assert_eq!(bloom_hash(b"row1"), 0x174f_175f_6e08_bf9f);
         assert_eq!(bloom_hash(b"abcdefghi"), 0xc281_a9e6_3e92_51ba);

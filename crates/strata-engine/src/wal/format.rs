@@ -8,7 +8,7 @@
 //!             | type: u8 | payload[len]
 //! ```
 //!
-//! The byte-level spec, with the replay rules, is `docs/_parts/wal.md`.
+//! The byte-level spec, with the replay rules, is `docs/format.md`, "Write-ahead log".
 
 use crate::util::crc::crc32c;
 

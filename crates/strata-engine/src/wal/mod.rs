@@ -8,7 +8,7 @@
 //! - `group_commit` / `segment` / `writer`: the write path; `flusher`: `AsyncWal` flushes;
 //! - [`stats`]: counters and the sync latency histogram.
 //!
-//! The byte-level spec is `docs/_parts/wal.md`.
+//! The byte-level spec is `docs/format.md`, "Write-ahead log".
 
 pub mod edit;
 mod flusher;
