@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use parking_lot::{Mutex, MutexGuard};
-use strata_engine::{Cell, Get, Region, RowResult};
+use strata_engine::{Cell, Get, PendingWrite, Region, RowResult};
 
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
@@ -157,7 +157,8 @@ impl Service {
         let locks = self
             .row_locks
             .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
-        let mut queued = Vec::new();
+        let mut queued: Option<QueuedShare> = None;
+        let mut outcomes = Vec::new();
         let mut pending = cells;
         let mut state = state;
         let deadline = std::time::Instant::now() + SEALED_RETRY;
@@ -166,8 +167,17 @@ impl Service {
             // routed again on the table's new regions.
             let mut refused = Vec::new();
             for (region, cells) in split_by_region(&state, pending).into_values() {
+                // One share unresolved at a time: queuing the next may wait for memstore
+                // room, and the flush that makes room waits for the writes in its snapshot.
+                outcomes.extend(queued.take().map(QueuedShare::wait));
                 match region.mutate_queued(cells.clone(), state.durability_for(durability), None) {
-                    Ok(write) => queued.push((write, Arc::clone(region), state.regions.len())),
+                    Ok(write) => {
+                        queued = Some(QueuedShare {
+                            write,
+                            region: Arc::clone(region),
+                            regions: state.regions.len(),
+                        })
+                    }
                     Err(e) if e.is_region_sealed() && Instant::now() < deadline => {
                         refused.extend(cells)
                     }
@@ -183,16 +193,12 @@ impl Service {
             state.check_enabled()?;
         }
         drop(locks);
-        let mut first_error = None;
-        for (write, region, regions) in queued {
-            match write.wait() {
-                Ok(_) => self.maybe_split(table, &region, regions),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
+        outcomes.extend(queued.take().map(QueuedShare::wait));
+        for (outcome, region, regions) in outcomes {
+            outcome?;
+            self.maybe_split(table, &region, regions);
         }
-        first_error.map_or(Ok(()), |e| Err(e.into()))
+        Ok(())
     }
 
     /// Bytes that accepted writes hold while waiting for their memstores.
@@ -378,6 +384,21 @@ fn appended_cells(
             Cell::put(row.to_vec(), family.clone(), qualifier.clone(), ts, value)
         })
         .collect())
+}
+
+/// One region's share of a mutation, queued and not yet acknowledged.
+struct QueuedShare {
+    write: PendingWrite,
+    region: Arc<Region>,
+    regions: usize,
+}
+
+impl QueuedShare {
+    /// Waits for the share; its outcome, region and the table's region count then.
+    fn wait(self) -> (Result<()>, Arc<Region>, usize) {
+        let outcome = self.write.wait().map(|_| ()).map_err(Into::into);
+        (outcome, self.region, self.regions)
+    }
 }
 
 /// Groups `cells` by the region of `state` that holds their row.
