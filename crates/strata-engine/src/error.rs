@@ -2,16 +2,20 @@
 //! can tell damaged bytes apart from a failing disk or a bad request.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
-/// Everything that can go wrong inside the storage engine.
-#[derive(Debug, thiserror::Error)]
+/// Everything that can go wrong inside the storage engine. `Clone`, so one failure (a WAL
+/// batch's) can be handed to every caller it concerns; callers that must decide what to do
+/// switch on [`Error::kind`] rather than on variants or messages.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// An I/O error from the filesystem, with the path it concerned.
     #[error("I/O error on {path}: {source}")]
     Io {
         path: PathBuf,
         #[source]
-        source: std::io::Error,
+        source: Arc<std::io::Error>,
     },
     /// Stored bytes failed a checksum or could not be decoded. Never returned as data.
     #[error("corruption in {path} at offset {offset}: {reason}")]
@@ -32,6 +36,29 @@ pub enum Error {
     /// A requested object (region, family, file) does not exist.
     #[error("not found: {0}")]
     NotFound(String),
+    /// A write refused because its region is being split or merged: nothing was applied,
+    /// and the caller should route it again once the new regions are in place.
+    #[error("closed: region {region} is sealed for a split or merge; retry on its new regions")]
+    RegionSealed { region: u64 },
+}
+
+/// What a caller can do about an [`Error`]: the one distinction adapters (and, later, a
+/// router) act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request itself is wrong; retrying it cannot help.
+    InvalidArgument,
+    /// What the request names does not exist.
+    NotFound,
+    /// Nothing was applied and the same request may succeed later (a limit that may clear,
+    /// a region being split).
+    Retryable,
+    /// The engine or region is closed or shutting down.
+    Closed,
+    /// Stored bytes are damaged.
+    Corruption,
+    /// The storage failed.
+    Io,
 }
 
 /// The engine's result type.
@@ -42,7 +69,7 @@ impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
-            source,
+            source: Arc::new(source),
         }
     }
 
@@ -57,6 +84,23 @@ impl Error {
 
     /// True for checksum and decoding failures.
     pub fn is_corruption(&self) -> bool {
-        matches!(self, Error::Corruption { .. })
+        self.kind() == ErrorKind::Corruption
+    }
+
+    /// True for a write refused because its region is being split or merged.
+    pub fn is_region_sealed(&self) -> bool {
+        matches!(self, Error::RegionSealed { .. })
+    }
+
+    /// What a caller can do about the error.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Io { .. } => ErrorKind::Io,
+            Error::Corruption { .. } => ErrorKind::Corruption,
+            Error::InvalidArgument(_) => ErrorKind::InvalidArgument,
+            Error::TooBusy(_) | Error::RegionSealed { .. } => ErrorKind::Retryable,
+            Error::Closed(_) => ErrorKind::Closed,
+            Error::NotFound(_) => ErrorKind::NotFound,
+        }
     }
 }

@@ -44,7 +44,7 @@ pub mod wal;
 pub use api::{Get, RowResult, Scan, TimeRange};
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
 pub use engine::{Engine, EngineOptions};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use iter::KvIter;
 pub use options::{
     BloomType, Compression, DataBlockEncoding, Durability, FamilyOptions, KeepDeletedCells,

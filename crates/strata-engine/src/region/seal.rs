@@ -6,17 +6,6 @@ use std::sync::atomic::Ordering;
 use super::Region;
 use crate::error::{Error, Result};
 
-/// The words a write refused by a sealed region carries (see [`Error::is_region_sealed`]).
-pub const REGION_SEALED: &str = "is sealed for a split or merge; retry on its new regions";
-
-impl Error {
-    /// True for a write refused because its region is being split or merged: nothing was
-    /// applied, and the caller should route it again once the new regions are in place.
-    pub fn is_region_sealed(&self) -> bool {
-        matches!(self, Error::Closed(msg) if msg.ends_with(REGION_SEALED))
-    }
-}
-
 impl Region {
     /// Flushes, refuses further writes, flushes what arrived meanwhile, and stops
     /// compactions. Writes block only from the second flush on, which holds just the edits
@@ -53,7 +42,7 @@ impl Region {
 
     pub(super) fn check_not_sealed(&self) -> Result<()> {
         if self.is_sealed() {
-            return Err(Error::Closed(format!("region {} {REGION_SEALED}", self.id)));
+            return Err(Error::RegionSealed { region: self.id });
         }
         Ok(())
     }

@@ -73,7 +73,7 @@ pub struct FailedWait<'a> {
 impl FailedWait<'_> {
     /// The batch's error.
     pub fn error(&self) -> Error {
-        duplicate_error(&self.error)
+        self.error.clone()
     }
 }
 
@@ -200,7 +200,7 @@ impl GroupCommit {
             if let Some(outcome) = ticket.slot.get() {
                 return outcome.as_ref().copied().map_err(|e| FailedWait {
                     queue: self,
-                    error: duplicate_error(e),
+                    error: Error::clone(e),
                 });
             }
             // Invariant: a taken batch's slot is filled before `leader_active` is cleared, so
@@ -286,24 +286,5 @@ impl Drop for StepDown<'_> {
         let mut st = self.queue.state.lock();
         st.leader_active = false;
         self.queue.cond.notify_all();
-    }
-}
-/// Every member of a failed batch gets its own copy of the leader's error (`Error` is not
-/// `Clone` because `io::Error` is not).
-pub(crate) fn duplicate_error(e: &Error) -> Error {
-    match e {
-        Error::Io { path, source } => Error::io(
-            path.clone(),
-            std::io::Error::new(source.kind(), source.to_string()),
-        ),
-        Error::Corruption {
-            path,
-            offset,
-            reason,
-        } => Error::corruption(path.clone(), *offset, reason.clone()),
-        Error::InvalidArgument(m) => Error::InvalidArgument(m.clone()),
-        Error::TooBusy(m) => Error::TooBusy(m.clone()),
-        Error::Closed(m) => Error::Closed(m.clone()),
-        Error::NotFound(m) => Error::NotFound(m.clone()),
     }
 }
