@@ -43,18 +43,19 @@ pub enum Error {
 }
 
 /// What a caller can do about an [`Error`]: the one distinction adapters (and, later, a
-/// router) act on.
+/// router) act on. `Busy` and `Unavailable` are the retryable ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     /// The request itself is wrong; retrying it cannot help.
     InvalidArgument,
     /// What the request names does not exist.
     NotFound,
-    /// Nothing was applied and the same request may succeed later (a limit that may clear,
-    /// a region being split).
-    Retryable,
-    /// The engine or region is closed or shutting down.
-    Closed,
+    /// A capacity limit (memory, files awaiting compaction) did not clear in time; nothing
+    /// was applied and the same request may succeed later.
+    Busy,
+    /// The region is being split or merged, or the engine is closed; nothing was applied and
+    /// the request may succeed on the region's new owner or after a restart.
+    Unavailable,
     /// Stored bytes are damaged.
     Corruption,
     /// The storage failed.
@@ -63,6 +64,13 @@ pub enum ErrorKind {
 
 /// The engine's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl ErrorKind {
+    /// True when nothing was applied and the same request may succeed if sent again.
+    pub fn is_retryable(self) -> bool {
+        matches!(self, ErrorKind::Busy | ErrorKind::Unavailable)
+    }
+}
 
 impl Error {
     /// Builds an I/O error for `path`.
@@ -98,8 +106,8 @@ impl Error {
             Error::Io { .. } => ErrorKind::Io,
             Error::Corruption { .. } => ErrorKind::Corruption,
             Error::InvalidArgument(_) => ErrorKind::InvalidArgument,
-            Error::TooBusy(_) | Error::RegionSealed { .. } => ErrorKind::Retryable,
-            Error::Closed(_) => ErrorKind::Closed,
+            Error::TooBusy(_) => ErrorKind::Busy,
+            Error::RegionSealed { .. } | Error::Closed(_) => ErrorKind::Unavailable,
             Error::NotFound(_) => ErrorKind::NotFound,
         }
     }

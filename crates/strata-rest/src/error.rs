@@ -4,7 +4,7 @@
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use strata_server::ServiceError;
+use strata_server::{ErrorKind, ServiceError};
 
 use crate::request::RequestError;
 
@@ -45,7 +45,6 @@ impl From<RequestError> for RestError {
 impl RestError {
     /// The HTTP status and the first line of the body, as HBase's REST server answers.
     fn status(&self) -> (StatusCode, &'static str) {
-        use ServiceError as S;
         match self {
             RestError::NotFound(_) => (StatusCode::NOT_FOUND, "Not found"),
             RestError::BadRequest(_) => (StatusCode::BAD_REQUEST, "Bad request"),
@@ -58,31 +57,27 @@ impl RestError {
             }
             RestError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "Unavailable"),
             RestError::Corruption(_) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
-            RestError::Service(e) => match e {
-                S::TableNotFound(_)
-                | S::NamespaceNotFound(_)
-                | S::FamilyNotFound { .. }
-                | S::ScannerNotFound(_) => (StatusCode::NOT_FOUND, "Not found"),
-                S::InvalidArgument(_)
-                | S::IllegalName(_)
-                | S::IncompatibleValue(_)
-                | S::TableExists(_)
-                | S::NamespaceExists(_)
-                | S::NamespaceNotEmpty(_)
-                | S::TableNotDisabled(_) => (StatusCode::BAD_REQUEST, "Bad request"),
-                S::LimitExceeded { limit, .. } => limit_status(limit),
-                S::CatalogCorrupt(_) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
-                S::Engine(e) if e.is_corruption() => {
-                    (StatusCode::INTERNAL_SERVER_ERROR, "Internal error")
-                }
-                S::Engine(strata_engine::Error::InvalidArgument(_)) => {
-                    (StatusCode::BAD_REQUEST, "Bad request")
-                }
-                // A disabled table, a busy region, an I/O failure: HBase answers 503.
-                S::TableDisabled(_) | S::Engine(_) => {
-                    (StatusCode::SERVICE_UNAVAILABLE, "Unavailable")
-                }
-            },
+            RestError::Service(e) => service_status(e),
+        }
+    }
+}
+
+/// A service error's status, by its kind, refined where HBase's REST server differs: it
+/// answers a disabled table with 503 (its other failed preconditions are bad requests), and
+/// a limit by what it limits.
+fn service_status(e: &ServiceError) -> (StatusCode, &'static str) {
+    match (e, e.kind()) {
+        (ServiceError::LimitExceeded { limit, .. }, _) => limit_status(limit),
+        (ServiceError::TableDisabled(_), _) => (StatusCode::SERVICE_UNAVAILABLE, "Unavailable"),
+        (_, ErrorKind::NotFound) => (StatusCode::NOT_FOUND, "Not found"),
+        (
+            _,
+            ErrorKind::InvalidArgument | ErrorKind::AlreadyExists | ErrorKind::FailedPrecondition,
+        ) => (StatusCode::BAD_REQUEST, "Bad request"),
+        (_, ErrorKind::Corruption) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
+        // A busy or moving region, an I/O failure: HBase answers 503.
+        (_, ErrorKind::Busy | ErrorKind::Unavailable | ErrorKind::Io) => {
+            (StatusCode::SERVICE_UNAVAILABLE, "Unavailable")
         }
     }
 }

@@ -48,3 +48,109 @@ pub enum ServiceError {
 
 /// The service layer's result type.
 pub type Result<T> = std::result::Result<T, ServiceError>;
+
+/// What a caller can do about a [`ServiceError`]. Every adapter's error mapper switches on
+/// it (refining only where its protocol has a finer code), and a retrying client or a router
+/// acts on [`ErrorKind::is_retryable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request is wrong; retrying it cannot help.
+    InvalidArgument,
+    /// What the request names does not exist.
+    NotFound,
+    /// What the request would create exists already.
+    AlreadyExists,
+    /// The request is valid but the state does not allow it (a disabled table, a counter that
+    /// is not 8 bytes wide).
+    FailedPrecondition,
+    /// A limit of the server's capacity; nothing was applied and a later retry may succeed.
+    Busy,
+    /// The region is moving (a split or merge) or the server is closing; nothing was applied.
+    Unavailable,
+    /// Stored bytes are damaged.
+    Corruption,
+    /// The storage failed.
+    Io,
+}
+
+impl ErrorKind {
+    /// True when nothing was applied and the same request may succeed if sent again.
+    pub fn is_retryable(self) -> bool {
+        matches!(self, ErrorKind::Busy | ErrorKind::Unavailable)
+    }
+}
+
+impl ServiceError {
+    /// What a caller can do about the error.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ServiceError::TableNotFound(_)
+            | ServiceError::NamespaceNotFound(_)
+            | ServiceError::FamilyNotFound { .. }
+            | ServiceError::ScannerNotFound(_) => ErrorKind::NotFound,
+            ServiceError::TableExists(_) | ServiceError::NamespaceExists(_) => {
+                ErrorKind::AlreadyExists
+            }
+            ServiceError::TableNotDisabled(_)
+            | ServiceError::TableDisabled(_)
+            | ServiceError::NamespaceNotEmpty(_)
+            | ServiceError::IncompatibleValue(_) => ErrorKind::FailedPrecondition,
+            ServiceError::InvalidArgument(_) | ServiceError::IllegalName(_) => {
+                ErrorKind::InvalidArgument
+            }
+            ServiceError::LimitExceeded { limit, .. } => {
+                if crate::limits::is_capacity_limit(limit) {
+                    ErrorKind::Busy
+                } else {
+                    ErrorKind::InvalidArgument
+                }
+            }
+            ServiceError::CatalogCorrupt(_) => ErrorKind::Corruption,
+            ServiceError::Engine(e) => engine_kind(e.kind()),
+        }
+    }
+}
+
+fn engine_kind(kind: strata_engine::ErrorKind) -> ErrorKind {
+    use strata_engine::ErrorKind as K;
+    match kind {
+        K::InvalidArgument => ErrorKind::InvalidArgument,
+        K::NotFound => ErrorKind::NotFound,
+        K::Busy => ErrorKind::Busy,
+        K::Unavailable => ErrorKind::Unavailable,
+        K::Corruption => ErrorKind::Corruption,
+        K::Io => ErrorKind::Io,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_say_what_a_caller_can_do() {
+        let sealed = ServiceError::Engine(strata_engine::Error::RegionSealed { region: 3 });
+        assert_eq!(sealed.kind(), ErrorKind::Unavailable);
+        assert!(sealed.kind().is_retryable());
+        let busy = ServiceError::Engine(strata_engine::Error::TooBusy("memory".into()));
+        assert_eq!(busy.kind(), ErrorKind::Busy);
+        let corrupt =
+            ServiceError::Engine(strata_engine::Error::corruption("/x.sst", 9, "bad crc"));
+        assert_eq!(corrupt.kind(), ErrorKind::Corruption);
+        assert!(!corrupt.kind().is_retryable());
+        let scanners = ServiceError::LimitExceeded {
+            limit: crate::limits::MAX_OPEN_SCANNERS_KEY,
+            value: 2,
+            max: 1,
+        };
+        assert_eq!(
+            scanners.kind(),
+            ErrorKind::Busy,
+            "a capacity limit may clear"
+        );
+        assert_eq!(
+            ServiceError::TableDisabled("t".into()).kind(),
+            ErrorKind::FailedPrecondition
+        );
+    }
+}

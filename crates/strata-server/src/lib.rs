@@ -29,7 +29,7 @@ pub mod write_budget;
 
 pub use data::{Check, CompareOp};
 pub use durability::WriteDurability;
-pub use error::{Result, ServiceError};
+pub use error::{ErrorKind, Result, ServiceError};
 pub use limits::{Dialect, Limits};
 pub use names::{TableName, DEFAULT_NAMESPACE};
 pub use row_stream::RowStream;

@@ -16,6 +16,9 @@ use crate::gen::volo_gen::hbase::{AlreadyExists, IllegalArgument, IoError};
 pub enum Failure {
     /// A server-side problem: a missing table or family, an engine error.
     Io(String),
+    /// A server-side condition that may clear (memory, a region being split): an IOError
+    /// with `canRetry` set.
+    Retryable(String),
     /// The request itself is wrong.
     IllegalArgument(String),
     /// createTable on a table that exists.
@@ -38,6 +41,7 @@ impl Failure {
     pub fn message(&self) -> &str {
         match self {
             Failure::Io(m)
+            | Failure::Retryable(m)
             | Failure::IllegalArgument(m)
             | Failure::AlreadyExists(m)
             | Failure::Internal(m) => m,
@@ -53,10 +57,10 @@ impl std::fmt::Display for Failure {
 
 pub type CallResult<T> = Result<T, Failure>;
 
-fn io_error(message: &str) -> IoError {
+fn io_error(message: &str, can_retry: bool) -> IoError {
     IoError {
         message: Some(FastStr::new(message)),
-        can_retry: Some(false),
+        can_retry: Some(can_retry),
     }
 }
 
@@ -102,7 +106,8 @@ macro_rules! declared {
         impl Declared for crate::gen::volo_gen::hbase::$name {
             fn declared(failure: Failure) -> Result<Self, Failure> {
                 match failure {
-                    Failure::Io(m) => Ok(Self::Io(io_error(&m))),
+                    Failure::Io(m) => Ok(Self::Io(io_error(&m, false))),
+                    Failure::Retryable(m) => Ok(Self::Io(io_error(&m, true))),
                     other => Err(other),
                 }
             }
@@ -112,7 +117,8 @@ macro_rules! declared {
         impl Declared for crate::gen::volo_gen::hbase::$name {
             fn declared(failure: Failure) -> Result<Self, Failure> {
                 match failure {
-                    Failure::Io(m) => Ok(Self::Io(io_error(&m))),
+                    Failure::Io(m) => Ok(Self::Io(io_error(&m, false))),
+                    Failure::Retryable(m) => Ok(Self::Io(io_error(&m, true))),
                     Failure::IllegalArgument(m) => Ok(Self::Ia(illegal_argument(&m))),
                     other => Err(other),
                 }
@@ -146,7 +152,8 @@ declared!(io_ia:
 impl Declared for crate::gen::volo_gen::hbase::HbaseCreateTableException {
     fn declared(failure: Failure) -> Result<Self, Failure> {
         Ok(match failure {
-            Failure::Io(m) => Self::Io(io_error(&m)),
+            Failure::Io(m) => Self::Io(io_error(&m, false)),
+            Failure::Retryable(m) => Self::Io(io_error(&m, true)),
             Failure::IllegalArgument(m) => Self::Ia(illegal_argument(&m)),
             Failure::AlreadyExists(m) => Self::Exist(already_exists(&m)),
             internal @ Failure::Internal(_) => return Err(internal),
@@ -154,21 +161,30 @@ impl Declared for crate::gen::volo_gen::hbase::HbaseCreateTableException {
     }
 }
 
-/// Maps an engine error: argument errors (row keys, timestamps) are what HBase reports as a
-/// TApplicationException; the rest are I/O.
+/// Maps an engine error by its kind: argument errors (row keys, timestamps) are what HBase
+/// reports as a TApplicationException; the rest are I/O, retryable when nothing was applied.
 pub fn from_engine(error: strata_engine::Error) -> Failure {
-    match error {
-        strata_engine::Error::InvalidArgument(m) => Failure::Internal(m),
-        other => Failure::Io(other.to_string()),
+    match (error.kind(), error) {
+        (_, strata_engine::Error::InvalidArgument(m)) => Failure::Internal(m),
+        (kind, other) => io_failure(other.to_string(), kind.is_retryable()),
     }
 }
 
-/// Maps a service error to what HBase's Thrift1 server reports for the same condition.
+fn io_failure(message: String, retryable: bool) -> Failure {
+    if retryable {
+        Failure::Retryable(message)
+    } else {
+        Failure::Io(message)
+    }
+}
+
+/// Maps a service error, by its kind, to what HBase's Thrift1 server reports for the same
+/// condition.
 pub fn from_service(error: strata_server::ServiceError) -> Failure {
-    use strata_server::ServiceError as E;
+    use strata_server::{ErrorKind, ServiceError as E};
+    let kind = error.kind();
     match error {
         E::TableExists(t) => Failure::AlreadyExists(format!("table name already in use: {t}")),
-        E::InvalidArgument(m) => Failure::IllegalArgument(m),
         E::IllegalName(m) => Failure::Internal(m),
         E::ScannerNotFound(id) => {
             Failure::IllegalArgument(format!("scanner ID {id} is invalid (closed or expired)"))
@@ -176,10 +192,8 @@ pub fn from_service(error: strata_server::ServiceError) -> Failure {
         E::Engine(e) => from_engine(e),
         // HBase refuses an oversized cell with an IllegalArgumentException ("KeyValue size
         // too large"); running out of scanners is the server's condition, an IOError.
-        E::LimitExceeded { limit, .. } if !strata_server::limits::is_capacity_limit(limit) => {
-            Failure::IllegalArgument(error.to_string())
-        }
-        other => Failure::Io(other.to_string()),
+        other if kind == ErrorKind::InvalidArgument => Failure::IllegalArgument(other.to_string()),
+        other => io_failure(other.to_string(), kind.is_retryable()),
     }
 }
 
@@ -219,5 +233,24 @@ mod tests {
                 _
             )))
         ));
+    }
+
+    #[test]
+    fn retryable_kinds_are_io_errors_that_say_so() {
+        use strata_server::ServiceError;
+        let busy = from_service(ServiceError::Engine(strata_engine::Error::TooBusy(
+            "memstores full".into(),
+        )));
+        let sealed = from_service(ServiceError::Engine(strata_engine::Error::RegionSealed {
+            region: 7,
+        }));
+        let missing = from_service(ServiceError::TableNotFound("t".into()));
+        for (failure, retry) in [(busy, true), (sealed, true), (missing, false)] {
+            let r: Result<MaybeException<(), HbaseGetException>, _> = reply(Err(failure));
+            let Ok(MaybeException::Exception(HbaseGetException::Io(e))) = r else {
+                panic!("not an IOError");
+            };
+            assert_eq!(e.can_retry, Some(retry), "{:?}", e.message);
+        }
     }
 }

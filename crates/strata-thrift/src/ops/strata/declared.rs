@@ -6,10 +6,10 @@ use pilota::FastStr;
 use crate::failure::{Declared, Failure};
 use crate::gen::volo_gen::hbase::{IllegalArgument, IoError};
 
-fn io(message: &str) -> IoError {
+fn io(message: &str, can_retry: bool) -> IoError {
     IoError {
         message: Some(FastStr::new(message)),
-        can_retry: Some(false),
+        can_retry: Some(can_retry),
     }
 }
 
@@ -25,7 +25,8 @@ macro_rules! declared_io_ia {
             fn declared(failure: Failure) -> Result<Self, Failure> {
                 Ok(match failure {
                     Failure::IllegalArgument(m) | Failure::Internal(m) => Self::Ia(illegal(&m)),
-                    Failure::Io(m) | Failure::AlreadyExists(m) => Self::Io(io(&m)),
+                    Failure::Io(m) | Failure::AlreadyExists(m) => Self::Io(io(&m, false)),
+                    Failure::Retryable(m) => Self::Io(io(&m, true)),
                 })
             }
         }
