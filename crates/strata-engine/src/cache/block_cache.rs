@@ -111,6 +111,13 @@ fn partition(max_bytes: u64, evictions: &Arc<AtomicU64>) -> Partition {
     cache
 }
 
+/// Sets a partition's capacity to at most `bytes`: quick_cache gives each shard an equal
+/// share rounded up, so the share is rounded down here.
+fn set_capacity(partition: &Partition, bytes: u64) {
+    let shards = partition.num_shards() as u64;
+    partition.set_capacity(bytes / shards * shards);
+}
+
 /// Source of [`BlockCache::next_file_id`].
 static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -230,13 +237,13 @@ impl BlockCache {
         let split = Split::of(self.capacity, *demand, high.num_shards() as u64);
         // Shrink first, so the two never hold more than the capacity together.
         if split.high < high.capacity() {
-            high.set_capacity(split.high);
-            normal.set_capacity(split.normal);
+            set_capacity(high, split.high);
+            set_capacity(normal, split.normal);
         } else {
-            normal.set_capacity(split.normal);
-            high.set_capacity(split.high);
+            set_capacity(normal, split.normal);
+            set_capacity(high, split.high);
         }
-        self.high_capacity.store(split.high, Ordering::Relaxed);
+        self.high_capacity.store(high.capacity(), Ordering::Relaxed);
     }
 
     /// Looks a block up in both partitions.
