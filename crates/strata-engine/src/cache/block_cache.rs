@@ -16,7 +16,7 @@ use parking_lot::Mutex;
 use quick_cache::sync::Cache;
 use quick_cache::{Lifecycle, Weighter};
 
-use super::sizing::{CacheCharge, Demand, Split, HIGH_PRIORITY_PERCENT};
+use super::sizing::{at_floor, CacheCharge, Demand, Reserve, HIGH_PRIORITY_PERCENT};
 use crate::table::block::Block;
 
 /// (file id, block offset).
@@ -97,18 +97,16 @@ impl Lifecycle<CacheKey, Block> for CountEvictions {
 type Partition =
     Cache<CacheKey, Block, ByteWeighter, quick_cache::DefaultHashBuilder, CountEvictions>;
 
-/// A partition sized for up to `max_bytes`, its capacity 0 until the first resize.
-fn partition(max_bytes: u64, evictions: &Arc<AtomicU64>) -> Partition {
+/// A partition of `capacity`, its hash tables sized for about `max_bytes` of blocks.
+fn partition(max_bytes: u64, capacity: u64, evictions: &Arc<AtomicU64>) -> Partition {
     let items = usize::try_from(max_bytes / TYPICAL_BLOCK).unwrap_or(usize::MAX);
-    let cache = Cache::with(
+    Cache::with(
         items.max(16),
-        max_bytes,
+        capacity,
         ByteWeighter,
         quick_cache::DefaultHashBuilder::default(),
         CountEvictions(Arc::clone(evictions)),
-    );
-    cache.set_capacity(0);
-    cache
+    )
 }
 
 /// Sets a partition's capacity to at most `bytes`: quick_cache gives each shard an equal
@@ -127,10 +125,11 @@ pub struct BlockCache {
     /// Both present, or neither (capacity 0).
     partitions: Option<(Partition, Partition)>,
     capacity: u64,
-    /// What the open files charged; the partitions are resized from it under the lock.
-    demand: Mutex<Demand>,
-    /// Mirrors of the demand's index and bloom bytes and of the high partition's capacity,
-    /// read without the lock (stats, every High insert).
+    /// What the open files charged, and the reservation the partitions are sized from;
+    /// both change under the lock.
+    demand: Mutex<(Demand, Reserve)>,
+    /// Mirrors of the demand's index and bloom bytes and of the high partition's capacity
+    /// (0 while it is closed), read without the lock (stats, every lookup and insert).
     index_bloom: AtomicU64,
     high_capacity: AtomicU64,
     /// Set while data blocks are held at their floor (logged once per episode).
@@ -160,14 +159,15 @@ impl BlockCache {
         let partitions = (capacity_bytes > 0).then(|| {
             let high_max = capacity_bytes / 100 * HIGH_PRIORITY_PERCENT;
             (
-                partition(high_max, &high_evictions),
-                partition(capacity_bytes, &normal_evictions),
+                // Created at capacity 0: it opens with the first IN_MEMORY file.
+                partition(high_max, 0, &high_evictions),
+                partition(capacity_bytes, capacity_bytes, &normal_evictions),
             )
         });
-        let cache = BlockCache {
+        Arc::new(BlockCache {
             partitions,
             capacity: capacity_bytes,
-            demand: Mutex::new(Demand::default()),
+            demand: Mutex::new((Demand::default(), Reserve::default())),
             index_bloom: AtomicU64::new(0),
             high_capacity: AtomicU64::new(0),
             at_floor: AtomicBool::new(false),
@@ -177,9 +177,7 @@ impl BlockCache {
             high_hits: AtomicU64::new(0),
             high_evictions,
             normal_evictions,
-        };
-        cache.resize(&Demand::default());
-        Arc::new(cache)
+        })
     }
 
     /// A cache that holds nothing.
@@ -199,27 +197,60 @@ impl BlockCache {
             index_bloom: index_bloom_bytes,
             in_memory: in_memory_bytes,
         };
-        let mut demand = self.demand.lock();
+        let mut state = self.demand.lock();
+        let (demand, reserve) = &mut *state;
         demand.index_bloom = demand.index_bloom.saturating_add(charged.index_bloom);
         demand.in_memory = demand.in_memory.saturating_add(charged.in_memory);
-        self.resize(&demand);
+        self.resize(demand, reserve);
         CacheCharge::new(Arc::clone(self), charged)
     }
 
     /// Takes back a charge (its file closed).
     pub(super) fn release(&self, charged: Demand) {
-        let mut demand = self.demand.lock();
+        let mut state = self.demand.lock();
+        let (demand, reserve) = &mut *state;
         demand.index_bloom = demand.index_bloom.saturating_sub(charged.index_bloom);
         demand.in_memory = demand.in_memory.saturating_sub(charged.in_memory);
-        self.resize(&demand);
+        self.resize(demand, reserve);
     }
 
-    /// Gives the partitions the capacities `demand` calls for. The caller holds the demand
-    /// lock, so resizes apply in the order the demand changed.
-    fn resize(&self, demand: &Demand) {
+    /// Moves the reservation towards `demand` and resizes the partitions if it changed. The
+    /// caller holds the demand lock, so resizes apply in the order the demand changed.
+    fn resize(&self, demand: &Demand, reserve: &mut Reserve) {
         self.index_bloom
             .store(demand.index_bloom, Ordering::Relaxed);
-        let floor = Split::at_floor(self.capacity, *demand);
+        self.warn_at_floor(demand);
+        let Some((high, normal)) = &self.partitions else {
+            return;
+        };
+        let next = reserve.follow(self.capacity, *demand, high.num_shards() as u64);
+        if next == *reserve {
+            return;
+        }
+        *reserve = next;
+        let split = next.split(self.capacity);
+        if split.high == 0 {
+            // Closed: emptied and bypassed, but not sized to 0 (see `sizing.rs`). An insert
+            // that saw it open just before may still land in it: a few blocks at most, aged
+            // out once it opens again.
+            self.high_capacity.store(0, Ordering::Relaxed);
+            high.clear();
+            set_capacity(normal, split.normal);
+            return;
+        }
+        // Shrink first, so the two never hold more than the capacity together.
+        if split.high < high.capacity() {
+            set_capacity(high, split.high);
+            set_capacity(normal, split.normal);
+        } else {
+            set_capacity(normal, split.normal);
+            set_capacity(high, split.high);
+        }
+        self.high_capacity.store(high.capacity(), Ordering::Relaxed);
+    }
+
+    fn warn_at_floor(&self, demand: &Demand) {
+        let floor = at_floor(self.capacity, *demand);
         if floor && !self.at_floor.swap(true, Ordering::Relaxed) {
             tracing::warn!(
                 index_bloom_bytes = demand.index_bloom,
@@ -231,19 +262,6 @@ impl BlockCache {
         if !floor {
             self.at_floor.store(false, Ordering::Relaxed);
         }
-        let Some((high, normal)) = &self.partitions else {
-            return;
-        };
-        let split = Split::of(self.capacity, *demand, high.num_shards() as u64);
-        // Shrink first, so the two never hold more than the capacity together.
-        if split.high < high.capacity() {
-            set_capacity(high, split.high);
-            set_capacity(normal, split.normal);
-        } else {
-            set_capacity(normal, split.normal);
-            set_capacity(high, split.high);
-        }
-        self.high_capacity.store(high.capacity(), Ordering::Relaxed);
     }
 
     /// Looks a block up in both partitions.
@@ -316,8 +334,11 @@ impl BlockCache {
             capacity_bytes: part.map_or(0, |p| p.capacity()),
             entries: part.map_or(0, |p| p.len() as u64),
         };
+        let mut high = tier("high", high, high_hits, &self.high_evictions);
+        // A closed high partition keeps its last size inside quick_cache, but holds nothing.
+        high.capacity_bytes = self.high_capacity.load(Ordering::Relaxed);
         vec![
-            tier("high", high, high_hits, &self.high_evictions),
+            high,
             tier(
                 "normal",
                 normal,

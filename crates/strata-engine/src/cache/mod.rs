@@ -3,7 +3,7 @@ mod block_cache;
 mod sizing;
 
 pub use block_cache::{BlockCache, CacheKey, CacheStats, Priority, TierStats};
-pub use sizing::{CacheCharge, HIGH_PRIORITY_PERCENT, MIN_DATA_PERCENT};
+pub use sizing::{CacheCharge, HIGH_PRIORITY_PERCENT, MIN_DATA_PERCENT, RESIZE_STEPS};
 
 #[cfg(test)]
 mod tests;

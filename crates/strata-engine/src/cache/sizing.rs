@@ -16,7 +16,15 @@
 //! IN_MEMORY file is open. Whatever it does not take belongs to the normal partition.
 //! (quick_cache partitions have fixed capacities, changed with `set_capacity`; a shared
 //! capacity that each priority borrows from the other as it fills is not something it
-//! offers, so the split is recomputed whenever a file opens or closes instead.)
+//! offers, so the split follows the files as they open and close instead.)
+//!
+//! The split moves in steps of 1/[`RESIZE_STEPS`] of the capacity: a reservation grows as
+//! soon as the demand needs it, and shrinks only once the demand is two steps below it, so
+//! a flush or compaction (which opens files and closes others a little later) seldom
+//! resizes anything. Resizing is not free: quick_cache scales each shard's memory of
+//! recently evicted keys (what makes it scan resistant) with the capacity, rounding down,
+//! and loses it entirely at capacity 0, so the high partition is emptied and bypassed
+//! rather than sized to 0 when its last IN_MEMORY file closes.
 
 use std::sync::Arc;
 
@@ -27,6 +35,9 @@ pub const HIGH_PRIORITY_PERCENT: u64 = 25;
 
 /// Data blocks always keep at least this share of the configured capacity.
 pub const MIN_DATA_PERCENT: u64 = 10;
+
+/// The partitions are resized in steps of this fraction of the capacity.
+pub const RESIZE_STEPS: u64 = 64;
 
 /// Room kept per shard of the high-priority partition beyond the IN_MEMORY files' raw
 /// bytes: one large block, so a shard can hold a block however the keys hash.
@@ -41,6 +52,16 @@ pub struct Demand {
     pub in_memory: u64,
 }
 
+/// What the partitions are sized from: the demand rounded up to whole steps, following it
+/// with hysteresis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Reserve {
+    /// Kept for index and bloom memory (at least the demand's).
+    pub index_bloom: u64,
+    /// Wanted by the high partition (before its cap).
+    pub high: u64,
+}
+
 /// Capacities of the two partitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Split {
@@ -48,28 +69,64 @@ pub struct Split {
     pub normal: u64,
 }
 
-impl Split {
-    /// Divides `capacity` for `demand`; `high_shards` is the high partition's shard count.
-    pub fn of(capacity: u64, demand: Demand, high_shards: u64) -> Split {
-        let floor = capacity / 100 * MIN_DATA_PERCENT;
-        let data = capacity.saturating_sub(demand.index_bloom).max(floor);
-        let wanted = match demand.in_memory {
-            0 => 0,
-            raw => raw
-                .saturating_add(raw / 4)
-                .saturating_add(high_shards.saturating_mul(SHARD_SLACK)),
+fn step(capacity: u64) -> u64 {
+    (capacity / RESIZE_STEPS).max(1)
+}
+
+/// `bytes` rounded up to whole steps.
+fn whole_steps(bytes: u64, step: u64) -> u64 {
+    bytes.div_ceil(step).saturating_mul(step)
+}
+
+/// Up at once, down only by two steps or more.
+fn follow(current: u64, wanted: u64, step: u64) -> u64 {
+    if wanted > current || wanted.saturating_add(2 * step) <= current {
+        wanted
+    } else {
+        current
+    }
+}
+
+impl Reserve {
+    /// The reservation for `demand`, starting from this one; `high_shards` is the high
+    /// partition's shard count.
+    pub fn follow(self, capacity: u64, demand: Demand, high_shards: u64) -> Reserve {
+        let step = step(capacity);
+        let high = match demand.in_memory {
+            0 => 0, // no IN_MEMORY file open: the partition closes at once
+            raw => {
+                let wanted = raw
+                    .saturating_add(raw / 4)
+                    .saturating_add(high_shards.saturating_mul(SHARD_SLACK));
+                follow(self.high, whole_steps(wanted, step), step)
+            }
         };
-        let high = wanted.min(data / 100 * HIGH_PRIORITY_PERCENT);
+        Reserve {
+            index_bloom: follow(
+                self.index_bloom,
+                whole_steps(demand.index_bloom, step),
+                step,
+            ),
+            high,
+        }
+    }
+
+    /// Divides `capacity`: data blocks get what the index and bloom reservation leaves (at
+    /// least their floor), the high partition what it wants of that up to its share.
+    pub fn split(self, capacity: u64) -> Split {
+        let floor = capacity / 100 * MIN_DATA_PERCENT;
+        let data = capacity.saturating_sub(self.index_bloom).max(floor);
+        let high = self.high.min(data / 100 * HIGH_PRIORITY_PERCENT);
         Split {
             high,
             normal: data - high,
         }
     }
+}
 
-    /// True when data blocks are held at the floor: index and bloom memory took the rest.
-    pub fn at_floor(capacity: u64, demand: Demand) -> bool {
-        capacity > 0 && demand.index_bloom > capacity - capacity / 100 * MIN_DATA_PERCENT
-    }
+/// True when data blocks are held at their floor: index and bloom memory took the rest.
+pub fn at_floor(capacity: u64, demand: Demand) -> bool {
+    capacity > 0 && demand.index_bloom > capacity - capacity / 100 * MIN_DATA_PERCENT
 }
 
 /// What one open table file holds against the cache; released when dropped (the file's
@@ -104,61 +161,88 @@ mod tests {
     use super::*;
 
     const MIB: u64 = 1 << 20;
+    const CAPACITY: u64 = 64 * MIB; // steps of 1 MiB
+
+    fn demand(index_bloom: u64, in_memory: u64) -> Demand {
+        Demand {
+            index_bloom,
+            in_memory,
+        }
+    }
 
     #[test]
     fn without_in_memory_files_everything_is_normal() {
-        let split = Split::of(100 * MIB, Demand::default(), 8);
+        let split = Reserve::default()
+            .follow(CAPACITY, Demand::default(), 8)
+            .split(CAPACITY);
         assert_eq!(
             split,
             Split {
                 high: 0,
-                normal: 100 * MIB
+                normal: CAPACITY
             }
         );
     }
 
     #[test]
-    fn index_and_bloom_memory_comes_off_the_data_capacity() {
-        let demand = Demand {
-            index_bloom: 30 * MIB,
-            in_memory: 0,
-        };
-        assert_eq!(Split::of(100 * MIB, demand, 8).normal, 70 * MIB);
-        assert!(!Split::at_floor(100 * MIB, demand));
-        let huge = Demand {
-            index_bloom: 95 * MIB,
-            in_memory: 0,
-        };
-        let floor = 100 * MIB / 100 * MIN_DATA_PERCENT;
-        assert_eq!(Split::of(100 * MIB, huge, 8).normal, floor);
-        assert!(Split::at_floor(100 * MIB, huge));
+    fn index_and_bloom_memory_comes_off_the_data_capacity_in_whole_steps() {
+        let reserve = Reserve::default().follow(CAPACITY, demand(MIB * 5 / 2, 0), 8);
+        assert_eq!(
+            reserve.index_bloom,
+            3 * MIB,
+            "rounded up: never less than the demand"
+        );
+        assert_eq!(reserve.split(CAPACITY).normal, CAPACITY - 3 * MIB);
+        assert!(!at_floor(CAPACITY, demand(MIB * 5 / 2, 0)));
+        let huge = demand(CAPACITY - MIB, 0);
+        let floor = CAPACITY / 100 * MIN_DATA_PERCENT;
+        let split = Reserve::default().follow(CAPACITY, huge, 8).split(CAPACITY);
+        assert_eq!(split.normal, floor);
+        assert!(at_floor(CAPACITY, huge));
+    }
+
+    #[test]
+    fn reservations_grow_at_once_and_shrink_only_by_two_steps() {
+        let at =
+            |reserve: Reserve, index_bloom| reserve.follow(CAPACITY, demand(index_bloom, 0), 8);
+        let r = at(Reserve::default(), 10 * MIB);
+        assert_eq!(r.index_bloom, 10 * MIB);
+        assert_eq!(at(r, 10 * MIB + 1).index_bloom, 11 * MIB, "grows at once");
+        let r = at(r, 10 * MIB + 1);
+        assert_eq!(at(r, 10 * MIB).index_bloom, 11 * MIB, "a step below: kept");
+        assert_eq!(
+            at(r, 9 * MIB + 1).index_bloom,
+            11 * MIB,
+            "still under two: kept"
+        );
+        assert_eq!(
+            at(r, 9 * MIB).index_bloom,
+            9 * MIB,
+            "two steps below: shrinks"
+        );
+        assert_eq!(at(r, 0).index_bloom, 0);
     }
 
     #[test]
     fn the_high_partition_fits_the_in_memory_files_up_to_its_share() {
-        let small = Demand {
-            index_bloom: 0,
-            in_memory: 4 * MIB,
-        };
-        let split = Split::of(100 * MIB, small, 8);
-        assert_eq!(split.high, 5 * MIB + 8 * SHARD_SLACK);
-        assert_eq!(split.high + split.normal, 100 * MIB);
-        let large = Demand {
-            index_bloom: 20 * MIB,
-            in_memory: 500 * MIB,
-        };
-        let split = Split::of(100 * MIB, large, 8);
-        assert_eq!(split.high, 80 * MIB / 100 * HIGH_PRIORITY_PERCENT);
-        assert_eq!(split.high + split.normal, 80 * MIB);
+        let reserve = Reserve::default().follow(CAPACITY, demand(0, 4 * MIB), 8);
+        let wanted = 5 * MIB + 8 * SHARD_SLACK; // 5.5 MiB: 6 steps
+        assert_eq!(reserve.high, whole_steps(wanted, MIB));
+        let split = reserve.split(CAPACITY);
+        assert_eq!(split.high, 6 * MIB);
+        assert_eq!(split.high + split.normal, CAPACITY);
+        let closed = reserve.follow(CAPACITY, demand(0, 0), 8);
+        assert_eq!(closed.high, 0, "the last IN_MEMORY file closed");
+        let large = Reserve::default().follow(CAPACITY, demand(16 * MIB, 500 * MIB), 8);
+        let split = large.split(CAPACITY);
+        assert_eq!(split.high, 48 * MIB / 100 * HIGH_PRIORITY_PERCENT);
+        assert_eq!(split.high + split.normal, 48 * MIB);
     }
 
     #[test]
     fn a_disabled_cache_has_no_partitions() {
-        let demand = Demand {
-            index_bloom: MIB,
-            in_memory: MIB,
-        };
-        assert_eq!(Split::of(0, demand, 1), Split::default());
-        assert!(!Split::at_floor(0, demand));
+        let split = Reserve::default().follow(0, demand(MIB, MIB), 1).split(0);
+        assert_eq!(split, Split::default());
+        assert!(!at_floor(0, demand(MIB, MIB)));
     }
 }

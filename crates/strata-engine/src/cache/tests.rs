@@ -78,11 +78,12 @@ fn file_ids_are_unique() {
     assert_ne!(a, b);
 }
 
-/// A partition's capacity is split evenly over its shards, rounded down to a multiple of
-/// their number.
-fn assert_near(capacity: u64, expected: u64) {
+/// A partition's capacity is `expected` less up to one resize step of a cache of `total`
+/// (charges are reserved in whole steps), rounded down to a multiple of its shard count.
+fn assert_near(capacity: u64, expected: u64, total: u64) {
+    let slack = total / RESIZE_STEPS + 1024;
     assert!(
-        (expected.saturating_sub(1024)..=expected).contains(&capacity),
+        (expected.saturating_sub(slack)..=expected).contains(&capacity),
         "capacity {capacity}, expected {expected}"
     );
 }
@@ -102,10 +103,14 @@ fn index_and_bloom_memory_shrinks_the_data_capacity_until_released() {
         s.size_bytes + s.index_bloom_bytes <= s.capacity_bytes,
         "blocks were evicted to make room: {s:?}"
     );
-    assert_near(cache.tier_stats()[1].capacity_bytes, (1 << 20) - 600 * 1024);
+    assert_near(
+        cache.tier_stats()[1].capacity_bytes,
+        (1 << 20) - 600 * 1024,
+        1 << 20,
+    );
     drop(charge);
     assert_eq!(cache.stats().index_bloom_bytes, 0);
-    assert_near(cache.tier_stats()[1].capacity_bytes, 1 << 20);
+    assert_near(cache.tier_stats()[1].capacity_bytes, 1 << 20, 1 << 20);
 }
 
 #[test]
@@ -125,7 +130,7 @@ fn data_blocks_keep_their_floor_when_index_and_bloom_take_everything() {
 fn the_high_partition_exists_only_for_open_in_memory_files() {
     let cache = BlockCache::new(4 << 20);
     assert_eq!(cache.tier_stats()[0].capacity_bytes, 0);
-    assert_near(cache.tier_stats()[1].capacity_bytes, 4 << 20);
+    assert_near(cache.tier_stats()[1].capacity_bytes, 4 << 20, 4 << 20);
     // No IN_MEMORY file is open: a high-priority block goes to the normal partition.
     cache.insert((1, 0), block(1024), Priority::High);
     assert_eq!(cache.tier_stats()[1].entries, 1);
@@ -135,12 +140,42 @@ fn the_high_partition_exists_only_for_open_in_memory_files() {
         (64 * 1024..=(4 << 20) / 100 * HIGH_PRIORITY_PERCENT).contains(&high),
         "{high}"
     );
-    assert_near(high + normal, (4 << 20) - 1000);
+    assert_near(high + normal, (4 << 20) - 1000, 4 << 20);
     cache.insert((2, 0), block(1024), Priority::High);
     assert_eq!(cache.tier_stats()[0].entries, 1);
     assert!(cache.get(&(2, 0)).is_some());
     assert_eq!(cache.tier_stats()[0].hits, 1);
     drop(in_memory_file);
     assert_eq!(cache.tier_stats()[0].capacity_bytes, 0);
-    assert_near(cache.tier_stats()[1].capacity_bytes, 4 << 20);
+    assert_eq!(cache.tier_stats()[0].entries, 0, "closed and emptied");
+    assert!(cache.get(&(2, 0)).is_none());
+    assert_near(cache.tier_stats()[1].capacity_bytes, 4 << 20, 4 << 20);
+    // Another IN_MEMORY file opens it again.
+    let _again = cache.charge(0, 64 * 1024);
+    assert!(cache.tier_stats()[0].capacity_bytes >= 64 * 1024);
+    cache.insert((3, 0), block(1024), Priority::High);
+    assert_eq!(cache.tier_stats()[0].entries, 1);
+}
+
+#[test]
+fn small_changes_of_the_charges_do_not_resize() {
+    let cache = BlockCache::new(64 << 20); // steps of 1 MiB
+    let base = cache.charge(10 << 20, 0);
+    let normal = cache.tier_stats()[1].capacity_bytes;
+    assert_near(normal, (64 << 20) - (10 << 20), 64 << 20);
+    // A compaction's output opens before its inputs close: a little more, then less.
+    let output = cache.charge(512 << 10, 0);
+    let grown = cache.tier_stats()[1].capacity_bytes;
+    assert!(
+        grown < normal,
+        "a charge past the reservation shrinks data blocks at once"
+    );
+    drop(output);
+    assert_eq!(
+        cache.tier_stats()[1].capacity_bytes,
+        grown,
+        "one step back: kept"
+    );
+    drop(base);
+    assert_near(cache.tier_stats()[1].capacity_bytes, 64 << 20, 64 << 20);
 }
