@@ -392,7 +392,7 @@ fn engine(e: &mut Exposition, state: &AppState) {
         (
             "strata_block_cache_capacity_bytes",
             "gauge",
-            "Capacity by tier.",
+            "Current capacity by tier (its share of what index and bloom memory leaves).",
             |t| t.capacity_bytes,
         ),
         (
