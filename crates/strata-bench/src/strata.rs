@@ -18,7 +18,8 @@ const QUALIFIER: &[u8] = b"q";
 const REGION_ID: u64 = 1;
 
 /// Engine block cache in uncached mode: data blocks bypass it (the family's BLOCKCACHE is
-/// off), so it only holds index and bloom blocks, which RocksDB keeps in its table readers.
+/// off), so only the open files' index and bloom memory is charged to it (both systems keep
+/// index and bloom blocks in their table readers).
 const METADATA_CACHE_BYTES: u64 = 64 << 20;
 
 fn err(e: strata_engine::Error) -> BenchError {

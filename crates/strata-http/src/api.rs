@@ -64,6 +64,7 @@ pub struct ServerReport {
     pub version: String,
     pub uptime_seconds: u64,
     pub memory: MemoryStats,
+    /// Data blocks and the open files' index and bloom memory (charged to the cache).
     pub block_cache_bytes: u64,
     pub block_cache_capacity_bytes: u64,
     pub tables: usize,
@@ -80,7 +81,7 @@ pub fn server(state: &AppState) -> ServerReport {
         version: state.http.version.clone(),
         uptime_seconds: state.http.started.elapsed().as_secs(),
         memory: stats.memory,
-        block_cache_bytes: stats.cache.size_bytes,
+        block_cache_bytes: stats.cache.size_bytes + stats.cache.index_bloom_bytes,
         block_cache_capacity_bytes: stats.cache.capacity_bytes,
         regions: tables.iter().map(|t| t.regions.len()).sum(),
         tables: tables.len(),

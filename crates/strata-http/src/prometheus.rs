@@ -34,6 +34,34 @@ fn request_histogram(e: &mut Exposition, name: &str, labels: &[(&str, &str)], h:
     );
 }
 
+/// Reads one figure of a background lane.
+type LaneValue = fn(&strata_engine::stats::LaneStats) -> u64;
+
+/// Threads, waiting and running tasks of each background lane.
+fn background_lanes(e: &mut Exposition, lanes: &[strata_engine::stats::LaneStats]) {
+    let families: [(&str, &str, LaneValue); 3] = [
+        (
+            "strata_background_threads",
+            "Background threads by lane (flush, small_compaction, large_compaction).",
+            |l| l.threads,
+        ),
+        (
+            "strata_background_queue_length",
+            "Tasks waiting by lane.",
+            |l| l.queued,
+        ),
+        ("strata_background_running", "Tasks running by lane.", |l| {
+            l.running
+        }),
+    ];
+    for (name, help, value) in families {
+        e.family(name, "gauge", help);
+        for lane in lanes {
+            e.sample(name, &[("lane", lane.lane)], value(lane));
+        }
+    }
+}
+
 /// The whole exposition.
 pub fn render(state: &AppState) -> String {
     let mut e = Exposition {
@@ -180,7 +208,7 @@ fn engine(e: &mut Exposition, state: &AppState) {
     e.single(
         "strata_flush_queue_length",
         "gauge",
-        "Region flushes waiting for the background worker.",
+        "Region flushes waiting for a flush thread.",
         stats.background.queued_flushes,
     );
     e.single(
@@ -210,9 +238,10 @@ fn engine(e: &mut Exposition, state: &AppState) {
     e.single(
         "strata_compaction_queue_length",
         "gauge",
-        "Region compactions waiting for the background worker.",
+        "Region compactions waiting for a compaction thread (both lanes).",
         stats.background.queued_compactions,
     );
+    background_lanes(e, &stats.background.lanes);
 
     let w = &stats.wal;
     e.single(
@@ -318,6 +347,18 @@ fn engine(e: &mut Exposition, state: &AppState) {
     }
 
     e.single(
+        "strata_block_cache_index_bloom_bytes",
+        "gauge",
+        "Index and bloom memory of open store files, charged to the block cache.",
+        stats.cache.index_bloom_bytes,
+    );
+    e.single(
+        "strata_block_cache_configured_bytes",
+        "gauge",
+        "The block cache's configured size: both tiers and the index and bloom memory.",
+        stats.cache.capacity_bytes,
+    );
+    e.single(
         "strata_block_cache_misses_total",
         "counter",
         "Block cache lookups that missed.",
@@ -351,7 +392,7 @@ fn engine(e: &mut Exposition, state: &AppState) {
         (
             "strata_block_cache_capacity_bytes",
             "gauge",
-            "Capacity by tier.",
+            "Current capacity by tier (its share of what index and bloom memory leaves).",
             |t| t.capacity_bytes,
         ),
         (

@@ -189,6 +189,22 @@ async fn metrics_parse_and_counters_grow_with_requests() {
             > 0.0
     );
     assert!(after["strata_regions"] >= 2.0);
+    assert!(
+        after["strata_block_cache_index_bloom_bytes"] > 0.0,
+        "the flushed file's index and bloom are charged to the cache"
+    );
+    assert!(
+        after["strata_block_cache_configured_bytes"]
+            >= after["strata_block_cache_capacity_bytes{tier=\"high\"}"]
+                + after["strata_block_cache_capacity_bytes{tier=\"normal\"}"]
+                + after["strata_block_cache_index_bloom_bytes"]
+    );
+    for lane in ["flush", "small_compaction", "large_compaction"] {
+        let threads = format!("strata_background_threads{{lane=\"{lane}\"}}");
+        assert!(after.contains_key(&threads), "{threads} missing");
+        let running = format!("strata_background_running{{lane=\"{lane}\"}}");
+        assert!(after.contains_key(&running), "{running} missing");
+    }
     assert_eq!(after["strata_open_scanners"], 0.0);
     // A connection counted by the service shows in the gauge of its API.
     let open = f
@@ -276,6 +292,7 @@ async fn cache_wal_background_slow_requests_and_charts_json() {
     assert_eq!(cache["tiers"].as_array().unwrap().len(), 2);
     assert!(cache["hit_ratio"].as_f64().unwrap() >= 0.0);
     assert!(cache["capacity_bytes"].as_u64().unwrap() > 0);
+    assert!(cache["index_bloom_bytes"].as_u64().unwrap() > 0);
     let wal = json(&f, "/api/v1/wal").await;
     assert!(wal["appends"].as_u64().unwrap() >= 5);
     assert!(wal["sync_p99_micros"].as_u64().unwrap() >= wal["sync_p50_micros"].as_u64().unwrap());
@@ -285,6 +302,13 @@ async fn cache_wal_background_slow_requests_and_charts_json() {
         .iter()
         .any(|e| e["kind"] == "flush" && e["bytes_out"].as_u64().unwrap() > 0));
     assert!(background["queued_compactions"].is_u64());
+    let lanes: Vec<&str> = background["lanes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["lane"].as_str().unwrap())
+        .collect();
+    assert_eq!(lanes, ["flush", "small_compaction", "large_compaction"]);
     f.service
         .metrics()
         .set_slow_threshold(std::time::Duration::ZERO);

@@ -1,17 +1,23 @@
-//! A byte-weighted cache of decoded SSTable blocks, shared by every open table.
+//! A byte-weighted cache of decoded SSTable data blocks, shared by every open table.
 //!
 //! Two `quick_cache` partitions (each sharded, each with the scan-resistant S3-FIFO-style
-//! policy): a high-priority one (a quarter of the capacity) for index, bloom and in-memory
-//! family blocks, and a normal one for other data blocks. Keeping them apart means a large
-//! scan can churn the normal partition without evicting the small blocks every read needs.
+//! policy): a high-priority one for the data blocks of IN_MEMORY families, and a normal one
+//! for the rest. Keeping them apart means a large scan can churn the normal partition
+//! without evicting the blocks an IN_MEMORY family asked to keep.
+//!
+//! Index and bloom blocks are not in either partition: each open file keeps them decoded
+//! (`table/reader.rs`), and their memory is charged to this cache's capacity. How the
+//! capacity is divided between that memory and the two partitions is in `sizing.rs`.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+use parking_lot::Mutex;
 use quick_cache::sync::Cache;
-
-use crate::table::block::Block;
 use quick_cache::{Lifecycle, Weighter};
+
+use super::sizing::{at_floor, CacheCharge, Demand, Reserve, HIGH_PRIORITY_PERCENT};
+use crate::table::block::Block;
 
 /// (file id, block offset).
 pub type CacheKey = (u64, u64);
@@ -19,7 +25,8 @@ pub type CacheKey = (u64, u64);
 /// Which partition a block goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Priority {
-    /// Index, bloom and in-memory family blocks.
+    /// Data blocks of IN_MEMORY families (the normal partition takes them while no
+    /// IN_MEMORY file has charged the cache).
     High,
     /// Ordinary data blocks.
     Normal,
@@ -36,9 +43,11 @@ pub struct CacheStats {
     pub evictions: u64,
     /// Blocks inserted.
     pub inserts: u64,
-    /// Bytes currently held (block bytes plus a fixed per-entry overhead).
+    /// Bytes of blocks currently held (block bytes plus a fixed per-entry overhead).
     pub size_bytes: u64,
-    /// Configured capacity.
+    /// Index and bloom memory of the open files, charged to the capacity.
+    pub index_bloom_bytes: u64,
+    /// Configured capacity: blocks and index and bloom memory together.
     pub capacity_bytes: u64,
     /// Blocks currently held.
     pub entries: u64,
@@ -47,20 +56,18 @@ pub struct CacheStats {
 /// One partition's share of the counters and sizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct TierStats {
-    /// "high" (index, bloom, in-memory families) or "normal".
+    /// "high" (IN_MEMORY families' data blocks) or "normal".
     pub tier: &'static str,
     pub hits: u64,
     pub evictions: u64,
     pub size_bytes: u64,
+    /// The partition's current capacity (see `sizing.rs`).
     pub capacity_bytes: u64,
     pub entries: u64,
 }
 
-/// Share of the capacity given to the high-priority partition.
-const HIGH_PRIORITY_PERCENT: u64 = 25;
-
 /// Accounting overhead per entry (key, handle, bookkeeping), so tiny blocks are not free.
-const ENTRY_OVERHEAD: u64 = 64;
+pub(super) const ENTRY_OVERHEAD: u64 = 64;
 
 /// Typical block size, used only to size the hash tables up front.
 const TYPICAL_BLOCK: u64 = 16 * 1024;
@@ -90,15 +97,43 @@ impl Lifecycle<CacheKey, Block> for CountEvictions {
 type Partition =
     Cache<CacheKey, Block, ByteWeighter, quick_cache::DefaultHashBuilder, CountEvictions>;
 
+/// A partition of `capacity`, its hash tables sized for about `max_bytes` of blocks.
+fn partition(max_bytes: u64, capacity: u64, evictions: &Arc<AtomicU64>) -> Partition {
+    let items = usize::try_from(max_bytes / TYPICAL_BLOCK).unwrap_or(usize::MAX);
+    Cache::with(
+        items.max(16),
+        capacity,
+        ByteWeighter,
+        quick_cache::DefaultHashBuilder::default(),
+        CountEvictions(Arc::clone(evictions)),
+    )
+}
+
+/// Sets a partition's capacity to at most `bytes`: quick_cache gives each shard an equal
+/// share rounded up, so the share is rounded down here.
+fn set_capacity(partition: &Partition, bytes: u64) {
+    let shards = partition.num_shards() as u64;
+    partition.set_capacity(bytes / shards * shards);
+}
+
 /// Source of [`BlockCache::next_file_id`].
 static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// The shared block cache. A capacity of 0 disables it (every lookup misses, inserts are
-/// dropped).
+/// dropped); open files' index and bloom memory is still counted.
 pub struct BlockCache {
-    high: Option<Partition>,
-    normal: Option<Partition>,
+    /// Both present, or neither (capacity 0).
+    partitions: Option<(Partition, Partition)>,
     capacity: u64,
+    /// What the open files charged, and the reservation the partitions are sized from;
+    /// both change under the lock.
+    demand: Mutex<(Demand, Reserve)>,
+    /// Mirrors of the demand's index and bloom bytes and of the high partition's capacity
+    /// (0 while it is closed), read without the lock (stats, every lookup and insert).
+    index_bloom: AtomicU64,
+    high_capacity: AtomicU64,
+    /// Set while data blocks are held at their floor (logged once per episode).
+    at_floor: AtomicBool,
     hits: AtomicU64,
     misses: AtomicU64,
     inserts: AtomicU64,
@@ -117,27 +152,25 @@ impl std::fmt::Debug for BlockCache {
 }
 
 impl BlockCache {
-    /// A cache holding about `capacity_bytes` of blocks.
+    /// A cache of `capacity_bytes` for blocks and the open files' index and bloom memory.
     pub fn new(capacity_bytes: u64) -> Arc<BlockCache> {
         let high_evictions = Arc::new(AtomicU64::new(0));
         let normal_evictions = Arc::new(AtomicU64::new(0));
-        let high_cap = capacity_bytes * HIGH_PRIORITY_PERCENT / 100;
-        let partition = |cap: u64, evictions: &Arc<AtomicU64>| {
-            (cap > 0).then(|| {
-                let items = usize::try_from(cap / TYPICAL_BLOCK).unwrap_or(usize::MAX);
-                Cache::with(
-                    items.max(16),
-                    cap,
-                    ByteWeighter,
-                    quick_cache::DefaultHashBuilder::default(),
-                    CountEvictions(evictions.clone()),
-                )
-            })
-        };
+        let partitions = (capacity_bytes > 0).then(|| {
+            let high_max = capacity_bytes / 100 * HIGH_PRIORITY_PERCENT;
+            (
+                // Created at capacity 0: it opens with the first IN_MEMORY file.
+                partition(high_max, 0, &high_evictions),
+                partition(capacity_bytes, capacity_bytes, &normal_evictions),
+            )
+        });
         Arc::new(BlockCache {
-            high: partition(high_cap, &high_evictions),
-            normal: partition(capacity_bytes - high_cap, &normal_evictions),
+            partitions,
             capacity: capacity_bytes,
+            demand: Mutex::new((Demand::default(), Reserve::default())),
+            index_bloom: AtomicU64::new(0),
+            high_capacity: AtomicU64::new(0),
+            at_floor: AtomicBool::new(false),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             inserts: AtomicU64::new(0),
@@ -157,13 +190,91 @@ impl BlockCache {
         NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// Charges an open file's index and bloom memory, and the raw bytes of its data blocks
+    /// if they are to be cached at high priority, until the returned charge is dropped.
+    pub fn charge(self: &Arc<Self>, index_bloom_bytes: u64, in_memory_bytes: u64) -> CacheCharge {
+        let charged = Demand {
+            index_bloom: index_bloom_bytes,
+            in_memory: in_memory_bytes,
+        };
+        let mut state = self.demand.lock();
+        let (demand, reserve) = &mut *state;
+        demand.index_bloom = demand.index_bloom.saturating_add(charged.index_bloom);
+        demand.in_memory = demand.in_memory.saturating_add(charged.in_memory);
+        self.resize(demand, reserve);
+        CacheCharge::new(Arc::clone(self), charged)
+    }
+
+    /// Takes back a charge (its file closed).
+    pub(super) fn release(&self, charged: Demand) {
+        let mut state = self.demand.lock();
+        let (demand, reserve) = &mut *state;
+        demand.index_bloom = demand.index_bloom.saturating_sub(charged.index_bloom);
+        demand.in_memory = demand.in_memory.saturating_sub(charged.in_memory);
+        self.resize(demand, reserve);
+    }
+
+    /// Moves the reservation towards `demand` and resizes the partitions if it changed. The
+    /// caller holds the demand lock, so resizes apply in the order the demand changed.
+    fn resize(&self, demand: &Demand, reserve: &mut Reserve) {
+        self.index_bloom
+            .store(demand.index_bloom, Ordering::Relaxed);
+        self.warn_at_floor(demand);
+        let Some((high, normal)) = &self.partitions else {
+            return;
+        };
+        let next = reserve.follow(self.capacity, *demand, high.num_shards() as u64);
+        if next == *reserve {
+            return;
+        }
+        *reserve = next;
+        let split = next.split(self.capacity);
+        if split.high == 0 {
+            // Closed: emptied and bypassed, but not sized to 0 (see `sizing.rs`). An insert
+            // that saw it open just before may still land in it: a few blocks at most, aged
+            // out once it opens again.
+            self.high_capacity.store(0, Ordering::Relaxed);
+            high.clear();
+            set_capacity(normal, split.normal);
+            return;
+        }
+        // Shrink first, so the two never hold more than the capacity together.
+        if split.high < high.capacity() {
+            set_capacity(high, split.high);
+            set_capacity(normal, split.normal);
+        } else {
+            set_capacity(normal, split.normal);
+            set_capacity(high, split.high);
+        }
+        self.high_capacity.store(high.capacity(), Ordering::Relaxed);
+    }
+
+    fn warn_at_floor(&self, demand: &Demand) {
+        let floor = at_floor(self.capacity, *demand);
+        if floor && !self.at_floor.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                index_bloom_bytes = demand.index_bloom,
+                capacity_bytes = self.capacity,
+                "the open files' index and bloom memory leaves data blocks only their floor \
+                 of the block cache; memory use exceeds block_cache_mb (raise it)"
+            );
+        }
+        if !floor {
+            self.at_floor.store(false, Ordering::Relaxed);
+        }
+    }
+
     /// Looks a block up in both partitions.
     pub fn get(&self, key: &CacheKey) -> Option<Block> {
-        let high = self.high.as_ref().and_then(|c| c.get(key));
-        if high.is_some() {
-            self.high_hits.fetch_add(1, Ordering::Relaxed);
-        }
-        let found = high.or_else(|| self.normal.as_ref().and_then(|c| c.get(key)));
+        let found = self.partitions.as_ref().and_then(|(high, normal)| {
+            let in_high = (self.high_capacity.load(Ordering::Relaxed) > 0)
+                .then(|| high.get(key))
+                .flatten();
+            if in_high.is_some() {
+                self.high_hits.fetch_add(1, Ordering::Relaxed);
+            }
+            in_high.or_else(|| normal.get(key))
+        });
         let counter = if found.is_some() {
             &self.hits
         } else {
@@ -175,20 +286,25 @@ impl BlockCache {
 
     /// Caches a block in the partition for `priority`.
     pub fn insert(&self, key: CacheKey, block: Block, priority: Priority) {
-        let partition = match priority {
-            Priority::High => &self.high,
-            Priority::Normal => &self.normal,
+        let Some((high, normal)) = &self.partitions else {
+            return;
         };
-        if let Some(cache) = partition {
-            self.inserts.fetch_add(1, Ordering::Relaxed);
-            cache.insert(key, block);
-        }
+        let high_open = self.high_capacity.load(Ordering::Relaxed) > 0;
+        let partition = match priority {
+            Priority::High if high_open => high,
+            Priority::High | Priority::Normal => normal,
+        };
+        self.inserts.fetch_add(1, Ordering::Relaxed);
+        partition.insert(key, block);
     }
 
     /// Current counters and sizes.
     pub fn stats(&self) -> CacheStats {
-        let parts = [&self.high, &self.normal];
-        let sum = |f: fn(&Partition) -> u64| parts.iter().filter_map(|p| p.as_ref()).map(f).sum();
+        let sum = |f: fn(&Partition) -> u64| {
+            self.partitions
+                .as_ref()
+                .map_or(0, |(high, normal)| f(high) + f(normal))
+        };
         CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
@@ -196,6 +312,7 @@ impl BlockCache {
                 + self.normal_evictions.load(Ordering::Relaxed),
             inserts: self.inserts.load(Ordering::Relaxed),
             size_bytes: sum(|p| p.weight()),
+            index_bloom_bytes: self.index_bloom.load(Ordering::Relaxed),
             capacity_bytes: self.capacity,
             entries: sum(|p| p.len() as u64),
         }
@@ -205,19 +322,26 @@ impl BlockCache {
     pub fn tier_stats(&self) -> Vec<TierStats> {
         let hits = self.hits.load(Ordering::Relaxed);
         let high_hits = self.high_hits.load(Ordering::Relaxed);
-        let tier = |tier, part: &Option<Partition>, hits, evictions: &AtomicU64| TierStats {
+        let (high, normal) = match &self.partitions {
+            Some((high, normal)) => (Some(high), Some(normal)),
+            None => (None, None),
+        };
+        let tier = |tier, part: Option<&Partition>, hits, evictions: &AtomicU64| TierStats {
             tier,
             hits,
             evictions: evictions.load(Ordering::Relaxed),
-            size_bytes: part.as_ref().map_or(0, |p| p.weight()),
-            capacity_bytes: part.as_ref().map_or(0, |p| p.capacity()),
-            entries: part.as_ref().map_or(0, |p| p.len() as u64),
+            size_bytes: part.map_or(0, |p| p.weight()),
+            capacity_bytes: part.map_or(0, |p| p.capacity()),
+            entries: part.map_or(0, |p| p.len() as u64),
         };
+        let mut high = tier("high", high, high_hits, &self.high_evictions);
+        // A closed high partition keeps its last size inside quick_cache, but holds nothing.
+        high.capacity_bytes = self.high_capacity.load(Ordering::Relaxed);
         vec![
-            tier("high", &self.high, high_hits, &self.high_evictions),
+            high,
             tier(
                 "normal",
-                &self.normal,
+                normal,
                 hits.saturating_sub(high_hits),
                 &self.normal_evictions,
             ),
@@ -232,83 +356,5 @@ impl BlockCache {
     /// True when no block is cached.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A structurally valid block of exactly `n` bytes (n a multiple of 4, at least 4): no
-    /// entries, and restart slots filling the space.
-    fn block(n: usize) -> Block {
-        let slots = (n - 4) / 4;
-        let mut data = vec![0u8; n];
-        data[n - 4..].copy_from_slice(&(slots as u32).to_le_bytes());
-        let path: std::sync::Arc<std::path::Path> = std::sync::Arc::from(std::path::Path::new("t"));
-        Block::new(bytes::Bytes::from(data), path, 0).unwrap()
-    }
-
-    #[test]
-    fn hits_misses_and_inserts_are_counted() {
-        let cache = BlockCache::new(1 << 20);
-        assert_eq!(cache.get(&(1, 0)).map(Block::into_bytes), None);
-        cache.insert((1, 0), block(100), Priority::Normal);
-        cache.insert((1, 200), block(50), Priority::High);
-        assert_eq!(
-            cache.get(&(1, 0)).map(Block::into_bytes),
-            Some(block(100).into_bytes())
-        );
-        assert_eq!(
-            cache.get(&(1, 200)).map(Block::into_bytes),
-            Some(block(50).into_bytes())
-        );
-        assert_eq!(
-            cache.get(&(2, 0)).map(Block::into_bytes),
-            None,
-            "another file's block"
-        );
-        let s = cache.stats();
-        assert_eq!((s.hits, s.misses, s.inserts, s.entries), (2, 2, 2, 2));
-        assert_eq!(s.size_bytes, 150 + 2 * ENTRY_OVERHEAD);
-        assert_eq!(s.capacity_bytes, 1 << 20);
-        assert_eq!(s.evictions, 0);
-    }
-
-    #[test]
-    fn priority_blocks_survive_a_flood_and_evictions_are_counted() {
-        let cache = BlockCache::new(400 * 1024);
-        for i in 0..20 {
-            cache.insert((1, i), block(2048), Priority::High);
-        }
-        for i in 0..2000 {
-            cache.insert((2, i), block(4096), Priority::Normal);
-        }
-        for i in 0..20 {
-            assert!(
-                cache.get(&(1, i)).map(Block::into_bytes).is_some(),
-                "high-priority block {i} evicted"
-            );
-        }
-        let s = cache.stats();
-        assert!(s.size_bytes <= s.capacity_bytes, "{s:?}");
-        assert!(s.evictions >= 1900, "{s:?}");
-        assert_eq!(s.evictions + s.entries, s.inserts, "{s:?}");
-    }
-
-    #[test]
-    fn disabled_cache_holds_nothing() {
-        let cache = BlockCache::disabled();
-        cache.insert((1, 0), block(10), Priority::High);
-        assert!(cache.is_empty());
-        assert_eq!(cache.get(&(1, 0)).map(Block::into_bytes), None);
-        assert_eq!(cache.stats().misses, 1);
-    }
-
-    #[test]
-    fn file_ids_are_unique() {
-        let a = BlockCache::next_file_id();
-        let b = BlockCache::next_file_id();
-        assert_ne!(a, b);
     }
 }

@@ -1,6 +1,7 @@
 //! The engine: one per process. It owns the volumes, the WAL, the block cache, the memory
 //! limit and the background worker, and opens regions on them.
 
+mod lanes;
 mod options;
 mod reference;
 mod shared;
@@ -13,6 +14,7 @@ use std::thread::JoinHandle;
 
 use parking_lot::Mutex;
 
+pub use lanes::{Lane, LaneLoad};
 pub use options::EngineOptions;
 pub(crate) use shared::Shared;
 
@@ -21,18 +23,23 @@ use crate::error::{Error, Result};
 use crate::fs::{FileCategory, FirstVolume, Volumes};
 use crate::region::{region_dir, Region, RegionSpec};
 use crate::wal::{Wal, WalEdit};
-use worker::WorkQueue;
+use lanes::Scheduler;
 
 /// A running storage engine.
 pub struct Engine {
     pub(crate) shared: Arc<Shared>,
-    worker: Mutex<Option<JoinHandle<()>>>,
+    /// The background threads, one set per lane; empty without background work.
+    workers: Mutex<Vec<JoinHandle<()>>>,
 }
 
 impl Engine {
     /// Opens the engine: replays the WAL (keeping each region's edits until it is opened)
     /// and starts background work.
     pub fn open(options: EngineOptions) -> Result<Arc<Engine>> {
+        let threads = options.lane_threads();
+        if options.background_work {
+            threads.validate()?;
+        }
         let volumes = Arc::new(build_volumes(&options)?);
         let wal_dir = volumes
             .place(FileCategory::Wal, std::path::Path::new("wal"))?
@@ -52,7 +59,7 @@ impl Engine {
         let edits: usize = recovered.values().map(Vec::len).sum();
         tracing::info!(edits, last_seq, "WAL replayed");
         let cache = BlockCache::new(options.block_cache_bytes);
-        let queue = Arc::new(WorkQueue::new(options.background_work));
+        let scheduler = Arc::new(Scheduler::new(options.background_work));
         let background = options.background_work;
         let shared = Arc::new(Shared::new(
             options,
@@ -61,19 +68,16 @@ impl Engine {
             wal,
             last_seq,
             recovered,
-            Arc::clone(&queue),
+            Arc::clone(&scheduler),
         ));
-        let worker = if background {
-            Some(
-                worker::spawn(Arc::downgrade(&shared), queue)
-                    .map_err(|e| Error::io("<background thread>", e))?,
-            )
+        let workers = if background {
+            worker::spawn(&Arc::downgrade(&shared), &scheduler, threads)?
         } else {
-            None
+            Vec::new()
         };
         Ok(Arc::new(Engine {
             shared,
-            worker: Mutex::new(worker),
+            workers: Mutex::new(workers),
         }))
     }
 
@@ -99,6 +103,11 @@ impl Engine {
     /// The open region `id`, if any.
     pub fn region(&self, id: u64) -> Option<Arc<Region>> {
         self.shared.region(id)
+    }
+
+    /// Asks the flush lane to flush a region in the background.
+    pub fn request_flush(&self, id: u64) {
+        self.shared.request_flush(id);
     }
 
     /// Flushes a region and closes it. Its files stay; `open_region` brings it back.
@@ -162,17 +171,20 @@ impl Engine {
         self.shared.memory.used()
     }
 
-    /// Flushes every open region, syncs and closes the WAL, and stops background work.
+    /// Stops background work (each thread finishes its current task), flushes every open
+    /// region, and syncs and closes the WAL.
     pub fn close(&self) -> Result<()> {
-        self.shared.queue.stop();
-        if let Some(handle) = self.worker.lock().take() {
-            let _ = handle.join();
-        }
+        self.stop_background_work();
         for region in self.shared.open_regions() {
             region.flush()?;
         }
         self.shared.regions.write().clear();
         self.shared.wal.close()
+    }
+
+    fn stop_background_work(&self) {
+        let handles = std::mem::take(&mut *self.workers.lock());
+        worker::stop(&self.shared.scheduler, handles);
     }
 }
 
@@ -181,10 +193,7 @@ impl Drop for Engine {
     /// WAL replays on the next open. Regions are released (they hold the shared state).
     fn drop(&mut self) {
         self.shared.regions.write().clear();
-        self.shared.queue.stop();
-        if let Some(handle) = self.worker.lock().take() {
-            let _ = handle.join();
-        }
+        self.stop_background_work();
     }
 }
 

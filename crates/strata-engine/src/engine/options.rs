@@ -40,6 +40,19 @@ pub struct EngineOptions {
     /// Run flushes and compactions in background threads. Tests turn this off to decide
     /// themselves when flushes and compactions happen.
     pub background_work: bool,
+    /// Threads that only flush (HBase's `hbase.hstore.flusher.count`), so a flush never
+    /// waits behind a compaction.
+    pub flush_threads: usize,
+    /// Threads for compactions reading at most `compaction_throttle_bytes`
+    /// (`hbase.regionserver.thread.compaction.small`).
+    pub compaction_small_threads: usize,
+    /// Threads for larger compactions (`hbase.regionserver.thread.compaction.large`), so a
+    /// long compaction does not hold up the small ones behind it.
+    pub compaction_large_threads: usize,
+    /// Input bytes above which a compaction is large
+    /// (`hbase.regionserver.thread.compaction.throttle`); `None` is HBase's default,
+    /// 2 × `compaction.max_files` × `memstore_flush_size`.
+    pub compaction_throttle_bytes: Option<u64>,
 }
 
 impl EngineOptions {
@@ -60,7 +73,30 @@ impl EngineOptions {
             blocking_store_files: 16,
             compaction_bytes_per_sec: Some(512 << 20),
             background_work: true,
+            flush_threads: 1,
+            compaction_small_threads: 1,
+            compaction_large_threads: 1,
+            compaction_throttle_bytes: None,
         }
+    }
+
+    /// The background threads of each lane.
+    pub(crate) fn lane_threads(&self) -> super::worker::LaneThreads {
+        super::worker::LaneThreads {
+            flush: self.flush_threads,
+            small_compaction: self.compaction_small_threads,
+            large_compaction: self.compaction_large_threads,
+        }
+    }
+
+    /// Input bytes above which a compaction goes to the large lane.
+    pub fn compaction_throttle(&self) -> u64 {
+        self.compaction_throttle_bytes.unwrap_or_else(|| {
+            let max_files = self.compaction.max_files as u64;
+            max_files
+                .saturating_mul(2)
+                .saturating_mul(self.memstore_flush_size)
+        })
     }
 }
 

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 
+use super::lanes::{Lane, Scheduler};
 use super::options::EngineOptions;
-use super::worker::{Task, WorkQueue};
 use crate::cache::BlockCache;
 use crate::fs::Volumes;
 use crate::memstore::limiter::MemoryLimiter;
@@ -32,7 +32,7 @@ pub struct Shared {
     pub(crate) regions: RwLock<HashMap<u64, Arc<Region>>>,
     /// WAL edits of regions not opened since the restart, by region id.
     pub(crate) recovered: Mutex<HashMap<u64, Vec<WalEdit>>>,
-    pub(crate) queue: Arc<WorkQueue>,
+    pub(crate) scheduler: Arc<Scheduler>,
     /// Regions retired by a split or merge whose files may still be referenced.
     pub(crate) retired: Mutex<std::collections::HashSet<u64>>,
     /// The references of regions closed but not dropped (a schema change reopens them), by
@@ -51,7 +51,7 @@ impl Shared {
         wal: Arc<Wal>,
         last_seq: u64,
         recovered: HashMap<u64, Vec<WalEdit>>,
-        queue: Arc<WorkQueue>,
+        scheduler: Arc<Scheduler>,
     ) -> Shared {
         Shared {
             clock: Arc::clone(&options.clock),
@@ -64,7 +64,7 @@ impl Shared {
             seq: AtomicU64::new(last_seq),
             regions: RwLock::new(HashMap::new()),
             recovered: Mutex::new(recovered),
-            queue,
+            scheduler,
             retired: Mutex::new(std::collections::HashSet::new()),
             closed_refs: Mutex::new(HashMap::new()),
             events: crate::stats::EventLog::default(),
@@ -95,14 +95,24 @@ impl Shared {
         self.regions.read().values().cloned().collect()
     }
 
-    /// Asks the background worker to flush a region (ignored without background work).
+    /// Asks the flush lane to flush a region (ignored without background work).
     pub fn request_flush(&self, region: u64) {
-        self.queue.push(Task::Flush(region));
+        self.scheduler.push(Lane::Flush, region);
     }
 
-    /// Asks the background worker to consider compacting a region.
-    pub fn request_compaction(&self, region: u64) {
-        self.queue.push(Task::Compact(region));
+    /// Asks a compaction lane to consider compacting a region: the large lane if what it
+    /// would compact now is over the throttle, else the small one.
+    pub fn request_compaction(&self, id: u64) {
+        if !self.scheduler.wants_compaction(id) {
+            return;
+        }
+        let input = self.region(id).map_or(0, |r| r.compaction_input_bytes());
+        let lane = if input > self.options.compaction_throttle() {
+            Lane::LargeCompaction
+        } else {
+            Lane::SmallCompaction
+        };
+        self.scheduler.push(lane, id);
     }
 
     /// Under memory pressure: flush the region holding the most memstore bytes.

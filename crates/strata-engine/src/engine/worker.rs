@@ -1,108 +1,104 @@
-//! The background thread that runs flushes and compactions, in the order they were asked
-//! for, without duplicates.
+//! The background threads: each serves one lane of the scheduler (`lanes.rs`), running the
+//! region flushes or compactions queued there.
 
-use std::collections::VecDeque;
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 
-use parking_lot::{Condvar, Mutex};
-
+use super::lanes::{Lane, Scheduler};
 use super::shared::Shared;
+use crate::error::{Error, Result};
 
-/// One unit of background work.
+/// Threads per lane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Task {
-    Flush(u64),
-    Compact(u64),
+pub struct LaneThreads {
+    pub flush: usize,
+    pub small_compaction: usize,
+    pub large_compaction: usize,
 }
 
-#[derive(Debug, Default)]
-struct QueueState {
-    tasks: VecDeque<Task>,
-    stopped: bool,
-}
-
-/// A deduplicating task queue.
-#[derive(Debug, Default)]
-pub struct WorkQueue {
-    state: Mutex<QueueState>,
-    ready: Condvar,
-    enabled: bool,
-}
-
-impl WorkQueue {
-    /// A queue; a disabled one drops every task (no background work).
-    pub fn new(enabled: bool) -> Self {
-        WorkQueue {
-            enabled,
-            ..WorkQueue::default()
+impl LaneThreads {
+    /// The threads serving `lane`.
+    pub fn of(&self, lane: Lane) -> usize {
+        match lane {
+            Lane::Flush => self.flush,
+            Lane::SmallCompaction => self.small_compaction,
+            Lane::LargeCompaction => self.large_compaction,
         }
     }
 
-    /// Queues `task` unless it is already waiting.
-    pub fn push(&self, task: Task) {
-        if !self.enabled {
+    /// Every lane needs a thread, or its work would never run.
+    pub fn validate(&self) -> Result<()> {
+        let named = [
+            (self.flush, "flush_threads"),
+            (self.small_compaction, "compaction_small_threads"),
+            (self.large_compaction, "compaction_large_threads"),
+        ];
+        match named.iter().find(|(n, _)| *n == 0) {
+            Some((_, name)) => Err(Error::InvalidArgument(format!("{name} must be at least 1"))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Starts every lane's threads. They hold only a weak reference, so they never keep a
+/// closed engine alive. If a thread cannot be started, the ones started are stopped.
+pub fn spawn(
+    shared: &Weak<Shared>,
+    scheduler: &Arc<Scheduler>,
+    threads: LaneThreads,
+) -> Result<Vec<JoinHandle<()>>> {
+    let mut handles = Vec::new();
+    for lane in Lane::ALL {
+        for n in 0..threads.of(lane) {
+            let (weak, lanes) = (Weak::clone(shared), Arc::clone(scheduler));
+            let started = std::thread::Builder::new()
+                .name(format!("strata-{}-{n}", thread_name(lane)))
+                .spawn(move || serve(&weak, &lanes, lane));
+            match started {
+                Ok(handle) => handles.push(handle),
+                Err(e) => {
+                    stop(scheduler, handles);
+                    return Err(Error::io("<background thread>", e));
+                }
+            }
+        }
+    }
+    Ok(handles)
+}
+
+/// Short enough for the 15 bytes Linux keeps of a thread name: `strata-compL-0`.
+fn thread_name(lane: Lane) -> &'static str {
+    match lane {
+        Lane::Flush => "flush",
+        Lane::SmallCompaction => "compS",
+        Lane::LargeCompaction => "compL",
+    }
+}
+
+/// Stops the lanes and waits for every thread to finish its current task.
+pub fn stop(scheduler: &Scheduler, handles: Vec<JoinHandle<()>>) {
+    scheduler.stop();
+    for handle in handles {
+        if handle.join().is_err() {
+            tracing::error!("a background thread panicked");
+        }
+    }
+}
+
+fn serve(shared: &Weak<Shared>, scheduler: &Scheduler, lane: Lane) {
+    while let Some(task) = scheduler.next(lane) {
+        let Some(shared) = shared.upgrade() else {
             return;
+        };
+        let Some(region) = shared.region(task.region) else {
+            continue; // closed since it was queued
+        };
+        let result = match lane {
+            Lane::Flush => region.flush(),
+            Lane::SmallCompaction | Lane::LargeCompaction => region.compact(false).map(|_| ()),
+        };
+        if let Err(e) = result {
+            tracing::error!(region = task.region, lane = lane.label(), error = %e, "background task failed");
         }
-        let mut state = self.state.lock();
-        if !state.stopped && !state.tasks.contains(&task) {
-            state.tasks.push_back(task);
-            self.ready.notify_one();
-        }
-    }
-
-    fn pop(&self) -> Option<Task> {
-        let mut state = self.state.lock();
-        loop {
-            if state.stopped {
-                return None;
-            }
-            if let Some(task) = state.tasks.pop_front() {
-                return Some(task);
-            }
-            self.ready.wait(&mut state);
-        }
-    }
-
-    /// Waiting (flushes, compactions), for operators.
-    pub fn queued(&self) -> (u64, u64) {
-        let state = self.state.lock();
-        let flushes = state
-            .tasks
-            .iter()
-            .filter(|t| matches!(t, Task::Flush(_)))
-            .count();
-        (flushes as u64, (state.tasks.len() - flushes) as u64)
-    }
-
-    /// Stops the queue; the worker exits after its current task.
-    pub fn stop(&self) {
-        self.state.lock().stopped = true;
-        self.ready.notify_all();
-    }
-}
-
-/// Starts the worker thread. It holds only a weak reference, so it never keeps a closed
-/// engine alive.
-pub fn spawn(shared: Weak<Shared>, queue: Arc<WorkQueue>) -> std::io::Result<JoinHandle<()>> {
-    std::thread::Builder::new()
-        .name("strata-background".into())
-        .spawn(move || {
-            while let Some(task) = queue.pop() {
-                let Some(shared) = shared.upgrade() else {
-                    return;
-                };
-                run(&shared, task);
-            }
-        })
-}
-
-fn run(shared: &Shared, task: Task) {
-    let (region, result) = match task {
-        Task::Flush(id) => (id, shared.region(id).map(|r| r.flush())),
-        Task::Compact(id) => (id, shared.region(id).map(|r| r.compact(false).map(|_| ()))),
-    };
-    if let Some(Err(e)) = result {
-        tracing::error!(region, ?task, error = %e, "background task failed");
     }
 }

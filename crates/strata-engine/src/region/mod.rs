@@ -276,6 +276,16 @@ impl Region {
         Ok(outcomes)
     }
 
+    /// Bytes the stores' next background compaction would read, as things stand: how the
+    /// scheduler tells a small compaction from a large one.
+    pub fn compaction_input_bytes(&self) -> u64 {
+        let options = &self.shared.options;
+        self.stores
+            .values()
+            .map(|s| s.compaction_input_bytes(&options.compaction, options.blocking_store_files))
+            .sum()
+    }
+
     /// True if some store has enough files for a minor compaction.
     pub fn needs_compaction(&self) -> bool {
         let min_files = self.shared.options.compaction.min_files;

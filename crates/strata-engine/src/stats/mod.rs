@@ -9,7 +9,7 @@ use serde::Serialize;
 pub use events::{BackgroundEvent, BackgroundTotals, EventKind, EventLog, RegionRequests};
 
 use crate::cache::{CacheStats, TierStats};
-use crate::engine::Engine;
+use crate::engine::{Engine, Lane};
 use crate::manifest::FileOrigin;
 use crate::region::Region;
 use crate::store::Store;
@@ -41,10 +41,24 @@ pub struct MemoryStats {
 #[derive(Debug, Clone, Serialize)]
 pub struct BackgroundStats {
     pub queued_flushes: u64,
+    /// In both compaction lanes.
     pub queued_compactions: u64,
+    /// Each lane: flush, small_compaction, large_compaction.
+    pub lanes: Vec<LaneStats>,
     pub totals: BackgroundTotals,
     /// Oldest first.
     pub recent: Vec<BackgroundEvent>,
+}
+
+/// One lane of background work: its threads, waiting and running tasks.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LaneStats {
+    /// "flush", "small_compaction" or "large_compaction".
+    pub lane: &'static str,
+    /// 0 without background work.
+    pub threads: u64,
+    pub queued: u64,
+    pub running: u64,
 }
 
 /// One data volume and the live store files on it.
@@ -106,7 +120,9 @@ impl Engine {
         let mut regions: Vec<RegionStats> =
             shared.open_regions().iter().map(|r| r.stats()).collect();
         regions.sort_by_key(|r| r.id);
-        let (queued_flushes, queued_compactions) = shared.queue.queued();
+        let lanes = lane_stats(shared);
+        let queued_flushes = lanes[0].queued;
+        let queued_compactions = lanes[1].queued + lanes[2].queued;
         EngineStats {
             memory: MemoryStats {
                 memstore_bytes: shared.memory.used(),
@@ -119,6 +135,7 @@ impl Engine {
             background: BackgroundStats {
                 queued_flushes,
                 queued_compactions,
+                lanes,
                 totals: shared.events.totals(),
                 recent: shared.events.recent(),
             },
@@ -136,6 +153,25 @@ impl Engine {
     pub fn region_stats(&self, id: u64) -> Option<RegionStats> {
         self.shared.region(id).map(|r| r.stats())
     }
+}
+
+fn lane_stats(shared: &crate::engine::Shared) -> Vec<LaneStats> {
+    let threads = shared.options.lane_threads();
+    let background = shared.options.background_work;
+    Lane::ALL
+        .iter()
+        .zip(shared.scheduler.load())
+        .map(|(&lane, load)| LaneStats {
+            lane: lane.label(),
+            threads: if background {
+                threads.of(lane) as u64
+            } else {
+                0
+            },
+            queued: load.queued,
+            running: load.running,
+        })
+        .collect()
 }
 
 fn volume_stats(shared: &crate::engine::Shared, regions: &[RegionStats]) -> Vec<VolumeStats> {

@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used)]
 
 use super::*;
+use crate::cache::RESIZE_STEPS;
 use crate::{Cell, Durability, EngineOptions, FamilyOptions, Get, RegionSpec, Scan};
 
 fn engine(dir: &std::path::Path) -> std::sync::Arc<Engine> {
@@ -93,4 +94,71 @@ fn flushes_and_compactions_are_recorded_with_sizes() {
     let files = &engine.region_stats(1).unwrap().stores[0].files;
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].origin, "compaction");
+}
+
+/// Index and bloom bytes of every live file of the engine's open regions.
+fn live_index_bloom_bytes(engine: &Engine) -> u64 {
+    let regions = engine.shared.open_regions();
+    let stores = regions.iter().flat_map(|r| r.stores().values());
+    let files: Vec<_> = stores.flat_map(|s| s.view().files.clone()).collect();
+    files.iter().map(|f| f.reader.pinned_bytes() as u64).sum()
+}
+
+#[test]
+fn the_cache_is_charged_for_the_open_files_and_sized_for_in_memory_families() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = engine(dir.path());
+    let mut hot = FamilyOptions::new("hot");
+    hot.in_memory = true;
+    let region = engine
+        .open_region(RegionSpec {
+            id: 3,
+            families: vec![FamilyOptions::new("cf"), hot],
+        })
+        .unwrap();
+    put(&region, "a");
+    region.flush().unwrap();
+    let stats = engine.stats();
+    assert_eq!(
+        stats.cache.index_bloom_bytes,
+        live_index_bloom_bytes(&engine)
+    );
+    assert!(stats.cache.index_bloom_bytes > 0);
+    assert_eq!(
+        stats.cache_tiers[0].capacity_bytes, 0,
+        "no IN_MEMORY file yet"
+    );
+
+    let cell = Cell::put("b".to_string(), "hot", "q", 1_000, vec![7u8; 100]);
+    region.mutate(vec![cell], Durability::SyncWal).unwrap();
+    for row in ["c", "d"] {
+        put(&region, row);
+        region.flush().unwrap();
+    }
+    region.compact(true).unwrap();
+    let stats = engine.stats();
+    assert_eq!(
+        stats.cache.index_bloom_bytes,
+        live_index_bloom_bytes(&engine),
+        "compacted files' charges were released"
+    );
+    assert!(
+        stats.cache_tiers[0].capacity_bytes > 0,
+        "an IN_MEMORY file is open"
+    );
+    let data: u64 = stats.cache_tiers.iter().map(|t| t.capacity_bytes).sum();
+    let configured = stats.cache.capacity_bytes - stats.cache.index_bloom_bytes;
+    assert!(
+        data <= configured && data + configured / RESIZE_STEPS + 4096 > configured,
+        "{data} vs {configured}"
+    );
+
+    engine.close_region(3).unwrap();
+    drop(region);
+    let stats = engine.stats();
+    assert_eq!(
+        stats.cache.index_bloom_bytes, 0,
+        "the region's files closed"
+    );
+    assert_eq!(stats.cache_tiers[0].capacity_bytes, 0);
 }

@@ -58,6 +58,13 @@ impl Store {
         Ok(Some(outcome))
     }
 
+    /// Bytes of the files a minor compaction would pick now (0 if none).
+    pub fn compaction_input_bytes(&self, config: &CompactionConfig, blocking_files: usize) -> u64 {
+        let view = self.view();
+        self.pick_inputs(&view, false, config, blocking_files)
+            .map_or(0, |inputs| inputs.iter().map(|f| f.entry.size).sum())
+    }
+
     fn pick_inputs(
         &self,
         view: &StoreView,

@@ -39,8 +39,8 @@ impl Default for TableOptions {
     }
 }
 
-/// How a reader uses the block cache for data blocks (index and bloom blocks are always
-/// cached, at high priority).
+/// How a reader uses the block cache for data blocks (index and bloom blocks stay in the
+/// reader while the file is open, their memory charged to the cache).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CachePolicy {
     /// Cache data blocks at all (HBase's BLOCKCACHE family attribute).

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use crate::cache::{BlockCache, Priority};
+use crate::cache::{BlockCache, CacheCharge, Priority};
 use crate::error::{Error, Result};
 use crate::fs::RandomAccessFile;
 use crate::key::{column_start, row_prefix};
@@ -31,13 +31,15 @@ pub struct TableReader {
     policy: CachePolicy,
     trailer: Trailer,
     meta: TableMeta,
-    /// Index and bloom blocks kept here when there is no cache to hold them.
     /// The index and bloom blocks stay in memory while the file is open (RocksDB's default
     /// too): every point read needs both, so a cache lookup for them on each read would cost
     /// more than the memory they hold (about 1% of the data for the index at 64 KiB blocks,
-    /// 1.25 bytes per key for the bloom).
+    /// 1.25 bytes per key for the bloom). Their memory is charged to the block cache.
     index: DecodedIndex,
     pinned_bloom: Option<Bytes>,
+    /// The index and bloom memory (and, for an IN_MEMORY family, the data blocks' raw
+    /// bytes) charged to the block cache while the file is open.
+    _charge: Option<CacheCharge>,
 }
 
 impl std::fmt::Debug for TableReader {
@@ -85,8 +87,17 @@ impl TableReader {
             meta,
             index: DecodedIndex::default(),
             pinned_bloom: None,
+            _charge: None,
         };
         reader.load_index_and_bloom()?;
+        reader._charge = reader.cache.as_ref().map(|cache| {
+            let in_memory = reader.policy.cache_data_blocks && reader.policy.in_memory;
+            let raw = (reader.meta.raw_key_bytes).saturating_add(reader.meta.raw_value_bytes);
+            cache.charge(
+                reader.pinned_bytes() as u64,
+                if in_memory { raw } else { 0 },
+            )
+        });
         Ok(Arc::new(reader))
     }
 

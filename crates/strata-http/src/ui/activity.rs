@@ -40,7 +40,22 @@ pub async fn background(State(state): State<AppState>) -> Html<String> {
         ),
         None,
     );
-    body += "</div><h2>Recent flushes and compactions (newest first)</h2>";
+    body += "</div><h2>Lanes</h2>";
+    let lanes: Vec<Vec<String>> = b
+        .lanes
+        .iter()
+        .map(|l| {
+            vec![
+                l.lane.replace('_', " "),
+                num(l.threads),
+                num(l.queued),
+                num(l.running),
+            ]
+        })
+        .collect();
+    body += &table(&["Lane", "Threads", "Queued", "Running"], &lanes);
+    body += "<p class=\"muted\">Flushes have their own threads, so they never wait behind a compaction; compactions reading more than the throttle (<code>compaction_throttle_mb</code>) run in the large lane, so they do not hold up small ones.</p>";
+    body += "<h2>Recent flushes and compactions (newest first)</h2>";
     let rows: Vec<Vec<String>> = b
         .recent
         .iter()

@@ -12,11 +12,13 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
     let cache = api::cache(&state);
     let t = &cache.totals;
     let mut body = String::from("<h2>Block cache</h2><div class=\"cards\">");
+    let held = t.size_bytes + t.index_bloom_bytes;
     body += &card(
         "Size",
-        &format!("{} of {}", bytes(t.size_bytes), bytes(t.capacity_bytes)),
-        Some((t.size_bytes, t.capacity_bytes)),
+        &format!("{} of {}", bytes(held), bytes(t.capacity_bytes)),
+        Some((held, t.capacity_bytes)),
     );
+    body += &card("Index and bloom", &bytes(t.index_bloom_bytes), None);
     body += &card(
         "Hit ratio",
         &format!("{:.1}%", cache.hit_ratio * 100.0),
@@ -55,7 +57,7 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
         ],
         &rows,
     );
-    body += "<p class=\"muted\">The high tier holds index and bloom blocks and the data of IN_MEMORY families; a scan churning the normal tier cannot evict them. Misses are counted for the cache as a whole.</p>";
+    body += "<p class=\"muted\">Size counts data blocks and the open files' index and bloom memory, which is charged to the cache: the tiers share what it leaves. The high tier holds the data blocks of IN_MEMORY families, sized for the IN_MEMORY files open (none: 0), up to a quarter; a scan churning the normal tier cannot evict them. Misses are counted for the cache as a whole.</p>";
 
     let wal = api::wal(&state);
     let w = &wal.stats;

@@ -255,6 +255,11 @@ fn cache_is_used_according_to_policy() {
         "index and bloom are pinned, not cached"
     );
     assert!(table.pinned_bytes() > 0);
+    assert_eq!(
+        cache.stats().index_bloom_bytes,
+        table.pinned_bytes() as u64,
+        "the open file's index and bloom memory is charged to the cache"
+    );
     scan(&mut table.iter()).unwrap();
     let after_first = cache.stats();
     assert_eq!(after_first.inserts, blocks);
@@ -287,6 +292,7 @@ fn cache_is_used_according_to_policy() {
     .unwrap();
     scan(&mut table.iter()).unwrap();
     assert_eq!(cache.stats().inserts, 0, "data blocks bypass the cache");
+    assert_eq!(cache.tier_stats()[0].capacity_bytes, 0, "no IN_MEMORY file");
     assert!(
         cache.get(&(table.file_id(), 0)).is_none(),
         "first data block"
@@ -316,6 +322,8 @@ fn in_memory_data_blocks_go_to_the_high_priority_partition() {
         policy,
     )
     .unwrap();
+    let high = cache.tier_stats()[0].capacity_bytes;
+    assert!(high > 0, "the open IN_MEMORY file sized the high partition");
     scan(&mut table.iter()).unwrap();
     // Flood the normal partition with another file's blocks: the table's stay cached.
     let mut filler = vec![0u8; 1024];
@@ -331,6 +339,8 @@ fn in_memory_data_blocks_go_to_the_high_priority_partition() {
         before,
         "in-memory blocks were evicted"
     );
+    drop(table);
+    assert_eq!(cache.tier_stats()[0].capacity_bytes, 0, "its file closed");
 }
 
 #[test]

@@ -42,6 +42,16 @@ pub struct EngineConfig {
     pub wal_async_flush_ms: Option<u64>,
     pub compaction_mb_per_sec: Option<u64>,
     pub blocking_store_files: Option<usize>,
+    /// Background threads that only flush (HBase's `hbase.hstore.flusher.count`).
+    pub flush_threads: Option<usize>,
+    /// Threads for compactions up to `compaction_throttle_mb` of input
+    /// (`hbase.regionserver.thread.compaction.small`).
+    pub compaction_small_threads: Option<usize>,
+    /// Threads for larger compactions (`hbase.regionserver.thread.compaction.large`).
+    pub compaction_large_threads: Option<usize>,
+    /// Compaction input above which a compaction is large
+    /// (`hbase.regionserver.thread.compaction.throttle`).
+    pub compaction_throttle_mb: Option<u64>,
     pub write_wait_timeout_ms: Option<u64>,
     pub scanner_lease_ms: Option<u64>,
     pub auto_split: Option<bool>,
@@ -113,6 +123,7 @@ impl ServerConfig {
         if let Some(v) = e.blocking_store_files {
             engine.blocking_store_files = v;
         }
+        apply_background_threads(e, &mut engine)?;
         if let Some(v) = e.durability {
             engine.wal.min_durability = match v {
                 DurabilitySetting::SyncWal => strata_engine::Durability::SyncWal,
@@ -180,6 +191,35 @@ impl ServerConfig {
     }
 }
 
+/// The lanes' thread counts and the compaction throttle; a lane without threads would never
+/// run its work, so 0 is refused naming the key.
+fn apply_background_threads(e: &EngineConfig, engine: &mut EngineOptions) -> Result<(), String> {
+    let threads = [
+        (e.flush_threads, "flush_threads", &mut engine.flush_threads),
+        (
+            e.compaction_small_threads,
+            "compaction_small_threads",
+            &mut engine.compaction_small_threads,
+        ),
+        (
+            e.compaction_large_threads,
+            "compaction_large_threads",
+            &mut engine.compaction_large_threads,
+        ),
+    ];
+    for (value, key, field) in threads {
+        match value {
+            Some(0) => return Err(format!("[engine] {key} must be at least 1")),
+            Some(n) => *field = n,
+            None => {}
+        }
+    }
+    if let Some(v) = e.compaction_throttle_mb {
+        engine.compaction_throttle_bytes = Some(v.saturating_mul(MIB));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +264,36 @@ mod tests {
             strata_engine::Durability::FsyncWal
         );
         assert!(toml::from_str::<FileConfig>("[engine]\ndurability = \"fast\"\n").is_err());
+    }
+
+    #[test]
+    fn background_threads_and_the_compaction_throttle_are_read() {
+        let c = ServerConfig::from_file(FileConfig::default()).unwrap();
+        let e = &c.service.engine;
+        let threads = (
+            e.flush_threads,
+            e.compaction_small_threads,
+            e.compaction_large_threads,
+        );
+        assert_eq!(threads, (1, 1, 1));
+        assert_eq!(e.compaction_throttle(), 2 * 10 * 128 * MIB);
+        let file: FileConfig = toml::from_str(
+            "[engine]\nflush_threads = 3\ncompaction_small_threads = 2\n\
+             compaction_large_threads = 4\ncompaction_throttle_mb = 500\n",
+        )
+        .unwrap();
+        let c = ServerConfig::from_file(file).unwrap();
+        let e = &c.service.engine;
+        let threads = (
+            e.flush_threads,
+            e.compaction_small_threads,
+            e.compaction_large_threads,
+        );
+        assert_eq!(threads, (3, 2, 4));
+        assert_eq!(e.compaction_throttle(), 500 * MIB);
+        let file: FileConfig = toml::from_str("[engine]\ncompaction_large_threads = 0\n").unwrap();
+        let err = ServerConfig::from_file(file).unwrap_err();
+        assert_eq!(err, "[engine] compaction_large_threads must be at least 1");
     }
 
     #[test]

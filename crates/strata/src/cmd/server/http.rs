@@ -81,6 +81,19 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
             e.compaction_bytes_per_sec.map_or(0, |b| b / MIB),
         ),
         ConfigEntry::new("engine.blocking_store_files", e.blocking_store_files),
+        ConfigEntry::new("engine.flush_threads", e.flush_threads),
+        ConfigEntry::new(
+            "engine.compaction_small_threads",
+            e.compaction_small_threads,
+        ),
+        ConfigEntry::new(
+            "engine.compaction_large_threads",
+            e.compaction_large_threads,
+        ),
+        ConfigEntry::new(
+            "engine.compaction_throttle_mb",
+            e.compaction_throttle() / MIB,
+        ),
         ConfigEntry::new("engine.write_wait_timeout_ms", ms(e.write_wait_timeout)),
         ConfigEntry::new("engine.scanner_lease_ms", ms(c.service.scanner_lease)),
         ConfigEntry::new("engine.auto_split", c.service.split.enabled),
