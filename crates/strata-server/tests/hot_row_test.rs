@@ -8,9 +8,13 @@ use std::sync::Arc;
 
 use strata_engine::util::clock::ManualClock;
 use strata_engine::{Cell, Durability, FamilyOptions, Get, LATEST_TIMESTAMP};
-use strata_server::{Service, ServiceOptions, TableName};
+use strata_server::{Service, ServiceOptions, TableName, WriteDurability};
 
-fn open(dir: &std::path::Path, clock: Option<Arc<ManualClock>>) -> (Arc<Service>, TableName) {
+fn open(
+    dir: &std::path::Path,
+    clock: Option<Arc<ManualClock>>,
+    durability: WriteDurability,
+) -> (Arc<Service>, TableName) {
     let mut options = ServiceOptions::new(dir);
     if let Some(clock) = clock {
         options.engine.clock = clock;
@@ -19,7 +23,8 @@ fn open(dir: &std::path::Path, clock: Option<Arc<ManualClock>>) -> (Arc<Service>
     let table = TableName::parse("counters").unwrap();
     let mut family = FamilyOptions::new("cf");
     family.max_versions = 3;
-    svc.create_table(&table, vec![family], vec![]).unwrap();
+    svc.create_table_with_durability(&table, vec![family], vec![], durability)
+        .unwrap();
     (svc, table)
 }
 
@@ -28,7 +33,10 @@ fn increments_of_one_cell_share_group_commits_and_never_lose_a_step() {
     const THREADS: usize = 8;
     const EACH: i64 = 150;
     let dir = tempfile::tempdir().unwrap();
-    let (svc, table) = open(dir.path(), None);
+    // FSYNC_WAL: each group commit takes long enough (an fsync) for the other threads to
+    // queue behind it, however the scheduler runs them; a SYNC_WAL write can finish before
+    // the next thread gets the CPU, so even shared batches would look serial under load.
+    let (svc, table) = open(dir.path(), None, WriteDurability::FsyncWal);
     let wal = Arc::clone(svc.engine().wal());
     let batches_before = wal.stats().batches;
     let seen: Vec<Vec<i64>> = std::thread::scope(|s| {
@@ -75,7 +83,11 @@ fn increments_of_one_cell_share_group_commits_and_never_lose_a_step() {
 fn a_put_at_server_time_after_quick_increments_is_not_hidden() {
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::new(1_000_000));
-    let (svc, table) = open(dir.path(), Some(Arc::clone(&clock)));
+    let (svc, table) = open(
+        dir.path(),
+        Some(Arc::clone(&clock)),
+        WriteDurability::UseDefault,
+    );
     let inc = |by| svc.increment(&table, b"row", b"cf", b"c", by).unwrap();
     assert_eq!(inc(0), 0);
     assert_eq!(inc(10), 10);
