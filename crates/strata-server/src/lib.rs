@@ -4,19 +4,20 @@
 
 pub mod catalog;
 pub mod connections;
-pub mod data;
 mod drop_range;
 pub mod durability;
-mod embedded_support;
 pub mod error;
 pub mod filter;
 pub mod fuzz_support;
+mod latest_delete;
 pub mod limits;
+mod locked_row;
 pub mod metrics;
 pub mod names;
 mod region_sizes;
 pub mod request_budget;
-mod row_op;
+mod row_locks;
+mod row_ops;
 mod row_stream;
 mod row_txn;
 mod scanner;
@@ -27,11 +28,11 @@ pub mod status;
 pub mod table;
 pub mod write_budget;
 
-pub use data::{Check, CompareOp};
 pub use durability::WriteDurability;
 pub use error::{ErrorKind, Result, ServiceError};
 pub use limits::{Dialect, Limits};
 pub use names::{TableName, DEFAULT_NAMESPACE};
+pub use row_ops::{Check, CompareOp};
 pub use row_stream::RowStream;
 pub use scanner::SCANNER_LEASE;
 pub use schema::AlterOp;

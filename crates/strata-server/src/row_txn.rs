@@ -9,8 +9,8 @@ use crate::durability::WriteDurability;
 
 use crate::error::Result;
 use crate::limits::Dialect;
+use crate::locked_row::RowWrite;
 use crate::names::TableName;
-use crate::row_op::RowWrite;
 use crate::service::Service;
 
 impl Service {

@@ -1,5 +1,5 @@
 //! The service: opens the engine and the catalog, and implements namespace and table
-//! administration. Row operations are in `data.rs`, scanners in `scanner.rs`.
+//! administration. Row operations are in `row_ops.rs` and `locked_row.rs`, scanners in `scanner.rs`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -53,7 +53,7 @@ pub struct Service {
     pub(crate) tables: RwLock<BTreeMap<TableName, Arc<TableState>>>,
     pub(crate) next_region_id: AtomicU64,
     pub(crate) scanners: Scanners,
-    pub(crate) row_locks: crate::data::RowLocks,
+    pub(crate) row_locks: crate::row_locks::RowLocks,
     /// Regions an automatic split is under way for.
     pub(crate) splitting: Mutex<std::collections::HashSet<u64>>,
     /// Itself, for background splits.
@@ -113,7 +113,7 @@ impl Service {
             tables: RwLock::new(tables),
             next_region_id: AtomicU64::new(next_region_id),
             scanners: Scanners::default(),
-            row_locks: crate::data::RowLocks::default(),
+            row_locks: crate::row_locks::RowLocks::default(),
             splitting: Mutex::new(std::collections::HashSet::new()),
             me: me.clone(),
             metrics,

@@ -5,7 +5,7 @@
 //! `[start, split)` and `[split, end)`, opens them, and commits by writing the table's
 //! catalog record once, listing the daughters instead of the parent. Then the service's
 //! table state is swapped and the parent retired. Writes that meet the sealed parent are
-//! refused before they touch the WAL and are routed again (see `data.rs`), so they wait only
+//! refused before they touch the WAL and are routed again (see `row_ops.rs`), so they wait only
 //! for the second flush and a few manifest and WAL syncs. A merge is the same with two
 //! sources and one new region referencing both regions' files.
 //!

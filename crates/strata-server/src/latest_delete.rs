@@ -10,8 +10,8 @@ use strata_engine::{Cell, CellType, Get, LATEST_TIMESTAMP};
 use crate::durability::WriteDurability;
 
 use crate::error::Result;
+use crate::locked_row::{LockedRow, RowWrite};
 use crate::names::TableName;
-use crate::row_op::{LockedRow, RowWrite};
 use crate::service::Service;
 
 impl Service {

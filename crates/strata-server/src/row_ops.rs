@@ -1,70 +1,23 @@
-//! Row operations: mutations routed to regions by row, point reads, and atomic increments.
+//! Row operations: mutations routed to regions by row, point reads, increment, append and
+//! check-and-mutate (the last three through [`Service::with_row`]).
 
 use std::collections::BTreeMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use parking_lot::{Mutex, MutexGuard};
 use strata_engine::{Cell, Get, PendingWrite, Region, RowResult};
 
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
+use crate::locked_row::{LockedRow, RowWrite};
 use crate::names::TableName;
-use crate::row_op::{LockedRow, RowWrite};
 use crate::service::Service;
 use crate::table::TableState;
 
-const ROW_LOCK_STRIPES: usize = 256;
-
 /// How long a write waits for a split or merge of its region to finish (they take
 /// milliseconds; this only bounds a stuck one).
-const SEALED_RETRY: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// Striped row locks for read-modify-write operations (increment, append, check-and-mutate):
-/// two of them on the same row never interleave. Plain mutations need no lock; the region's
-/// MVCC already makes each one atomic.
-pub struct RowLocks {
-    stripes: Vec<Mutex<()>>,
-}
-
-impl Default for RowLocks {
-    fn default() -> Self {
-        RowLocks {
-            stripes: (0..ROW_LOCK_STRIPES).map(|_| Mutex::new(())).collect(),
-        }
-    }
-}
-
-impl RowLocks {
-    fn stripe(&self, table: &TableName, row: &[u8]) -> usize {
-        let mut h = DefaultHasher::new();
-        (table, row).hash(&mut h);
-        (h.finish() as usize) % self.stripes.len()
-    }
-
-    /// Locks the stripe of (`table`, `row`).
-    pub fn lock(&self, table: &TableName, row: &[u8]) -> MutexGuard<'_, ()> {
-        self.stripes[self.stripe(table, row)].lock()
-    }
-
-    /// Locks the stripes of every row in `rows`, in ascending stripe order so that two
-    /// multi-row mutations can never deadlock.
-    pub fn lock_all<'a>(
-        &self,
-        table: &TableName,
-        rows: impl Iterator<Item = &'a [u8]>,
-    ) -> Vec<MutexGuard<'_, ()>> {
-        let mut stripes: Vec<usize> = rows.map(|r| self.stripe(table, r)).collect();
-        stripes.sort_unstable();
-        stripes.dedup();
-        stripes
-            .into_iter()
-            .map(|i| self.stripes[i].lock())
-            .collect()
-    }
-}
+pub(crate) const SEALED_RETRY: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Check-and-mutate compares with HBase's CompareOperator (the same type as the filter
 /// language's). Like HBase, it compares the value given in the request with the value
@@ -153,7 +106,7 @@ impl Service {
         }
         // Row locks make plain writes wait for a read-modify-write of the same row, as in
         // HBase, so an increment never overwrites a put that landed between its read and
-        // its write. They are held only while the writes are queued: see `row_op.rs`.
+        // its write. They are held only while the writes are queued: see `locked_row.rs`.
         let locks = self
             .row_locks
             .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
