@@ -225,3 +225,34 @@ fn regions_split_by_themselves_past_a_doubling_threshold() {
     let id = svc.open_scanner(&t(), Scan::new()).unwrap();
     assert_eq!(svc.scanner_next(id, 1000).unwrap().len(), 400);
 }
+
+/// Every write path reports to the splitter: a table written only by increments and appends
+/// (once never checked) splits by itself too.
+#[test]
+fn a_table_grown_only_by_increments_and_appends_splits_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = SplitPolicy {
+        enabled: true,
+        initial_size: Some(4 << 10),
+        max_region_size: 64 << 10,
+        background: false,
+    };
+    let svc = open(dir.path(), policy);
+    svc.create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    let suffix = Bytes::from("x".repeat(100));
+    for i in 0..300 {
+        let key = format!("k{i:05}");
+        svc.increment(&t(), key.as_bytes(), b"cf", b"n", 1).unwrap();
+        let column = (Bytes::from("cf"), Bytes::from("log"), suffix.clone());
+        svc.append(&t(), key.as_bytes(), &[column]).unwrap();
+        if i % 50 == 49 {
+            svc.flush_table(&t()).unwrap();
+            svc.compact_table(&t(), false).unwrap();
+        }
+    }
+    let regions = svc.table_regions(&t()).unwrap();
+    assert!(regions.len() >= 2, "{} regions", regions.len());
+    let id = svc.open_scanner(&t(), Scan::new()).unwrap();
+    assert_eq!(svc.scanner_next(id, 1000).unwrap().len(), 300);
+}
