@@ -115,8 +115,15 @@ impl Service {
         }
         let durability = state.durability_for(write.durability);
         let pending = region.mutate_queued(cells, durability, Some(guard))?;
-        drop(lock);
-        pending.wait()?;
+        if pending.meets_durability() {
+            // Nothing to wait for (ASYNC_WAL or SKIP_WAL): becoming visible under the lock
+            // spares the row's next operation a wait for this one.
+            pending.wait()?;
+            drop(lock);
+        } else {
+            drop(lock);
+            pending.wait()?;
+        }
         self.maybe_split(table, region, state.regions.len());
         Ok(answer)
     }

@@ -206,6 +206,12 @@ impl PendingWrite {
         self.queued.as_ref().map(|q| q.edit.seq)
     }
 
+    /// True when the write already meets its durability (`AsyncWal` queued in the process,
+    /// `SkipWal`): [`PendingWrite::wait`] then only makes it visible, without waiting for I/O.
+    pub fn meets_durability(&self) -> bool {
+        self.queued.as_ref().is_some_and(|q| q.ticket.is_none())
+    }
+
     /// Waits until the write is durable and visible, and returns its sequence id. If its
     /// WAL batch failed, the write never becomes visible and the WAL's error is returned.
     pub fn wait(mut self) -> Result<u64> {
