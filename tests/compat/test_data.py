@@ -138,6 +138,18 @@ def test_columns_family_and_qualifier_of_same_family(two_family_table):
     assert got == {b"cf:a": b"1", b"cg:x": b"3"}
 
 
+def test_columns_later_spec_of_a_family_wins(two_family_table):
+    # HBase's addColumn overrides an earlier addFamily of the same family and addFamily an
+    # earlier addColumn (found by the differential test, tests/differential).
+    t = two_family_table
+    assert t.row(b"r", columns=[b"cf", b"cf:a"]) == {b"cf:a": b"1"}
+    assert t.row(b"r", columns=[b"cf:a", b"cf"]) == {b"cf:": b"e", b"cf:a": b"1", b"cf:b": b"2"}
+    assert t.rows([b"r"], columns=[b"cf", b"cf:b", b"cg"]) == [(b"r", {b"cf:b": b"2", b"cg:x": b"3"})]
+    assert list(t.scan(columns=[b"cf", b"cf:b"])) == [(b"r", {b"cf:b": b"2"})]
+    assert list(t.scan(columns=[b"cf:b", b"cf"], filter="KeyOnlyFilter()")) == [
+        (b"r", {b"cf:": b"", b"cf:a": b"", b"cf:b": b""})]
+
+
 def test_cells_of_family_only_column(two_family_table):
     # cells() with a bare family name: all cells of the family, newest first per column;
     # happybase gives just the values.

@@ -76,6 +76,14 @@ BAD_FILTERS = [
     "PrefixFilter('a') AND",
     "ValueFilter(=, 'nosuchcomparator:x')",
     "PrefixFilter(a)",
+    # Arguments HBase's filter constructors refuse (issue 13, differential case 1: Strata
+    # used to answer PageFilter(-1) with an empty scan).
+    "PageFilter(-1)",
+    "KeyOnlyFilter() OR PageFilter(-1)",
+    "ColumnCountGetFilter(-1)",
+    "ColumnPaginationFilter(-1, 0)",
+    "ColumnPaginationFilter(1, -1)",
+    "MultipleColumnPrefixFilter('a', 'b', 'a')",  # prefixes must be distinct
 ]
 
 

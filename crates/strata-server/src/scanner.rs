@@ -152,6 +152,7 @@ impl Service {
         let versions_after_filter = scan.max_versions;
         if let Some(f) = filter.as_mut() {
             f.set_reversed(scan.reversed);
+            f.set_versions_after_filter(versions_after_filter);
             scan.max_versions = u32::MAX; // the family's VERSIONS caps it
         }
         let scanner = ScannerState {

@@ -46,19 +46,21 @@ pub fn selection(specs: Option<&[Bytes]>) -> ColumnSelection {
     columns
 }
 
-/// Adds one spec to a selection; a whole family absorbs any single columns of it.
+/// Adds one spec to a selection, as HBase's `Get`/`Scan.addFamily` and `addColumn` do: a
+/// family replaces the columns of it named before, and a column replaces an earlier
+/// whole-family selection of its family (`[cf, cf:a]` reads only `cf:a`, `[cf:a, cf]` all of
+/// `cf`).
 pub fn add(columns: &mut ColumnSelection, spec: ColumnSpec) {
     match spec {
         ColumnSpec::Family(family) => {
             columns.insert(family, None);
         }
         ColumnSpec::Column { family, qualifier } => {
-            if let Some(set) = columns
+            columns
                 .entry(family)
-                .or_insert_with(|| Some(Default::default()))
-            {
-                set.insert(qualifier);
-            }
+                .or_insert(None)
+                .get_or_insert_with(Default::default)
+                .insert(qualifier);
         }
     }
 }
@@ -101,14 +103,23 @@ mod tests {
 
     #[test]
     fn selection_merges_families_and_columns() {
-        let specs = [b("a:x"), b("a:y"), b("b"), b("b:z"), b("c:")];
+        let specs = [b("a:x"), b("a:y"), b("b:z"), b("b"), b("c:")];
         let sel = selection(Some(&specs));
         assert_eq!(sel.len(), 3);
         let a = sel[&b("a")].as_ref().expect("a has columns");
         assert!(a.contains(&b("x")) && a.contains(&b("y")));
-        assert!(sel[&b("b")].is_none(), "whole family wins");
+        assert!(sel[&b("b")].is_none(), "the later family wins");
         let c = sel[&b("c")].as_ref().expect("c has a column");
         assert!(c.contains(&b("")));
+        // A column after its whole family narrows it, as HBase's addColumn does (issue 13,
+        // found by the differential test).
+        let sel = selection(Some(&[b("b"), b("b:z"), b("b:y")]));
+        let only: Vec<&Bytes> = sel[&b("b")]
+            .as_ref()
+            .expect("b has columns")
+            .iter()
+            .collect();
+        assert_eq!(only, [&b("y"), &b("z")]);
         assert!(selection(None).is_empty());
         assert!(selection(Some(&[])).is_empty());
     }

@@ -62,6 +62,11 @@ impl<'a> Args<'a> {
         FilterError::at(self.input, at, format!("{}: {msg}", self.name))
     }
 
+    /// Where the next argument starts (the call's end when there is none).
+    fn position(&self) -> usize {
+        self.args.get(self.next).map_or(self.end, |a| a.start)
+    }
+
     fn next(&mut self, what: &str) -> Result<Arg, FilterError> {
         let arg = self
             .args
@@ -205,7 +210,13 @@ pub(crate) fn build(
         b"MultipleColumnPrefixFilter" => {
             let mut prefixes = Vec::with_capacity(a.remaining());
             while a.remaining() > 0 {
-                prefixes.push(a.bytes("a column prefix")?);
+                let at = a.position();
+                let prefix = a.bytes("a column prefix")?;
+                // HBase's constructor refuses a repeated prefix (the scan fails).
+                if prefixes.contains(&prefix) {
+                    return Err(a.err(at, "prefixes must be distinct"));
+                }
+                prefixes.push(prefix);
             }
             FilterSpec::MultipleColumnPrefix(prefixes)
         }
@@ -215,7 +226,15 @@ pub(crate) fn build(
         }
         b"PageFilter" => {
             a.expect_count(&[1])?;
-            FilterSpec::Page(a.long("the page size")?.0)
+            // HBase's PageFilter constructor refuses a negative size (the scan fails).
+            let (size, at) = a.long("the page size")?;
+            if size < 0 {
+                return Err(a.err(
+                    at,
+                    format!("the page size must not be negative, got {size}"),
+                ));
+            }
+            FilterSpec::Page(size)
         }
         b"ColumnPaginationFilter" => {
             a.expect_count(&[2])?;

@@ -50,7 +50,8 @@ pub enum FilterSpec {
     Prefix(Bytes),
     /// `ColumnPrefixFilter('p')`: cells whose qualifier starts with p.
     ColumnPrefix(Bytes),
-    /// `MultipleColumnPrefixFilter('a', 'b', …)`: cells whose qualifier starts with any.
+    /// `MultipleColumnPrefixFilter('a', 'b', …)`: cells whose qualifier starts with any (every
+    /// cell when there is no prefix, as in HBase). The prefixes are distinct.
     MultipleColumnPrefix(Vec<Bytes>),
     /// `ColumnCountGetFilter(n)`: the newest version of the first n columns of each row.
     ColumnCountGet(i32),

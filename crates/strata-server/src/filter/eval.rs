@@ -5,29 +5,47 @@
 //! selection. Every filter computes a [`Verdict`] on the row: stop the scan, or keep / drop
 //! each cell. The combinators merge their operands' verdicts cell by cell:
 //!
-//! - AND (MUST_PASS_ALL): a cell survives when every operand keeps it. A row-level operand
-//!   keeps all of a row's cells or none, so a rejected row empties the result. If any operand
-//!   stops the scan, the AND stops it.
+//! - AND (MUST_PASS_ALL): a pipeline, as HBase 2 runs it (HBASE-20565): each operand sees
+//!   only the cells the operands before it kept, and a cell survives when every operand keeps
+//!   it. So `FamilyFilter(=, 'binary:c') AND ColumnPaginationFilter(1, 0)` pages through the
+//!   columns of family c, and a SingleColumnValueFilter after a filter that drops its column
+//!   finds the column missing. A row-level operand keeps all of the cells it sees or none, so
+//!   a rejected row empties the result. If any operand stops the scan, the AND stops it.
 //! - OR (MUST_PASS_ONE): a cell survives when any operand keeps it (a row-level operand that
 //!   accepts the row keeps all its cells). An operand that has stopped counts as keeping
 //!   nothing; the OR stops only when every operand has stopped, as in HBase.
 //! - Value rewrites (KeyOnlyFilter) chain in operand order over the operands that kept the
 //!   cell.
 //! - SKIP: the operand's result if it kept every cell of the row, else nothing.
-//! - WHILE: the operand's result if it kept every cell; otherwise the scan stops at this row,
-//!   and stays stopped.
+//! - WHILE: the operand's result if it kept every cell; otherwise the scan stops at the first
+//!   cell the operand drops: the cells of the row before it are returned (HBase's
+//!   WhileMatchFilter ends the scan as soon as a cell fails), and no later row is. A row the
+//!   operand rejects as a whole has no cell before the failure, so nothing of it is returned.
+//!
+//! With the read's version limit set ([`Filter::set_versions_after_filter`]), a column's
+//! versions are judged newest first only until the filter has kept one more than the limit,
+//! as HBase moves on to the next column then: the row is judged again without the older ones.
+//!
+//! A DependentColumnFilter on the top level or in ANDs reaching it matches timestamps at the
+//! end of the row, after the scan's version limit (HBase's `filterRowCells`): of each column
+//! only the newest versions the filters kept count, and they stay if their timestamp is the
+//! dependent column's. A SingleColumnValueExcludeFilter there leaves its column out at the
+//! end of the row too, so the operands after it in an AND still see the column. Elsewhere
+//! both select cells in one step.
 //!
 //! A row left without cells is skipped. PageFilter counts the rows actually returned to the
 //! client: it lets rows through until it has seen `n` of them returned, then stops the scan.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use strata_engine::RowResult;
 
-use super::ast::{Expr, FilterSpec};
+use super::ast::{ColumnTest, Expr, FilterSpec};
 use super::cells::{column_window, each, first_key_only, in_column_range, key_only};
 use super::rows::{
-    dependent_column, inclusive_stop, prefix, single_column_value, single_column_value_exclude,
+    dependent_column, dependent_column_cells, inclusive_stop, prefix, single_column_value,
+    single_column_value_exclude,
 };
 use super::selection::{Tx, Verdict};
 
@@ -48,40 +66,105 @@ pub struct Filter {
     expr: Expr,
     root: Node,
     reversed: bool,
+    /// The versions per column the read returns after the filter, when the filter applies
+    /// that limit itself (see [`Filter::set_versions_after_filter`]).
+    versions: Option<u32>,
+}
+
+/// What every node of a row's evaluation may need to know.
+#[derive(Debug, Clone, Copy)]
+struct Ctx {
+    reversed: bool,
 }
 
 #[derive(Debug, Clone)]
 enum Node {
     Leaf(FilterSpec),
-    Page { size: i64, returned: i64 },
+    /// A DependentColumnFilter that matches timestamps at the end of the row; `stamps` are
+    /// the current row's.
+    Dependent {
+        spec: FilterSpec,
+        stamps: Option<HashSet<i64>>,
+    },
+    /// A SingleColumnValueExcludeFilter that leaves its column out at the end of the row (the
+    /// operands after it in an AND still see the column).
+    Exclude {
+        test: ColumnTest,
+        passed: bool,
+    },
+    Page {
+        size: i64,
+        returned: i64,
+    },
     And(Vec<Node>),
     Or(Vec<Node>),
     Skip(Box<Node>),
-    While { inner: Box<Node>, done: bool },
+    While {
+        inner: Box<Node>,
+        done: bool,
+    },
 }
 
 impl Node {
-    fn build(expr: &Expr) -> Node {
+    /// `whole_row`: the node's row-end steps apply to the final row (the root, and ANDs
+    /// reaching it; HBase's FilterList passes `filterRowCells` on, SKIP and WHILE do not,
+    /// and in an OR the other operands' cells would be cut too).
+    fn build(expr: &Expr, whole_row: bool) -> Node {
         match expr {
             Expr::Filter(FilterSpec::Page(size)) => Node::Page {
                 size: *size,
                 returned: 0,
             },
+            Expr::Filter(spec @ FilterSpec::DependentColumn { .. }) if whole_row => {
+                Node::Dependent {
+                    spec: spec.clone(),
+                    stamps: None,
+                }
+            }
+            Expr::Filter(FilterSpec::SingleColumnValueExclude(test)) if whole_row => {
+                Node::Exclude {
+                    test: test.clone(),
+                    passed: false,
+                }
+            }
             Expr::Filter(spec) => Node::Leaf(spec.clone()),
-            Expr::And(items) => Node::And(items.iter().map(Node::build).collect()),
-            Expr::Or(items) => Node::Or(items.iter().map(Node::build).collect()),
-            Expr::Skip(inner) => Node::Skip(Box::new(Node::build(inner))),
+            Expr::And(items) => {
+                Node::And(items.iter().map(|e| Node::build(e, whole_row)).collect())
+            }
+            Expr::Or(items) => Node::Or(items.iter().map(|e| Node::build(e, false)).collect()),
+            Expr::Skip(inner) => Node::Skip(Box::new(Node::build(inner, false))),
             Expr::While(inner) => Node::While {
-                inner: Box::new(Node::build(inner)),
+                inner: Box::new(Node::build(inner, false)),
                 done: false,
             },
         }
     }
 
-    fn eval(&mut self, row: &RowResult, reversed: bool) -> Verdict {
+    fn eval(&mut self, row: &RowResult, ctx: Ctx) -> Verdict {
         let n = row.cells.len();
+        let reversed = ctx.reversed;
         match self {
             Node::Leaf(spec) => eval_leaf(spec, row, reversed),
+            Node::Dependent { spec, stamps } => {
+                let FilterSpec::DependentColumn {
+                    family,
+                    qualifier,
+                    drop_dependent,
+                    test,
+                } = spec
+                else {
+                    unreachable!("built from a DependentColumnFilter");
+                };
+                let (verdict, found) =
+                    dependent_column_cells(row, family, qualifier, *drop_dependent, test.as_ref());
+                *stamps = Some(found);
+                verdict
+            }
+            Node::Exclude { test, passed } => {
+                let verdict = single_column_value(row, test);
+                *passed = matches!(&verdict, Verdict::Cells(k) if k.iter().any(Option::is_some));
+                verdict
+            }
             Node::Page { size, returned } => {
                 if *returned >= *size {
                     Verdict::Stop
@@ -92,11 +175,23 @@ impl Node {
             Node::And(items) => {
                 let mut acc = vec![Some(Tx::Same); n];
                 for item in items {
-                    let Verdict::Cells(keep) = item.eval(row, reversed) else {
+                    // The operand sees the cells kept so far, with their original values
+                    // (HBase passes a cell on only while the verdict is an INCLUDE).
+                    let seen: Vec<usize> = (0..n).filter(|&i| acc[i].is_some()).collect();
+                    let verdict = if seen.len() == n {
+                        item.eval(row, ctx)
+                    } else {
+                        let visible = RowResult {
+                            row: row.row.clone(),
+                            cells: seen.iter().map(|&i| row.cells[i].clone()).collect(),
+                        };
+                        item.eval(&visible, ctx)
+                    };
+                    let Verdict::Cells(keep) = verdict else {
                         return Verdict::Stop;
                     };
-                    for (a, k) in acc.iter_mut().zip(keep) {
-                        *a = match (*a, k) {
+                    for (&i, k) in seen.iter().zip(keep) {
+                        acc[i] = match (acc[i], k) {
                             (Some(x), Some(y)) => Some(x.then(y)),
                             _ => None,
                         };
@@ -108,7 +203,7 @@ impl Node {
                 let mut acc: Vec<Option<Tx>> = vec![None; n];
                 let mut all_stopped = true;
                 for item in items {
-                    let Verdict::Cells(keep) = item.eval(row, reversed) else {
+                    let Verdict::Cells(keep) = item.eval(row, ctx) else {
                         continue;
                     };
                     all_stopped = false;
@@ -126,7 +221,7 @@ impl Node {
                     Verdict::Cells(acc)
                 }
             }
-            Node::Skip(inner) => match inner.eval(row, reversed) {
+            Node::Skip(inner) => match inner.eval(row, ctx) {
                 Verdict::Cells(keep) if keep.iter().all(Option::is_some) => Verdict::Cells(keep),
                 Verdict::Cells(_) => Verdict::none(n),
                 Verdict::Stop => Verdict::Stop,
@@ -135,11 +230,18 @@ impl Node {
                 if *done {
                     return Verdict::Stop;
                 }
-                match inner.eval(row, reversed) {
+                match inner.eval(row, ctx) {
                     Verdict::Cells(keep) if keep.iter().all(Option::is_some) => {
                         Verdict::Cells(keep)
                     }
-                    _ => {
+                    Verdict::Cells(mut keep) => {
+                        // The cells before the first failing one pass; the scan then ends.
+                        *done = true;
+                        let failed = keep.iter().position(Option::is_none).unwrap_or(n);
+                        keep[failed..].fill(None);
+                        Verdict::Cells(keep)
+                    }
+                    Verdict::Stop => {
                         *done = true;
                         Verdict::Stop
                     }
@@ -148,10 +250,31 @@ impl Node {
         }
     }
 
+    /// Applies the row-end steps of the current row to its final cells: the timestamp match
+    /// of DependentColumnFilters, the column SingleColumnValueExcludeFilters leave out.
+    fn finish_row(&mut self, cells: &mut Vec<strata_engine::Cell>) {
+        match self {
+            Node::Dependent { stamps, .. } => {
+                if let Some(stamps) = stamps.take() {
+                    cells.retain(|c| stamps.contains(&c.timestamp));
+                }
+            }
+            Node::Exclude { test, passed } => {
+                // A rejected row is dropped anyway; the flag is reset for the next row.
+                let row_passed = std::mem::take(passed);
+                if row_passed {
+                    cells.retain(|c| c.family != test.family || c.qualifier != test.qualifier);
+                }
+            }
+            Node::And(items) => items.iter_mut().for_each(|i| i.finish_row(cells)),
+            _ => {}
+        }
+    }
+
     /// Tells the stateful filters that the row they just saw was returned.
     fn returned(&mut self) {
         match self {
-            Node::Leaf(_) => {}
+            Node::Leaf(_) | Node::Dependent { .. } | Node::Exclude { .. } => {}
             Node::Page { returned, .. } => *returned = returned.saturating_add(1),
             Node::And(items) | Node::Or(items) => items.iter_mut().for_each(Node::returned),
             Node::Skip(inner) | Node::While { inner, .. } => inner.returned(),
@@ -166,6 +289,8 @@ fn eval_leaf(spec: &FilterSpec, row: &RowResult, reversed: bool) -> Verdict {
         FilterSpec::FirstKeyOnly => first_key_only(row),
         FilterSpec::Prefix(p) => prefix(row, p, reversed),
         FilterSpec::ColumnPrefix(p) => each(row, |c| c.qualifier.starts_with(p)),
+        // Without prefixes HBase's filter passes every cell.
+        FilterSpec::MultipleColumnPrefix(ps) if ps.is_empty() => Verdict::all(n),
         FilterSpec::MultipleColumnPrefix(ps) => {
             each(row, |c| ps.iter().any(|p| c.qualifier.starts_with(p)))
         }
@@ -215,11 +340,12 @@ fn eval_leaf(spec: &FilterSpec, row: &RowResult, reversed: bool) -> Verdict {
 impl Filter {
     /// A fresh filter (no rows seen yet) for `expr`.
     pub fn new(expr: Expr) -> Filter {
-        let root = Node::build(&expr);
+        let root = Node::build(&expr, true);
         Filter {
             expr,
             root,
             reversed: false,
+            versions: None,
         }
     }
 
@@ -234,13 +360,48 @@ impl Filter {
         self.reversed = reversed;
     }
 
+    /// Makes the filter keep at most `versions` cells per column of each row itself, after
+    /// judging the stored versions and before its row-end steps, as HBase orders them: it
+    /// judges a column's versions, newest first, until it has kept `versions + 1` of them (the
+    /// older ones it never sees), and a DependentColumnFilter then matches only the versions
+    /// the read returns. The read gets every stored version and need not cut them again.
+    pub fn set_versions_after_filter(&mut self, versions: u32) {
+        self.versions = Some(versions);
+    }
+
     /// Applies the filter to the next row of the read (rows in scan order, each already cut
     /// to its visible cells and versions).
-    pub fn filter_row(&mut self, row: RowResult) -> RowOutcome {
-        let Verdict::Cells(keep) = self.root.eval(&row, self.reversed) else {
-            return RowOutcome::StopScan;
+    pub fn filter_row(&mut self, mut row: RowResult) -> RowOutcome {
+        let ctx = Ctx {
+            reversed: self.reversed,
         };
-        let cells: Vec<_> = row
+        // Only a row with a column of more versions than that may be judged again.
+        let may_cut = self
+            .versions
+            .filter(|&v| longest_column(&row) > v.saturating_add(1) as usize);
+        let keep = loop {
+            let before = may_cut.map(|_| self.root.clone());
+            let Verdict::Cells(keep) = self.root.eval(&row, ctx) else {
+                return RowOutcome::StopScan;
+            };
+            // HBase shows the filter a column's versions, newest first, only until it has
+            // kept one more than the read returns: it then moves on to the next column. The
+            // filter judges the row again without the versions it would not have seen.
+            let (Some(versions), Some(before)) = (may_cut, before) else {
+                break keep;
+            };
+            let unseen = unseen_versions(&row, &keep, versions);
+            if unseen.is_empty() {
+                break keep;
+            }
+            self.root = before;
+            let mut i = 0;
+            row.cells.retain(|_| {
+                i += 1;
+                !unseen.contains(&(i - 1))
+            });
+        };
+        let mut cells: Vec<_> = row
             .cells
             .into_iter()
             .zip(keep)
@@ -250,6 +411,10 @@ impl Filter {
                 Some(cell)
             })
             .collect();
+        if let Some(versions) = self.versions {
+            keep_newest(&mut cells, versions);
+        }
+        self.root.finish_row(&mut cells);
         if cells.is_empty() {
             return RowOutcome::Skip;
         }
@@ -259,6 +424,59 @@ impl Filter {
             cells,
         })
     }
+}
+
+/// The most cells of one column in `row` (cells come ordered by column).
+fn longest_column(row: &RowResult) -> usize {
+    let mut longest = 0;
+    let mut run = 0;
+    for (i, cell) in row.cells.iter().enumerate() {
+        let same = i > 0 && {
+            let previous = &row.cells[i - 1];
+            previous.family == cell.family && previous.qualifier == cell.qualifier
+        };
+        run = if same { run + 1 } else { 1 };
+        longest = longest.max(run);
+    }
+    longest
+}
+
+/// The indexes of the cells of `row` after the `versions + 1`-th kept cell of their column
+/// (cells come ordered by column, newest first).
+fn unseen_versions(row: &RowResult, keep: &[Option<Tx>], versions: u32) -> HashSet<usize> {
+    let mut unseen = HashSet::new();
+    let mut kept = 0u32;
+    for (i, cell) in row.cells.iter().enumerate() {
+        let new_column = i == 0 || {
+            let previous = &row.cells[i - 1];
+            previous.family != cell.family || previous.qualifier != cell.qualifier
+        };
+        if new_column {
+            kept = 0;
+        }
+        if kept > versions {
+            unseen.insert(i);
+        } else if keep[i].is_some() {
+            kept += 1;
+        }
+    }
+    unseen
+}
+
+/// Keeps the first `versions` cells of each column (cells come ordered by column, newest
+/// first).
+fn keep_newest(cells: &mut Vec<strata_engine::Cell>, versions: u32) {
+    let mut kept = 0u32;
+    let mut previous: Option<(bytes::Bytes, bytes::Bytes)> = None;
+    cells.retain(|c| {
+        let column = (c.family.clone(), c.qualifier.clone());
+        if previous.as_ref() != Some(&column) {
+            previous = Some(column);
+            kept = 0;
+        }
+        kept += 1;
+        kept <= versions
+    });
 }
 
 impl fmt::Display for Filter {

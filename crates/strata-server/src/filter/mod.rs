@@ -9,16 +9,29 @@
 //! engine chose its visible cells and versions, to [`Filter::filter_row`], which keeps some of
 //! its cells, skips it, or ends the scan. See `eval` for how AND / OR / SKIP / WHILE combine.
 //!
-//! Where this differs from HBase 2.6:
+//! Where this differs from HBase 2.6 (docs/compatibility.md, "Differential testing against
+//! HBase", has HBase's answers; `tests/differential/cases.py --found` shows them):
 //! - `(A OR B AND C)` and `(A AND SKIP B)` parse inside parentheses too (HBase fails on them).
 //! - Arguments must be separated by commas (HBase also accepts spaces alone).
 //! - `regexstring:` uses Rust's regex syntax: Java-only features (look-around, back-references,
 //!   possessive quantifiers) are parse errors; patterns are capped in length and compiled size.
 //! - ColumnCountGetFilter limits columns per row on scans too; HBase ends a scan after the
 //!   first row with more columns than the limit.
-//! - PageFilter counts rows actually returned; a negative page size returns nothing.
+//! - PageFilter counts rows actually returned, wherever it sits (HBase's OR and AND stop asking
+//!   their operands at the first decisive one, so a PageFilter after it counts too few or too
+//!   many rows).
 //! - SKIP and WHILE judge a row-level operand by its row decision (HBase's SkipFilter ignores
-//!   an operand's row-key test).
+//!   an operand's row-key test and row-end decisions), pass the scan direction on, and judge
+//!   the cells a ColumnPaginationFilter keeps as kept.
+//! - A cell of an OR is kept when an operand keeps it as part of its answer for the row: a
+//!   SingleColumnValueFilter or SKIP that rejects the row keeps none of its cells (HBase keeps
+//!   those it passed before deciding), and a SingleColumnValueExcludeFilter or
+//!   DependentColumnFilter operand does not cut the other operands' cells.
+//! - An AND operand sees every cell the operands before it kept (HBase hides from it the cells
+//!   a later operand's seek skips).
+//! - None of HBase's seek-hint bugs (cells masked by a family delete, lost cells on reverse
+//!   scans with hinting filters in a list, the versions of an empty-qualifier column counted as
+//!   columns).
 
 mod args;
 mod ast;

@@ -82,7 +82,35 @@ pub(crate) fn single_column_value_exclude(row: &RowResult, t: &ColumnTest) -> Ve
     })
 }
 
-/// DependentColumnFilter: the timestamps of the dependent column's cells that pass the value
+/// DependentColumnFilter's first step (HBase's `filterCell`), where the timestamp match is left
+/// to the end of the row (HBase's `filterRowCells`, after the scan's version limit): every cell
+/// outside the dependent column passes for now, and the dependent column's cells pass if they
+/// pass the value test and are not dropped. Returns the timestamps to match: those of the
+/// dependent column's passing versions (of the versions the filter is shown: see
+/// `Filter::filter_row`).
+pub(crate) fn dependent_column_cells(
+    row: &RowResult,
+    family: &[u8],
+    qualifier: &[u8],
+    drop_dependent: bool,
+    test: Option<&(CompareOp, Comparator)>,
+) -> (Verdict, HashSet<i64>) {
+    let passes = |c: &Cell| test.is_none_or(|(op, cmp)| cmp.test(*op, &c.value));
+    let stamps: HashSet<i64> = row
+        .cells
+        .iter()
+        .filter(|c| in_column(c, family, qualifier) && passes(c))
+        .map(|c| c.timestamp)
+        .collect();
+    let verdict = Verdict::select(row.cells.len(), |i| {
+        let cell = &row.cells[i];
+        !in_column(cell, family, qualifier) || (!drop_dependent && passes(cell))
+    });
+    (verdict, stamps)
+}
+
+/// DependentColumnFilter in one step, where it cannot wait for the end of the row (under an
+/// OR, SKIP or WHILE): the timestamps of the dependent column's cells that pass the value
 /// test (every cell, without a test) select the row's cells with those timestamps. The
 /// dependent column's own cells are kept only if they pass and `drop_dependent` is false.
 pub(crate) fn dependent_column(

@@ -87,6 +87,22 @@ fn errors_say_what_and_where() {
     assert!(err("ColumnCountGetFilter(3000000000)")
         .message
         .contains("out of range"));
+    // Issue 13, differential case 1: HBase refuses PageFilter(-1) ("Internal error processing
+    // scannerOpenWithScan"); Strata used to return an empty scan.
+    let e = err("PageFilter(-1)");
+    assert_eq!(e.offset, 11);
+    assert!(
+        e.message
+            .contains("PageFilter: the page size must not be negative, got -1"),
+        "{e}"
+    );
+    assert!(err("PageFilter(2) AND PageFilter(-9)")
+        .message
+        .contains("negative"));
+    // HBase's MultipleColumnPrefixFilter refuses a repeated prefix.
+    let e = err("MultipleColumnPrefixFilter('a', 'b', 'a')");
+    assert_eq!(e.offset, 37);
+    assert!(e.message.contains("prefixes must be distinct"), "{e}");
     assert!(err("PageFilter(99999999999999999999)")
         .message
         .contains("out of range"));

@@ -118,10 +118,9 @@ fn cell_filters_select_cells() {
         kept("MultipleColumnPrefixFilter('b', 'c2')", wide("r")),
         vec!["cf:b@3", "cf:c2@2"]
     );
-    assert_eq!(
-        run("MultipleColumnPrefixFilter()", wide("r")),
-        RowOutcome::Skip
-    );
+    // Without prefixes every cell passes, as in HBase 2.6.1 (issue 13, found by the
+    // differential test; Strata used to drop every cell).
+    assert_eq!(kept("MultipleColumnPrefixFilter()", wide("r")).len(), 6);
     assert_eq!(
         kept("ColumnRangeFilter('b', true, 'c2', false)", wide("r")),
         vec!["cf:b@3", "cf:c1@1"]
@@ -325,6 +324,72 @@ fn and_or_combine_cells_and_rows() {
     );
 }
 
+// Issue 13, found by the differential test: HBase 2.6.1 runs an AND as a pipeline (an operand
+// sees only the cells the operands before it passed, HBASE-20565), so positional and
+// row-level operands depend on their place in the list.
+#[test]
+fn and_is_a_pipeline_in_operand_order() {
+    // Pagination over the cells that are left: page 2 of family g's columns is empty, page
+    // 1 of family cf's columns from offset 1 is cf:b.
+    assert_eq!(
+        kept(
+            "FamilyFilter(=, 'binary:cf') AND ColumnPaginationFilter(1, 1)",
+            wide("row")
+        ),
+        vec!["cf:b@3"]
+    );
+    assert_eq!(
+        kept(
+            "ColumnPaginationFilter(1, 1) AND FamilyFilter(=, 'binary:cf')",
+            wide("row")
+        ),
+        vec!["cf:b@3"]
+    );
+    assert_eq!(
+        kept(
+            "FamilyFilter(=, 'binary:g') AND FirstKeyOnlyFilter()",
+            wide("row")
+        ),
+        vec!["g:a@2"]
+    );
+    assert_eq!(
+        run(
+            "FirstKeyOnlyFilter() AND FamilyFilter(=, 'binary:g')",
+            wide("row")
+        ),
+        RowOutcome::Skip
+    );
+    // A SingleColumnValueFilter after a filter that drops its column finds it missing: the
+    // row passes, unless filterIfMissing.
+    let f = "FamilyFilter(=, 'binary:g') AND SingleColumnValueFilter('cf', 'a', =, 'binary:nope')";
+    assert_eq!(kept(f, wide("row")), vec!["g:a@2"]);
+    let f = "FamilyFilter(=, 'binary:g') AND \
+             SingleColumnValueFilter('cf', 'a', =, 'binary:apple', true, true)";
+    assert_eq!(run(f, wide("row")), RowOutcome::Skip);
+    let f = "SingleColumnValueFilter('cf', 'a', =, 'binary:nope') AND FamilyFilter(=, 'binary:g')";
+    assert_eq!(run(f, wide("row")), RowOutcome::Skip);
+    // The timestamps DependentColumnFilter takes are those of the cells it sees.
+    let f = "FamilyFilter(=, 'binary:g') AND DependentColumnFilter('cf', 'c2')";
+    assert_eq!(run(f, wide("row")), RowOutcome::Skip);
+    let f = "DependentColumnFilter('cf', 'c2') AND FamilyFilter(=, 'binary:g')";
+    assert_eq!(kept(f, wide("row")), vec!["g:a@2"]);
+    // SingleColumnValueExcludeFilter leaves its column out at the end of the row: the
+    // operands after it still see (and count) the column.
+    let f = "SingleColumnValueExcludeFilter('cf', 'a', =, 'binary:apple') AND \
+             ColumnPaginationFilter(2, 0)";
+    assert_eq!(kept(f, wide("row")), vec!["cf:b@3"]);
+    let f = "SingleColumnValueExcludeFilter('cf', 'a', =, 'binary:apple')";
+    assert_eq!(kept(f, wide("row")).len(), 4);
+    // Values are rewritten after the operands judged the original ones.
+    assert_eq!(
+        cells_of(&run(
+            "KeyOnlyFilter() AND ValueFilter(=, 'binary:banana')",
+            wide("row")
+        )),
+        vec![("cf".into(), "b".into(), 3, vec![])]
+    );
+}
+
 #[test]
 fn skip_drops_rows_with_any_failing_cell() {
     let good = row("r", &[("cf", "a", 1, "1"), ("cf", "b", 1, "2")]);
@@ -345,4 +410,107 @@ fn skip_drops_rows_with_any_failing_cell() {
         ),
         vec!["cf:b@1"]
     );
+}
+
+// Issue 13, differential cases 3 and 4: in an OR, a cell passes when any operand passes it,
+// whatever the scan direction. HBase 2.6.1 loses such cells on reverse scans (its
+// FilterListBase.compareCell negates the comparison with a seek hint for reversed scans, also
+// inside a row); docs/compatibility.md records HBase's answers.
+#[test]
+fn or_with_column_prefix_keeps_cells_either_operand_passes() {
+    let hist = row(
+        "r2",
+        &[
+            ("hist", "A", 10, "zulu"),
+            ("hist", "VG", 10, "zeta"),
+            ("hist", "W", 10, "aaa"),
+        ],
+    );
+    let f = "ValueFilter(<=, 'binary:alpha beta') OR ColumnPrefixFilter('V')";
+    assert_eq!(kept(f, hist.clone()), vec!["hist:VG@10", "hist:W@10"]);
+    let mut reversed = parse(f).unwrap();
+    reversed.set_reversed(true);
+    assert_eq!(
+        coords(&cells_of(&reversed.filter_row(hist))),
+        vec!["hist:VG@10", "hist:W@10"]
+    );
+    let d = row("p/3h", &[("d", "a", 10, "1"), ("d", "co", 10, "2")]);
+    let f = "PageFilter(4) AND (ColumnPrefixFilter('co') OR ColumnPrefixFilter('eCk'))";
+    let mut reversed = parse(f).unwrap();
+    reversed.set_reversed(true);
+    assert_eq!(coords(&cells_of(&reversed.filter_row(d))), vec!["d:co@10"]);
+}
+
+// Issue 13, differential case 5: SingleColumnValueFilter decides for the whole row. In an OR,
+// a row it rejects keeps only the cells the other operands pass. HBase 2.6.1 also returns the
+// cells that sort before the tested column (its filter passes cells until it reaches the
+// column); docs/compatibility.md records that as an HBase bug.
+#[test]
+fn single_column_value_filter_in_or_passes_no_cell_of_a_rejected_row() {
+    let failing = row(
+        "r00",
+        &[
+            ("a", "c1", 10, "v0"),
+            ("a", "s", 10, "0"),
+            ("a", "z", 11, "z"),
+            ("b", "c", 10, "c0"),
+        ],
+    );
+    let f = "SingleColumnValueFilter('a', 's', =, 'binary:1') OR TimestampsFilter(11)";
+    assert_eq!(kept(f, failing.clone()), vec!["a:z@11"]);
+    let f = "SingleColumnValueFilter('a', 's', =, 'binary:0') OR TimestampsFilter(11)";
+    assert_eq!(kept(f, failing.clone()).len(), 4);
+    let f = "ColumnRangeFilter('a', true, 'z', false) AND \
+             (SingleColumnValueFilter('a', 's', =, 'binary:1') OR ColumnRangeFilter('c', true, 'c1', true)) \
+             OR TimestampsFilter(12)";
+    assert_eq!(kept(f, failing), vec!["a:c1@10", "b:c@10"]);
+}
+
+// Issue 13, found by the differential test: HBase's DependentColumnFilter matches timestamps at
+// the end of the row (filterRowCells), after the scan's version limit, so a column whose
+// newest version has another timestamp is left out even if an older version matches.
+#[test]
+fn dependent_column_filter_matches_after_the_version_limit() {
+    let r = row(
+        "p/",
+        &[
+            ("c", "q1", 10, "dep"),
+            ("c", "z", 17, "new"),
+            ("c", "z", 10, "old"),
+            ("c", "zz", 10, "same"),
+        ],
+    );
+    let mut f = parse("DependentColumnFilter('c', 'q1')").unwrap();
+    f.set_versions_after_filter(1);
+    assert_eq!(
+        coords(&cells_of(&f.filter_row(r.clone()))),
+        vec!["c:q1@10", "c:zz@10"]
+    );
+    // Without the limit every version is judged.
+    assert_eq!(
+        kept("DependentColumnFilter('c', 'q1')", r),
+        vec!["c:q1@10", "c:z@10", "c:zz@10"]
+    );
+    // HBase reads one version past the limit of a kept dependent column before it moves on,
+    // so its timestamp counts too, and no older one does.
+    let r = row(
+        "r",
+        &[
+            ("c", "d", 3, "x"),
+            ("c", "d", 2, "x"),
+            ("c", "d", 1, "x"),
+            ("c", "e", 2, "two"),
+            ("c", "f", 1, "one"),
+        ],
+    );
+    let mut f = parse("DependentColumnFilter('c', 'd')").unwrap();
+    f.set_versions_after_filter(1);
+    assert_eq!(
+        coords(&cells_of(&f.filter_row(r.clone()))),
+        vec!["c:d@3", "c:e@2"]
+    );
+    // Dropped, the dependent column's cells are not counted: every version counts.
+    let mut f = parse("DependentColumnFilter('c', 'd', true)").unwrap();
+    f.set_versions_after_filter(1);
+    assert_eq!(coords(&cells_of(&f.filter_row(r))), vec!["c:e@2", "c:f@1"]);
 }

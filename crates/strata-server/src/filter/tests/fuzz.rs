@@ -65,11 +65,14 @@ fn call(rng: &mut Rng) -> String {
         2 => format!("PrefixFilter({})", quoted(rng)),
         3 => format!("ColumnPrefixFilter({})", quoted(rng)),
         4 => {
-            let args: Vec<String> = (0..rng.below(4)).map(|_| quoted(rng)).collect();
+            // Distinct prefixes: HBase refuses a repeated one.
+            let mut args: Vec<String> = (0..rng.below(4)).map(|_| quoted(rng)).collect();
+            args.sort();
+            args.dedup();
             format!("MultipleColumnPrefixFilter({})", args.join(", "))
         }
         5 => format!("ColumnCountGetFilter({n})"),
-        6 => format!("PageFilter({})", n - 2),
+        6 => format!("PageFilter({n})"),
         7 => format!("ColumnPaginationFilter({n}, {})", rng.below(5)),
         8 => format!("InclusiveStopFilter({})", quoted(rng)),
         9 => {

@@ -57,7 +57,7 @@ fn every_filter_with_its_arguments() {
         spec("PageFilter(9000000000)"),
         FilterSpec::Page(9_000_000_000)
     );
-    assert_eq!(spec("PageFilter(-1)"), FilterSpec::Page(-1));
+    assert_eq!(spec("PageFilter(0)"), FilterSpec::Page(0));
     assert_eq!(
         spec("ColumnPaginationFilter(4, 2)"),
         FilterSpec::ColumnPagination {
