@@ -201,9 +201,11 @@ impl Service {
         let Some(mut filter) = filter else {
             return self.get(table, get);
         };
-        // HBase filters among every stored version, then applies the read's version limit.
+        // HBase shows the filter the stored versions (up to the family's VERSIONS) and the
+        // filter applies the read's version limit itself, as a scan's does.
         let mut every_version = get.clone();
         every_version.max_versions = u32::MAX;
+        filter.set_versions_after_filter(get.max_versions);
         Ok(
             match self
                 .get(table, &every_version)?

@@ -117,6 +117,12 @@ impl Engine {
             .region(id)
             .ok_or_else(|| Error::NotFound(format!("region {id} is not open")))?;
         region.flush()?;
+        // No compaction may run on or after a closed region: one still running on a lane
+        // would commit a manifest (and delete the one before it) while the region is opened
+        // again from those files.
+        for store in region.stores().values() {
+            store.freeze();
+        }
         // Its references move to `closed_refs` in the same step as it leaves the open set,
         // so a concurrent `collect_retired` never deletes a parent it still needs (found by
         // the embedded API's tests: split twice, then alter the table).
