@@ -69,17 +69,7 @@ impl ScannerState {
 /// Keeps the newest `versions` cells of each column (cells come ordered by column, newest
 /// first).
 pub(crate) fn trim_versions(mut row: RowResult, versions: u32) -> RowResult {
-    let mut kept = 0u32;
-    let mut previous: Option<(bytes::Bytes, bytes::Bytes)> = None;
-    row.cells.retain(|c| {
-        let column = (c.family.clone(), c.qualifier.clone());
-        if previous.as_ref() != Some(&column) {
-            previous = Some(column);
-            kept = 0;
-        }
-        kept += 1;
-        kept <= versions
-    });
+    crate::filter::keep_newest(&mut row.cells, versions);
     row
 }
 

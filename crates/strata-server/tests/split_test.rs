@@ -27,6 +27,16 @@ fn manual() -> SplitPolicy {
     }
 }
 
+/// Automatic splits from 4 KiB, doubling per region up to 64 KiB, in the writer's thread.
+fn small_auto_split() -> SplitPolicy {
+    SplitPolicy {
+        enabled: true,
+        initial_size: Some(4 << 10),
+        max_region_size: 64 << 10,
+        background: false,
+    }
+}
+
 fn row(i: usize) -> String {
     format!("r{i:03}")
 }
@@ -195,12 +205,7 @@ fn split_at_the_middle_then_again_and_merge_back() {
 #[test]
 fn regions_split_by_themselves_past_a_doubling_threshold() {
     let dir = tempfile::tempdir().unwrap();
-    let policy = SplitPolicy {
-        enabled: true,
-        initial_size: Some(4 << 10),
-        max_region_size: 64 << 10,
-        background: false,
-    };
+    let policy = small_auto_split();
     let svc = open(dir.path(), policy);
     assert_eq!(svc.split_threshold(1), 4 << 10);
     assert_eq!(svc.split_threshold(2), 8 << 10);
@@ -231,12 +236,7 @@ fn regions_split_by_themselves_past_a_doubling_threshold() {
 #[test]
 fn a_table_grown_only_by_increments_and_appends_splits_by_itself() {
     let dir = tempfile::tempdir().unwrap();
-    let policy = SplitPolicy {
-        enabled: true,
-        initial_size: Some(4 << 10),
-        max_region_size: 64 << 10,
-        background: false,
-    };
+    let policy = small_auto_split();
     let svc = open(dir.path(), policy);
     svc.create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();

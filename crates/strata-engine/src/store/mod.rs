@@ -169,13 +169,7 @@ impl Store {
     /// Adds a cell (with its sequence id set) to the memstore; returns the bytes charged.
     /// The caller holds the region's update lock, so no flush swaps the memstore meanwhile.
     pub fn insert(&self, cell: &Cell) -> u64 {
-        let key = key::make_key(
-            &cell.row,
-            &cell.qualifier,
-            cell.timestamp,
-            cell.cell_type,
-            cell.seq,
-        );
+        let key = internal_key(cell);
         self.view
             .read()
             .memstore
@@ -187,13 +181,7 @@ impl Store {
     /// (a flush writes a snapshot only after every write in it is resolved). Returns the
     /// bytes freed.
     pub fn remove_unlogged(&self, cell: &Cell) -> u64 {
-        let key = key::make_key(
-            &cell.row,
-            &cell.qualifier,
-            cell.timestamp,
-            cell.cell_type,
-            cell.seq,
-        );
+        let key = internal_key(cell);
         let view = self.view.read();
         let snapshot = view.snapshot.as_ref().map_or(0, |s| s.remove(&key));
         view.memstore.remove(&key) + snapshot
@@ -208,4 +196,15 @@ impl Store {
     pub fn file_bytes(&self) -> u64 {
         self.view().files.iter().map(|f| f.entry.size).sum()
     }
+}
+
+/// A cell's internal key in its store (the family is the store's).
+fn internal_key(cell: &Cell) -> Vec<u8> {
+    key::make_key(
+        &cell.row,
+        &cell.qualifier,
+        cell.timestamp,
+        cell.cell_type,
+        cell.seq,
+    )
 }

@@ -465,7 +465,7 @@ fn unseen_versions(row: &RowResult, keep: &[Option<Tx>], versions: u32) -> HashS
 
 /// Keeps the first `versions` cells of each column (cells come ordered by column, newest
 /// first).
-fn keep_newest(cells: &mut Vec<strata_engine::Cell>, versions: u32) {
+pub(crate) fn keep_newest(cells: &mut Vec<strata_engine::Cell>, versions: u32) {
     let mut kept = 0u32;
     let mut previous: Option<(bytes::Bytes, bytes::Bytes)> = None;
     cells.retain(|c| {

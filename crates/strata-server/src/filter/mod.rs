@@ -39,6 +39,7 @@ mod cells;
 mod compare;
 mod error;
 mod eval;
+pub(crate) use eval::keep_newest;
 mod lexer;
 mod parser;
 mod rows;
