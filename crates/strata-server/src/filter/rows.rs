@@ -96,12 +96,7 @@ pub(crate) fn dependent_column_cells(
     test: Option<&(CompareOp, Comparator)>,
 ) -> (Verdict, HashSet<i64>) {
     let passes = |c: &Cell| test.is_none_or(|(op, cmp)| cmp.test(*op, &c.value));
-    let stamps: HashSet<i64> = row
-        .cells
-        .iter()
-        .filter(|c| in_column(c, family, qualifier) && passes(c))
-        .map(|c| c.timestamp)
-        .collect();
+    let stamps = dependent_stamps(row, family, qualifier, &passes);
     let verdict = Verdict::select(row.cells.len(), |i| {
         let cell = &row.cells[i];
         !in_column(cell, family, qualifier) || (!drop_dependent && passes(cell))
@@ -121,12 +116,7 @@ pub(crate) fn dependent_column(
     test: Option<&(CompareOp, Comparator)>,
 ) -> Verdict {
     let passes = |c: &Cell| test.is_none_or(|(op, cmp)| cmp.test(*op, &c.value));
-    let stamps: HashSet<i64> = row
-        .cells
-        .iter()
-        .filter(|c| in_column(c, family, qualifier) && passes(c))
-        .map(|c| c.timestamp)
-        .collect();
+    let stamps = dependent_stamps(row, family, qualifier, &passes);
     Verdict::select(row.cells.len(), |i| {
         let cell = &row.cells[i];
         if in_column(cell, family, qualifier) {
@@ -135,4 +125,18 @@ pub(crate) fn dependent_column(
             stamps.contains(&cell.timestamp)
         }
     })
+}
+
+/// The timestamps of the dependent column's cells that pass the value test.
+fn dependent_stamps(
+    row: &RowResult,
+    family: &[u8],
+    qualifier: &[u8],
+    passes: &dyn Fn(&Cell) -> bool,
+) -> HashSet<i64> {
+    row.cells
+        .iter()
+        .filter(|c| in_column(c, family, qualifier) && passes(c))
+        .map(|c| c.timestamp)
+        .collect()
 }
