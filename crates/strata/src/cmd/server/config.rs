@@ -266,15 +266,20 @@ mod tests {
         assert!(toml::from_str::<FileConfig>("[engine]\ndurability = \"fast\"\n").is_err());
     }
 
+    /// The flush, small-compaction and large-compaction thread counts.
+    fn lane_threads(e: &strata_engine::EngineOptions) -> (usize, usize, usize) {
+        (
+            e.flush_threads,
+            e.compaction_small_threads,
+            e.compaction_large_threads,
+        )
+    }
+
     #[test]
     fn background_threads_and_the_compaction_throttle_are_read() {
         let c = ServerConfig::from_file(FileConfig::default()).unwrap();
         let e = &c.service.engine;
-        let threads = (
-            e.flush_threads,
-            e.compaction_small_threads,
-            e.compaction_large_threads,
-        );
+        let threads = lane_threads(e);
         assert_eq!(threads, (1, 1, 1));
         assert_eq!(e.compaction_throttle(), 2 * 10 * 128 * MIB);
         let file: FileConfig = toml::from_str(
@@ -284,11 +289,7 @@ mod tests {
         .unwrap();
         let c = ServerConfig::from_file(file).unwrap();
         let e = &c.service.engine;
-        let threads = (
-            e.flush_threads,
-            e.compaction_small_threads,
-            e.compaction_large_threads,
-        );
+        let threads = lane_threads(e);
         assert_eq!(threads, (3, 2, 4));
         assert_eq!(e.compaction_throttle(), 500 * MIB);
         let file: FileConfig = toml::from_str("[engine]\ncompaction_large_threads = 0\n").unwrap();
