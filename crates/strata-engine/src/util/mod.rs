@@ -4,3 +4,4 @@ pub mod clock;
 pub mod coding;
 pub mod crc;
 pub mod rate_limiter;
+pub mod thread;
