@@ -48,6 +48,7 @@ impl Engine {
         let mut last_seq = 0;
         let wal = Wal::open(
             Arc::clone(volumes.fs()),
+            Arc::clone(&options.clock),
             wal_dir,
             options.wal.clone(),
             &mut |edit: WalEdit| {

@@ -19,8 +19,24 @@ pub struct TableIter {
     fill_cache: bool,
 }
 
+// A table's iterators are made here rather than in `reader.rs`: the reader serves blocks
+// and knows nothing of how they are walked.
+impl TableReader {
+    /// A new iterator over the table.
+    pub fn iter(self: &Arc<Self>) -> TableIter {
+        TableIter::new(Arc::clone(self), true)
+    }
+
+    /// An iterator that uses cached blocks but does not add the blocks it reads to the
+    /// cache: for compactions, whose one-off reads would otherwise evict blocks that point
+    /// reads keep using.
+    pub fn iter_without_cache_fill(self: &Arc<Self>) -> TableIter {
+        TableIter::new(Arc::clone(self), false)
+    }
+}
+
 impl TableIter {
-    pub(super) fn new(table: Arc<TableReader>, fill_cache: bool) -> Self {
+    fn new(table: Arc<TableReader>, fill_cache: bool) -> Self {
         TableIter {
             table,
             block: 0,

@@ -17,7 +17,6 @@ use super::bloom::BloomFilter;
 use super::format::{BlockHandle, Trailer, FRAME_OVERHEAD, TRAILER_LEN};
 use super::frame::decode_frame;
 use super::index::DecodedIndex;
-use super::iter::TableIter;
 use super::meta::TableMeta;
 use super::options::CachePolicy;
 
@@ -141,18 +140,6 @@ impl TableReader {
     /// The id this reader's blocks are cached under.
     pub fn file_id(&self) -> u64 {
         self.file_id
-    }
-
-    /// A new iterator over the table.
-    pub fn iter(self: &Arc<Self>) -> TableIter {
-        TableIter::new(Arc::clone(self), true)
-    }
-
-    /// An iterator that uses cached blocks but does not add the blocks it reads to the
-    /// cache: for compactions, whose one-off reads would otherwise evict blocks that point
-    /// reads keep using.
-    pub fn iter_without_cache_fill(self: &Arc<Self>) -> TableIter {
-        TableIter::new(Arc::clone(self), false)
     }
 
     /// The last key of each data block, in file order: an evenly spread sample of the

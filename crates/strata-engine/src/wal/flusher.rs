@@ -1,14 +1,15 @@
-//! The background thread that hands `AsyncWal` edits to the OS every
-//! `WalOptions::async_flush_interval`.
+//! The background thread that runs the WAL's `AsyncWal` flush every
+//! `WalOptions::async_flush_interval`. It knows when to flush, not what: the WAL hands it
+//! the tick to run, so this file needs nothing of the writer.
 
-use std::sync::Weak;
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
 
-use super::writer::Wal;
 use crate::error::{Error, Result};
+use crate::util::thread;
 
 /// Tells the flusher thread to stop, waking it at once instead of at its next tick.
 #[derive(Debug, Default)]
@@ -24,7 +25,8 @@ impl StopSignal {
         self.cond.notify_all();
     }
 
-    /// Sleeps for `interval` or until stopped; true if stopped.
+    /// Waits for `interval` or until stopped; true if stopped. A condvar wait rather than
+    /// a clock's sleep, because `stop` must cut the wait short.
     fn wait(&self, interval: Duration) -> bool {
         let mut stopped = self.stopped.lock();
         if !*stopped {
@@ -34,28 +36,15 @@ impl StopSignal {
     }
 }
 
-/// Starts the flusher. It holds the WAL only weakly, so dropping every other handle to the
-/// WAL also ends the thread.
+/// Starts the flusher: `tick` runs every `interval` until `signal` stops the thread or
+/// `tick` returns false (the WAL it flushes is gone).
 pub(crate) fn spawn(
-    wal: Weak<Wal>,
-    signal: std::sync::Arc<StopSignal>,
+    signal: Arc<StopSignal>,
     interval: Duration,
+    mut tick: impl FnMut() -> bool + Send + 'static,
 ) -> Result<JoinHandle<()>> {
-    std::thread::Builder::new()
-        .name("strata-wal-flush".into())
-        .spawn(move || run(&wal, &signal, interval))
-        .map_err(|e| Error::io("strata-wal-flush thread", e))
-}
-
-fn run(wal: &Weak<Wal>, signal: &StopSignal, interval: Duration) {
-    while !signal.wait(interval) {
-        let Some(wal) = wal.upgrade() else {
-            return;
-        };
-        if let Err(e) = wal.flush_pending() {
-            // The edits were acknowledged as AsyncWal, which promises nothing on failure;
-            // the next write reports the broken disk to its own caller.
-            tracing::warn!(error = %e, "background WAL flush failed");
-        }
-    }
+    thread::spawn("strata-wal-flush", move || {
+        while !signal.wait(interval) && tick() {}
+    })
+    .map_err(|e| Error::io("strata-wal-flush thread", e))
 }

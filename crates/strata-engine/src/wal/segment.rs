@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::format::{encode_segment_header, segment_file_name};
 use super::recovery::SegmentMeta;
@@ -164,9 +163,7 @@ impl SegmentSet {
     fn create_segment(&self, path: &Path, number: u64) -> Result<Box<dyn WritableFile>> {
         let mut file = self.fs.create(path)?;
         file.append(&encode_segment_header(number))?;
-        let started = Instant::now();
-        file.sync()?;
-        self.counters.record_sync(started.elapsed());
+        self.counters.timed_sync(file.as_mut())?;
         self.fs.sync_dir(&self.dir)?;
         Ok(file)
     }
@@ -277,9 +274,7 @@ impl ActiveSegment {
     fn sync(&mut self, counters: &WalCounters) -> Result<()> {
         let len = self.file.len();
         if len > self.synced_len {
-            let started = Instant::now();
-            self.file.sync()?;
-            counters.record_sync(started.elapsed());
+            counters.timed_sync(self.file.as_mut())?;
             self.flushed_len = len;
             self.synced_len = len;
         }

@@ -2,7 +2,12 @@
 //! waits for a leader that is in the middle of an fsync.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
+
+use crate::error::Result;
+use crate::fs::WritableFile;
+use crate::util::clock::Clock;
 
 /// Number of sync latency buckets; bucket `i` counts syncs that took less than `2^i`
 /// microseconds (the last one also everything slower).
@@ -40,8 +45,10 @@ pub struct WalStats {
 }
 
 /// Live counters shared by the WAL's parts.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct WalCounters {
+    /// Times the syncs for the latency histogram.
+    clock: Arc<dyn Clock>,
     pub segments: AtomicU64,
     pub total_bytes: AtomicU64,
     pub appends: AtomicU64,
@@ -58,13 +65,41 @@ pub(crate) struct WalCounters {
 }
 
 impl WalCounters {
+    /// Zeroed counters whose sync latencies are read off `clock`.
+    pub(crate) fn new(clock: Arc<dyn Clock>) -> Self {
+        WalCounters {
+            clock,
+            segments: AtomicU64::default(),
+            total_bytes: AtomicU64::default(),
+            appends: AtomicU64::default(),
+            skipped: AtomicU64::default(),
+            batches: AtomicU64::default(),
+            flushes: AtomicU64::default(),
+            syncs: AtomicU64::default(),
+            bytes_written: AtomicU64::default(),
+            rolls: AtomicU64::default(),
+            write_errors: AtomicU64::default(),
+            sync_buckets: Default::default(),
+            sync_micros_total: AtomicU64::default(),
+            sync_micros_max: AtomicU64::default(),
+        }
+    }
+
+    /// Syncs `file` and records how long that took; a failed sync is not recorded.
+    pub(crate) fn timed_sync(&self, file: &mut dyn WritableFile) -> Result<()> {
+        let started = self.clock.now();
+        file.sync()?;
+        self.record_sync(self.clock.now().saturating_duration_since(started));
+        Ok(())
+    }
+
     /// Adds one to `counter`.
     pub(crate) fn bump(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Records one sync that took `elapsed`.
-    pub(crate) fn record_sync(&self, elapsed: Duration) {
+    fn record_sync(&self, elapsed: Duration) {
         Self::bump(&self.syncs);
         let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
         let bucket = (64 - micros.leading_zeros() as usize).min(SYNC_LATENCY_BUCKETS - 1);
@@ -100,7 +135,7 @@ mod tests {
 
     #[test]
     fn sync_latency_lands_in_log2_buckets() {
-        let c = WalCounters::default();
+        let c = WalCounters::new(crate::util::clock::system());
         c.record_sync(Duration::from_micros(0));
         c.record_sync(Duration::from_micros(3));
         c.record_sync(Duration::from_secs(10_000));

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 
 use parking_lot::Mutex;
@@ -18,6 +18,7 @@ use super::stats::{WalCounters, WalStats};
 use crate::error::{Error, Result};
 use crate::fs::FileSystem;
 use crate::options::{Durability, WalOptions};
+use crate::util::clock::Clock;
 
 /// The write-ahead log shared by every region of a process.
 pub struct Wal {
@@ -47,9 +48,11 @@ impl std::fmt::Debug for Wal {
 impl Wal {
     /// Opens the WAL in `dir` (created if missing): replays every existing segment in order,
     /// calling `on_edit` for each edit, then starts a new segment numbered above all of them.
-    /// Replayed segments are kept until [`Wal::mark_flushed`] deletes them.
+    /// Replayed segments are kept until [`Wal::mark_flushed`] deletes them. `clock` times
+    /// the syncs for [`Wal::stats`].
     pub fn open(
         fs: Arc<dyn FileSystem>,
+        clock: Arc<dyn Clock>,
         dir: PathBuf,
         opts: WalOptions,
         on_edit: &mut dyn FnMut(WalEdit) -> Result<()>,
@@ -57,7 +60,7 @@ impl Wal {
         fs.create_dir_all(&dir)?;
         let recovered = recover(fs.as_ref(), &dir, on_edit)?;
         tracing::info!(dir = %dir.display(), edits = recovered.edits, segments = recovered.segments.len(), "WAL replayed");
-        let counters = Arc::new(WalCounters::default());
+        let counters = Arc::new(WalCounters::new(clock));
         let mut segments = SegmentSet::new(
             Arc::clone(&fs),
             dir.clone(),
@@ -79,10 +82,11 @@ impl Wal {
             rolled_sync: Mutex::new(()),
             min_durability: opts.min_durability,
         });
+        let weak = Arc::downgrade(&wal);
         let handle = flusher::spawn(
-            Arc::downgrade(&wal),
             Arc::clone(&wal.stop),
             opts.async_flush_interval,
+            move || flush_tick(&weak),
         )?;
         *wal.flusher.lock() = Some(handle);
         Ok(wal)
@@ -165,9 +169,8 @@ impl Wal {
         let mut failed = Vec::new();
         let mut first_error = None;
         for mut file in files {
-            let started = std::time::Instant::now();
-            match file.sync() {
-                Ok(()) => self.counters.record_sync(started.elapsed()),
+            match self.counters.timed_sync(file.as_mut()) {
+                Ok(()) => {}
                 Err(e) => {
                     first_error.get_or_insert(e);
                     failed.push(file);
@@ -242,9 +245,9 @@ impl Wal {
         &self.dir
     }
 
-    /// The background flusher's tick: writes queued `AsyncWal` edits to the OS, and
+    /// The background flusher's work: writes queued `AsyncWal` edits to the OS, and
     /// fsyncs segments rolled since the last tick.
-    pub(crate) fn flush_pending(&self) -> Result<()> {
+    fn flush_pending(&self) -> Result<()> {
         let rolled = self.sync_rolled();
         if !self.queue.has_pending() {
             return rolled;
@@ -267,6 +270,20 @@ impl Wal {
             .lock()
             .write_batch(&batch.bytes, batch.max_seq, batch.durability)
     }
+}
+
+/// One tick of the background flusher. The thread holds the WAL only weakly, so dropping
+/// every other handle to the WAL ends it: false once the WAL is gone.
+fn flush_tick(wal: &Weak<Wal>) -> bool {
+    let Some(wal) = wal.upgrade() else {
+        return false;
+    };
+    if let Err(e) = wal.flush_pending() {
+        // The edits were acknowledged as AsyncWal, which promises nothing on failure;
+        // the next write reports the broken disk to its own caller.
+        tracing::warn!(error = %e, "background WAL flush failed");
+    }
+    true
 }
 
 impl Drop for Wal {

@@ -41,6 +41,7 @@ fn reopen(fs: &TestFs, dir: &std::path::Path) -> (Arc<Wal>, Vec<u64>) {
     let mut replayed = Vec::new();
     let wal = Wal::open(
         Arc::new(fs.clone()),
+        crate::util::clock::system(),
         dir.to_path_buf(),
         opts(2048),
         &mut |e| {

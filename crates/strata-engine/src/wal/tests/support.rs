@@ -144,10 +144,16 @@ pub fn open(
     opts: WalOptions,
 ) -> Result<(Arc<Wal>, Vec<WalEdit>)> {
     let mut replayed = Vec::new();
-    let wal = Wal::open(fs, dir.to_path_buf(), opts, &mut |e| {
-        replayed.push(e);
-        Ok(())
-    })?;
+    let wal = Wal::open(
+        fs,
+        crate::util::clock::system(),
+        dir.to_path_buf(),
+        opts,
+        &mut |e| {
+            replayed.push(e);
+            Ok(())
+        },
+    )?;
     Ok((wal, replayed))
 }
 
