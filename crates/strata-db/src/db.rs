@@ -1,7 +1,6 @@
 //! The database handle: open, close, and administration (namespaces and tables).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -9,61 +8,24 @@ use strata_engine::Durability;
 use strata_server::{AlterOp, RegionInfo, Service, SplitAt, TableDescriptor, TableName};
 
 use crate::admin::TableBuilder;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::open_database::OpenDatabase;
 use crate::options::Options;
 use crate::table::Table;
-
-/// What every handle of one database shares.
-pub(crate) struct Shared {
-    service: Arc<Service>,
-    durability: Durability,
-    closed: AtomicBool,
-    /// False when the service belongs to someone else (`Db::from_service`).
-    owns_service: bool,
-}
-
-impl Shared {
-    /// The service, unless the database was closed.
-    pub(crate) fn service(&self) -> Result<&Arc<Service>> {
-        if self.closed.load(Ordering::Acquire) {
-            return Err(Error::Closed);
-        }
-        Ok(&self.service)
-    }
-
-    pub(crate) fn durability(&self) -> Durability {
-        self.durability
-    }
-
-    fn close(&self) -> Result<()> {
-        if self.closed.swap(true, Ordering::AcqRel) || !self.owns_service {
-            return Ok(());
-        }
-        Ok(self.service.close()?)
-    }
-}
-
-impl Drop for Shared {
-    /// The last handle gone closes the database (flushing); an error here has nowhere to
-    /// go, and the WAL still holds every acknowledged write.
-    fn drop(&mut self) {
-        let _ = self.close();
-    }
-}
 
 /// An open Strata database. Cheap to clone (clones share one database) and safe to use from
 /// many threads. The database closes, flushing memstores, when [`close`](Db::close) is called
 /// or the last handle (including [`Table`]s) is dropped.
 #[derive(Clone)]
 pub struct Db {
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) database: Arc<OpenDatabase>,
 }
 
 impl std::fmt::Debug for Db {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Db")
-            .field("durability", &self.shared.durability)
-            .field("closed", &self.shared.closed.load(Ordering::Relaxed))
+            .field("durability", &self.database.durability())
+            .field("closed", &self.database.is_closed())
             .finish_non_exhaustive()
     }
 }
@@ -93,122 +55,123 @@ impl Db {
 
     fn wrap(service: Arc<Service>, durability: Durability, owns_service: bool) -> Db {
         Db {
-            shared: Arc::new(Shared {
-                service,
-                durability,
-                closed: AtomicBool::new(false),
-                owns_service,
-            }),
+            database: Arc::new(OpenDatabase::new(service, durability, owns_service)),
         }
     }
 
     /// Flushes and closes the database. Every handle of it fails with [`Error::Closed`]
     /// from now on. Closing twice is harmless.
     pub fn close(&self) -> Result<()> {
-        self.shared.close()
+        self.database.close()
     }
 
     /// The service layer under this handle, for adapters that need more than this API.
     pub fn service(&self) -> &Arc<Service> {
-        &self.shared.service
+        self.database.service_even_if_closed()
     }
 
     /// A handle on an existing table, named `table` or `namespace:table`.
     pub fn table(&self, name: &str) -> Result<Table> {
         let name = table_name(name)?;
-        self.shared.service()?.describe_table(&name)?;
-        Ok(Table::new(Arc::clone(&self.shared), name))
+        self.database.service()?.describe_table(&name)?;
+        Ok(Table::new(Arc::clone(&self.database), name))
     }
 
     /// Every namespace (including `default` and the reserved `hbase`).
     pub fn list_namespaces(&self) -> Result<Vec<String>> {
-        Ok(self.shared.service()?.list_namespaces())
+        Ok(self.database.service()?.list_namespaces())
     }
 
     /// Creates a namespace.
     pub fn create_namespace(&self, namespace: &str) -> Result<()> {
-        Ok(self.shared.service()?.create_namespace(namespace)?)
+        Ok(self.database.service()?.create_namespace(namespace)?)
     }
 
     /// Drops an empty namespace.
     pub fn drop_namespace(&self, namespace: &str) -> Result<()> {
-        Ok(self.shared.service()?.drop_namespace(namespace)?)
+        Ok(self.database.service()?.drop_namespace(namespace)?)
     }
 
     /// Creates an enabled table and returns a handle on it.
     pub fn create_table(&self, table: TableBuilder) -> Result<Table> {
         let name = table_name(&table.name)?;
-        self.shared.service()?.create_table_with_durability(
+        self.database.service()?.create_table_with_durability(
             &name,
             table.families,
             table.split_keys,
             table.durability,
         )?;
-        Ok(Table::new(Arc::clone(&self.shared), name))
+        Ok(Table::new(Arc::clone(&self.database), name))
     }
 
     /// Every table, in name order.
     pub fn list_tables(&self) -> Result<Vec<TableName>> {
-        Ok(self.shared.service()?.list_tables())
+        Ok(self.database.service()?.list_tables())
     }
 
     /// A table's schema.
     pub fn describe_table(&self, name: &str) -> Result<TableDescriptor> {
-        Ok(self.shared.service()?.describe_table(&table_name(name)?)?)
+        Ok(self
+            .database
+            .service()?
+            .describe_table(&table_name(name)?)?)
     }
 
     /// A table's regions, in row order.
     pub fn table_regions(&self, name: &str) -> Result<Vec<RegionInfo>> {
-        Ok(self.shared.service()?.table_regions(&table_name(name)?)?)
+        Ok(self.database.service()?.table_regions(&table_name(name)?)?)
     }
 
     /// Changes a table's schema. Modifying a family works online; adding or deleting one
     /// needs the table disabled.
     pub fn alter_table(&self, name: &str, op: AlterOp) -> Result<()> {
-        Ok(self.shared.service()?.alter_table(&table_name(name)?, op)?)
+        Ok(self
+            .database
+            .service()?
+            .alter_table(&table_name(name)?, op)?)
     }
 
     /// Disables a table: its reads and writes fail until it is enabled.
     pub fn disable_table(&self, name: &str) -> Result<()> {
-        Ok(self.shared.service()?.disable_table(&table_name(name)?)?)
+        Ok(self.database.service()?.disable_table(&table_name(name)?)?)
     }
 
     /// Enables a disabled table.
     pub fn enable_table(&self, name: &str) -> Result<()> {
-        Ok(self.shared.service()?.enable_table(&table_name(name)?)?)
+        Ok(self.database.service()?.enable_table(&table_name(name)?)?)
     }
 
     /// True if the table is enabled.
     pub fn is_table_enabled(&self, name: &str) -> Result<bool> {
         Ok(self
-            .shared
+            .database
             .service()?
             .is_table_enabled(&table_name(name)?)?)
     }
 
     /// Deletes a disabled table and its data.
     pub fn delete_table(&self, name: &str) -> Result<()> {
-        Ok(self.shared.service()?.delete_table(&table_name(name)?)?)
+        Ok(self.database.service()?.delete_table(&table_name(name)?)?)
     }
 
     /// Empties a disabled table (keeping its split keys if `preserve_splits`) and enables it.
     pub fn truncate_table(&self, name: &str, preserve_splits: bool) -> Result<()> {
         let name = table_name(name)?;
         Ok(self
-            .shared
+            .database
             .service()?
             .truncate_table(&name, preserve_splits)?)
     }
 
     /// Flushes a table's memstores to files.
     pub fn flush_table(&self, name: &str) -> Result<()> {
-        Ok(self.shared.service()?.flush_table(&table_name(name)?)?)
+        Ok(self.database.service()?.flush_table(&table_name(name)?)?)
     }
 
     /// Compacts a table's files (a major compaction also drops deleted and expired cells).
     pub fn compact_table(&self, name: &str, major: bool) -> Result<()> {
         Ok(self
-            .shared
+            .database
             .service()?
             .compact_table(&table_name(name)?, major)?)
     }
@@ -221,7 +184,7 @@ impl Db {
     /// Splits one region (by id, near its middle, or at a row); returns the daughters' ids.
     pub fn split_region(&self, name: &str, at: SplitAt) -> Result<(u64, u64)> {
         Ok(self
-            .shared
+            .database
             .service()?
             .split_region(&table_name(name)?, at)?)
     }

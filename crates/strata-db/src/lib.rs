@@ -60,6 +60,7 @@ mod error;
 mod mutation;
 #[cfg(feature = "tokio")]
 mod nonblocking;
+mod open_database;
 mod options;
 mod read;
 mod row;

@@ -5,14 +5,14 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use crate::db::Shared;
 use crate::error::Result;
+use crate::open_database::OpenDatabase;
 use crate::row::Row;
 
 /// Rows of a scan, fetched from a service scanner in batches. The scanner is closed when
 /// the iterator is exhausted, fails, or is dropped.
 pub struct RowIter {
-    shared: Arc<Shared>,
+    database: Arc<OpenDatabase>,
     /// `None` once the scanner is closed.
     scanner: Option<u64>,
     buffer: VecDeque<Row>,
@@ -51,14 +51,14 @@ fn judge(prefix: &[u8], reversed: bool, row: &[u8]) -> PrefixVerdict {
 
 impl RowIter {
     pub(crate) fn new(
-        shared: Arc<Shared>,
+        database: Arc<OpenDatabase>,
         scanner: u64,
         batch: usize,
         limit: Option<usize>,
         prefix: Option<(Bytes, bool)>,
     ) -> RowIter {
         RowIter {
-            shared,
+            database,
             scanner: Some(scanner),
             buffer: VecDeque::new(),
             batch,
@@ -84,7 +84,7 @@ impl RowIter {
     fn close(&mut self) {
         if let Some(id) = self.scanner.take() {
             // An expired scanner is already gone; nothing else can fail here.
-            let _ = self.shared.service().map(|s| s.close_scanner(id));
+            let _ = self.database.service().map(|s| s.close_scanner(id));
         }
     }
 
@@ -98,7 +98,7 @@ impl RowIter {
             self.close();
             return Ok(());
         }
-        let rows = self.shared.service()?.scanner_next(id, want)?;
+        let rows = self.database.service()?.scanner_next(id, want)?;
         if rows.is_empty() {
             self.close();
         }

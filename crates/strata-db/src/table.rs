@@ -9,9 +9,9 @@ use strata_server::filter::Filter;
 use strata_server::{TableDescriptor, TableName};
 
 use crate::check::CheckAndMutate;
-use crate::db::Shared;
 use crate::error::{Error, Result};
 use crate::mutation::{is_latest_version_delete, Append, Delete, Mutation, Put};
+use crate::open_database::OpenDatabase;
 use crate::read::{prefix_successor, Get, Scan};
 use crate::row::Row;
 use crate::scan_iter::RowIter;
@@ -21,7 +21,7 @@ use crate::scan_iter::RowIter;
 /// Each row's mutations are atomic, as in HBase.
 #[derive(Clone)]
 pub struct Table {
-    shared: Arc<Shared>,
+    database: Arc<OpenDatabase>,
     name: TableName,
     durability: Option<Durability>,
 }
@@ -45,9 +45,9 @@ pub(crate) fn parse_filter(filter: Option<String>) -> Result<Option<Filter>> {
 }
 
 impl Table {
-    pub(crate) fn new(shared: Arc<Shared>, name: TableName) -> Table {
+    pub(crate) fn new(database: Arc<OpenDatabase>, name: TableName) -> Table {
         Table {
-            shared,
+            database,
             name,
             durability: None,
         }
@@ -80,7 +80,7 @@ impl Table {
     /// Reads one row; `None` when nothing in it is visible (or passes the filter).
     pub fn get(&self, get: Get) -> Result<Option<Row>> {
         let filter = parse_filter(get.filter)?;
-        let service = self.shared.service()?;
+        let service = self.database.service()?;
         Ok(service
             .get_filtered(&self.name, &get.inner, filter)?
             .map(Row::from))
@@ -103,11 +103,11 @@ impl Table {
         let reversed = inner.reversed;
         let filter = parse_filter(scan.filter)?;
         let id = self
-            .shared
+            .database
             .service()?
             .open_filtered_scanner(&self.name, inner, filter)?;
         Ok(RowIter::new(
-            Arc::clone(&self.shared),
+            Arc::clone(&self.database),
             id,
             scan.batch,
             scan.limit,
@@ -125,7 +125,7 @@ impl Table {
         qualifier: impl AsRef<[u8]>,
         amount: i64,
     ) -> Result<i64> {
-        let service = self.shared.service()?;
+        let service = self.database.service()?;
         Ok(service.increment(
             &self.name,
             row.as_ref(),
@@ -143,7 +143,7 @@ impl Table {
                 "an append needs at least one column".into(),
             ));
         }
-        let service = self.shared.service()?;
+        let service = self.database.service()?;
         let cells = service.append(&self.name, &append.row, &append.columns)?;
         Ok(Row::from(RowResult {
             row: append.row,
@@ -165,7 +165,7 @@ impl Table {
                     .into(),
             ));
         }
-        let service = self.shared.service()?;
+        let service = self.database.service()?;
         Ok(service.check_and_mutate(&self.name, &request.check, cells, durability)?)
     }
 
@@ -178,7 +178,7 @@ impl Table {
         let table = self.describe()?;
         let durability = self.durability_of(&mutations, &table);
         let cells = cells_of(&table, mutations)?;
-        let service = self.shared.service()?;
+        let service = self.database.service()?;
         let (plain, by_row) = split_latest_version_rows(cells);
         if !plain.is_empty() {
             service.mutate(&self.name, plain, durability)?;
@@ -190,7 +190,7 @@ impl Table {
     }
 
     fn describe(&self) -> Result<TableDescriptor> {
-        Ok(self.shared.service()?.describe_table(&self.name)?)
+        Ok(self.database.service()?.describe_table(&self.name)?)
     }
 
     /// HBase's rule with this API's two extra levels: the strongest durability the
@@ -203,7 +203,7 @@ impl Table {
             .max()
             .or(self.durability)
             .or_else(|| table.durability.explicit())
-            .unwrap_or_else(|| self.shared.durability())
+            .unwrap_or_else(|| self.database.durability())
     }
 }
 
