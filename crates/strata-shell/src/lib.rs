@@ -7,6 +7,7 @@ pub mod error;
 pub mod format;
 pub mod parser;
 pub mod repl;
+pub mod run;
 pub mod session;
 pub mod value;
 

@@ -16,12 +16,13 @@ use rustyline::{Context, Editor, Helper};
 use crate::commands;
 use crate::error::{Result, ShellError};
 use crate::parser;
+use crate::run::run_input;
 use crate::session::Session;
 
 /// Runs a script (from `-e`, a file or a pipe): every statement in order, stopping at the
 /// first error, which is returned (and has been reported).
 pub fn run_script(session: &mut Session, script: &str) -> Result<()> {
-    session.run_input(script)
+    run_input(session, script)
 }
 
 /// Reads a whole script from a non-terminal reader, then runs it.
@@ -55,7 +56,7 @@ pub fn interactive(session: &mut Session, history: Option<PathBuf>) -> Result<()
     let mut statement = 1;
     let mut pending = String::new();
     loop {
-        *tables.borrow_mut() = session.table_names();
+        *tables.borrow_mut() = table_names(session);
         let line = match editor.readline(&prompt(statement, !pending.is_empty())) {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => {
@@ -79,7 +80,7 @@ pub fn interactive(session: &mut Session, history: Option<PathBuf>) -> Result<()
         }
         let _ = editor.add_history_entry(input.trim_end());
         // The error has been reported; an interactive shell carries on.
-        let _ = session.run_input(&input);
+        let _ = run_input(session, &input);
         statement += 1;
         if session.exit_requested {
             break;
@@ -91,6 +92,17 @@ pub fn interactive(session: &mut Session, history: Option<PathBuf>) -> Result<()
         }
     }
     Ok(())
+}
+
+/// Table names for completion, fetched at most every few seconds.
+fn table_names(session: &mut Session) -> Vec<String> {
+    if let Some(names) = session.fresh_table_names() {
+        return names.to_vec();
+    }
+    // Completion is a convenience: a failed fetch completes no table names.
+    let names = commands::ddl::fetch_table_names(session).unwrap_or_default();
+    session.remember_table_names(names.clone());
+    names
 }
 
 /// Completes command names at the start of a statement and table names in quotes.

@@ -1,15 +1,17 @@
-//! A shell session: the connection, where output goes, and running parsed statements with
-//! HBase's timing lines and error reports.
+//! A shell session: the connection, where output goes, and what one statement leaves for
+//! the next (its return value, an exit request, the table names for completion). The
+//! commands work on it; running statements is `run.rs`'s.
 
 use std::cell::RefCell;
 use std::io::Write;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use strata_engine::util::clock::Clock;
+
 use crate::client::Client;
-use crate::commands;
-use crate::error::{Result, ShellError};
-use crate::format::{self, TimestampStyle};
-use crate::parser;
+use crate::error::Result;
+use crate::format::TimestampStyle;
 
 /// How long a fetched list of table names serves tab completion.
 const TABLE_CACHE_TTL: Duration = Duration::from_secs(10);
@@ -18,6 +20,8 @@ pub struct Session {
     pub client: Client,
     out: RefCell<Box<dyn Write>>,
     err: Box<dyn Write>,
+    /// Times statements and ages the table-name cache.
+    clock: Arc<dyn Clock>,
     pub timestamps: TimestampStyle,
     tables: Option<(Instant, Vec<String>)>,
     /// Set by `exit`/`quit`.
@@ -27,11 +31,17 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(client: Client, out: Box<dyn Write>, err: Box<dyn Write>) -> Session {
+    pub fn new(
+        client: Client,
+        out: Box<dyn Write>,
+        err: Box<dyn Write>,
+        clock: Arc<dyn Clock>,
+    ) -> Session {
         Session {
             client,
             out: RefCell::new(out),
             err,
+            clock,
             timestamps: TimestampStyle::default(),
             tables: None,
             exit_requested: false,
@@ -50,73 +60,37 @@ impl Session {
         *self.result.borrow_mut() = Some(line);
     }
 
-    /// Runs every statement in `input`; stops at the first failure, which has been reported.
-    pub fn run_input(&mut self, input: &str) -> Result<()> {
-        let statements = match parser::parse(input) {
-            Ok(s) => s,
-            Err(e) => {
-                self.report(None, &ShellError::Parse(e.clone()))?;
-                return Err(ShellError::Parse(e));
-            }
-        };
-        for st in statements {
-            if self.exit_requested {
-                break;
-            }
-            let started = Instant::now();
-            let result = match commands::find(&st.name) {
-                Some(cmd) => (cmd.run)(self, &st.args),
-                None => Err(ShellError::UnknownCommand(st.name.clone())),
-            };
-            self.out.borrow_mut().flush()?;
-            match result {
-                Ok(()) => {
-                    if !commands::is_quiet(&st.name) {
-                        self.say(format::took(started.elapsed().as_secs_f64()))?;
-                    }
-                    if let Some(line) = self.result.take() {
-                        self.say(line)?;
-                    }
-                }
-                Err(e) => {
-                    self.result.take();
-                    self.report(Some(&st.name), &e)?;
-                    return Err(e);
-                }
-            }
-        }
+    /// Takes the return value line the last command set, if any.
+    pub(crate) fn take_result(&self) -> Option<String> {
+        self.result.take()
+    }
+
+    /// Hands buffered command output to its writer.
+    pub(crate) fn flush(&self) -> Result<()> {
         self.out.borrow_mut().flush()?;
         Ok(())
     }
 
-    /// Reports a failure as HBase's shell does: `ERROR: ...`, then the command's help for a
-    /// usage mistake, or a pointer to it otherwise.
-    fn report(&mut self, command: Option<&str>, error: &ShellError) -> Result<()> {
-        writeln!(self.err, "ERROR: {error}")?;
-        if let (Some(name), ShellError::Usage(_)) = (command, error) {
-            if let Some(cmd) = commands::find(name) {
-                writeln!(self.err, "\n{}", cmd.help.trim_end())?;
-            }
-        } else if let (Some(name), ShellError::Server(_) | ShellError::Unsupported(_)) =
-            (command, error)
-        {
-            writeln!(self.err, "\nFor usage try 'help \"{name}\"'")?;
-        }
-        writeln!(self.err)?;
-        self.err.flush()?;
-        Ok(())
+    /// Where errors are reported.
+    pub(crate) fn error_output(&mut self) -> &mut dyn Write {
+        &mut *self.err
     }
 
-    /// Table names for completion, fetched at most every few seconds.
-    pub fn table_names(&mut self) -> Vec<String> {
-        if let Some((at, names)) = &self.tables {
-            if at.elapsed() < TABLE_CACHE_TTL {
-                return names.clone();
-            }
-        }
-        let names = commands::ddl::fetch_table_names(self).unwrap_or_default();
-        self.tables = Some((Instant::now(), names.clone()));
-        names
+    /// The session's clock.
+    pub(crate) fn clock(&self) -> &dyn Clock {
+        &*self.clock
+    }
+
+    /// The table names fetched for completion, unless they are too old to trust.
+    pub fn fresh_table_names(&self) -> Option<&[String]> {
+        let (at, names) = self.tables.as_ref()?;
+        let age = self.clock.now().saturating_duration_since(*at);
+        (age < TABLE_CACHE_TTL).then_some(names.as_slice())
+    }
+
+    /// Keeps freshly fetched table names for completion.
+    pub fn remember_table_names(&mut self, names: Vec<String>) {
+        self.tables = Some((self.clock.now(), names));
     }
 
     /// Drops the cached table names (after a create or drop).

@@ -15,7 +15,12 @@ fn session() -> Session {
         .unwrap()
         .port();
     let client = Client::connect("127.0.0.1", port, Duration::from_secs(1)).unwrap();
-    Session::new(client, Box::new(std::io::sink()), Box::new(std::io::sink()))
+    Session::new(
+        client,
+        Box::new(std::io::sink()),
+        Box::new(std::io::sink()),
+        strata_engine::util::clock::system(),
+    )
 }
 
 fn outcome(s: &mut Session, line: &str) -> Result<(), ShellError> {

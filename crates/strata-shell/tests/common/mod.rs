@@ -111,7 +111,12 @@ impl Shell {
     pub fn connect(port: u16) -> Shell {
         let client = Client::connect("127.0.0.1", port, Duration::from_secs(5)).unwrap();
         let (out, err) = (Captured::default(), Captured::default());
-        let mut session = Session::new(client, Box::new(out.clone()), Box::new(err.clone()));
+        let mut session = Session::new(
+            client,
+            Box::new(out.clone()),
+            Box::new(err.clone()),
+            strata_engine::util::clock::system(),
+        );
         session.timestamps = TimestampStyle::Epoch;
         Shell { session, out, err }
     }
