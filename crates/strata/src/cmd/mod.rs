@@ -2,7 +2,6 @@
 
 pub mod bench;
 pub mod check;
-mod check_stores;
 pub mod server;
 pub mod shell;
 pub mod sst;

@@ -8,10 +8,14 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use strata_engine::fs::{FileSystem, LocalFs};
-use strata_engine::wal::format::parse_segment_file_name;
-use strata_engine::wal::inspect::inspect_segment;
 
-use super::check_stores::check_store;
+use report::{list, Report};
+use store::check_store;
+use wal::check_wal;
+
+mod report;
+mod store;
+mod wal;
 
 /// `println!` that never panics: see [`super::sst::emit`].
 macro_rules! out {
@@ -25,21 +29,6 @@ pub struct CheckArgs {
     /// The server's data directory (the `--data-dir` of `strata server`).
     #[arg(long)]
     pub data_dir: PathBuf,
-}
-
-/// Everything the check found.
-#[derive(Debug, Default)]
-pub struct Report {
-    pub wal_segments: u64,
-    pub wal_records: u64,
-    pub manifests: u64,
-    pub sstables: u64,
-    pub sstable_entries: u64,
-    pub sstable_bytes: u64,
-    /// Crash leftovers the next open repairs.
-    pub notes: Vec<String>,
-    /// Corruption or missing files.
-    pub errors: Vec<String>,
 }
 
 pub fn run(args: CheckArgs) -> Result<(), String> {
@@ -69,42 +58,6 @@ pub fn check(fs: &dyn FileSystem, data_dir: &Path) -> Report {
         }
     }
     report
-}
-
-fn check_wal(fs: &dyn FileSystem, dir: &Path, report: &mut Report) {
-    for name in list(fs, dir, report) {
-        if parse_segment_file_name(&name).is_none() {
-            continue;
-        }
-        let path = dir.join(&name);
-        match inspect_segment(fs, &path, &mut |_, _| {}) {
-            Ok(summary) => {
-                report.wal_segments += 1;
-                report.wal_records += summary.records;
-                if summary.torn_header {
-                    report.notes.push(format!(
-                        "{}: torn header (created just before a crash; removed at open)",
-                        path.display()
-                    ));
-                }
-                if let Some((offset, reason)) = summary.torn_tail {
-                    report.notes.push(format!(
-                        "{}: torn tail at offset {offset}: {reason} (cut off at open)",
-                        path.display()
-                    ));
-                }
-            }
-            Err(e) => report.errors.push(e.to_string()),
-        }
-    }
-}
-
-/// The entries of `dir`; an unreadable directory is an error in the report.
-pub fn list(fs: &dyn FileSystem, dir: &Path, report: &mut Report) -> Vec<String> {
-    fs.list(dir).unwrap_or_else(|e| {
-        report.errors.push(e.to_string());
-        Vec::new()
-    })
 }
 
 fn print_report(r: &Report) {

@@ -8,7 +8,7 @@ use strata_engine::manifest::inspect::{read_manifest, ManifestRead};
 use strata_engine::manifest::{parse_manifest_file_name, ManifestState, StoreFileEntry};
 use strata_engine::table::inspect::InspectedTable;
 
-use super::check::{list, Report};
+use super::report::{list, Report};
 
 /// The volume name of a single-directory server (its data dir); other volumes are not
 /// configured for an offline check.
