@@ -56,7 +56,10 @@ impl Shared {
         Shared {
             clock: Arc::clone(&options.clock),
             memory: MemoryLimiter::new(options.memstore_limit, options.write_wait_timeout),
-            rate_limiter: RateLimiter::new(options.compaction_bytes_per_sec),
+            rate_limiter: RateLimiter::new(
+                options.compaction_bytes_per_sec,
+                Arc::clone(&options.clock),
+            ),
             options,
             volumes,
             cache,

@@ -6,10 +6,14 @@
 //! bucket is admitted at once but leaves the bucket in debt, and the caller sleeps until
 //! the debt is paid; later callers queue behind that debt. Reserving under the lock and
 //! sleeping outside it keeps the limiter fair and never blocks other threads on the lock.
+//! Time is the injected clock's, so tests run the limiter on a manual clock.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
+
+use crate::util::clock::Clock;
 
 /// How much unused allowance may accumulate: this much time's worth of bytes.
 pub const BURST: Duration = Duration::from_millis(100);
@@ -18,6 +22,8 @@ pub const BURST: Duration = Duration::from_millis(100);
 #[derive(Debug)]
 pub struct RateLimiter {
     bucket: Mutex<Bucket>,
+    /// Measures the refills and does the sleeping.
+    clock: Arc<dyn Clock>,
 }
 
 #[derive(Debug)]
@@ -38,7 +44,8 @@ impl Bucket {
     /// Adds the allowance earned since the last refill, up to the burst capacity.
     fn refill(&mut self, now: Instant) {
         if let Some(rate) = self.rate {
-            let earned = now.duration_since(self.last_refill).as_secs_f64() * rate as f64;
+            let elapsed = now.saturating_duration_since(self.last_refill);
+            let earned = elapsed.as_secs_f64() * rate as f64;
             self.tokens = (self.tokens + earned).min(Self::capacity(rate));
         }
         self.last_refill = now;
@@ -51,16 +58,17 @@ fn normalize(rate: Option<u64>) -> Option<u64> {
 }
 
 impl RateLimiter {
-    /// A limiter allowing `bytes_per_second` (`None` or `Some(0)`: unlimited). It starts
-    /// with a full burst allowance.
-    pub fn new(bytes_per_second: Option<u64>) -> Self {
+    /// A limiter allowing `bytes_per_second` (`None` or `Some(0)`: unlimited) on `clock`'s
+    /// time. It starts with a full burst allowance.
+    pub fn new(bytes_per_second: Option<u64>, clock: Arc<dyn Clock>) -> Self {
         let rate = normalize(bytes_per_second);
         RateLimiter {
             bucket: Mutex::new(Bucket {
                 rate,
                 tokens: rate.map_or(0.0, Bucket::capacity),
-                last_refill: Instant::now(),
+                last_refill: clock.now(),
             }),
+            clock,
         }
     }
 
@@ -73,7 +81,7 @@ impl RateLimiter {
     /// callers already sleeping finish their current wait.
     pub fn set_rate(&self, bytes_per_second: Option<u64>) {
         let mut bucket = self.bucket.lock();
-        bucket.refill(Instant::now());
+        bucket.refill(self.clock.now());
         bucket.rate = normalize(bytes_per_second);
         bucket.tokens = match bucket.rate {
             Some(rate) => bucket.tokens.min(Bucket::capacity(rate)),
@@ -85,7 +93,7 @@ impl RateLimiter {
     pub fn acquire(&self, bytes: u64) {
         let wait = self.reserve(bytes);
         if !wait.is_zero() {
-            std::thread::sleep(wait);
+            self.clock.sleep(wait);
         }
     }
 
@@ -96,7 +104,7 @@ impl RateLimiter {
         let Some(rate) = bucket.rate else {
             return Duration::ZERO;
         };
-        bucket.refill(Instant::now());
+        bucket.refill(self.clock.now());
         bucket.tokens -= bytes as f64;
         if bucket.tokens >= 0.0 {
             return Duration::ZERO;
@@ -110,93 +118,111 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
+    use crate::util::clock::ManualClock;
+
+    fn on_manual_clock(rate: Option<u64>) -> (RateLimiter, Arc<ManualClock>) {
+        let clock = Arc::new(ManualClock::new(0));
+        (RateLimiter::new(rate, clock.clone()), clock)
+    }
+
+    /// `actual` is `expected` give or take the float rounding of the token arithmetic.
+    fn about(actual: Duration, expected: Duration) -> bool {
+        actual.abs_diff(expected) < Duration::from_micros(10)
+    }
 
     #[test]
     fn unlimited_never_waits() {
         for rate in [None, Some(0)] {
-            let limiter = RateLimiter::new(rate);
+            let (limiter, clock) = on_manual_clock(rate);
+            let start = clock.now();
             assert_eq!(limiter.rate(), None);
-            let start = Instant::now();
             for _ in 0..1000 {
                 assert_eq!(limiter.reserve(u64::MAX), Duration::ZERO);
                 limiter.acquire(1 << 40);
             }
-            assert!(start.elapsed() < Duration::from_secs(1));
+            assert_eq!(clock.now(), start, "acquire never slept");
         }
     }
 
     #[test]
     fn burst_is_free_and_debt_is_charged_at_the_rate() {
-        let limiter = RateLimiter::new(Some(1_000_000));
+        let (limiter, _clock) = on_manual_clock(Some(1_000_000));
         assert_eq!(
             limiter.reserve(100_000),
             Duration::ZERO,
             "a full burst is free"
         );
-        // The bucket is empty now; 500 kB more at 1 MB/s is about half a second of debt
-        // (a little less, since some time passed and refilled a few bytes).
+        // The bucket is empty now: 500 kB more at 1 MB/s is half a second of debt.
         let wait = limiter.reserve(500_000);
-        // Lower bounds leave room for a stalled test thread refilling the bucket meanwhile.
-        assert!(wait > Duration::from_millis(300) && wait <= Duration::from_millis(500));
+        assert!(about(wait, Duration::from_millis(500)), "{wait:?}");
         // The next caller queues behind that debt.
-        assert!(limiter.reserve(1) > Duration::from_millis(300));
+        assert!(limiter.reserve(1) > Duration::from_millis(500));
+    }
+
+    #[test]
+    fn the_bucket_refills_at_the_rate_up_to_the_burst() {
+        let (limiter, clock) = on_manual_clock(Some(1_000_000));
+        assert_eq!(limiter.reserve(100_000), Duration::ZERO);
+        clock.advance(50);
+        assert_eq!(limiter.reserve(50_000), Duration::ZERO, "50 ms earn 50 kB");
+        let wait = limiter.reserve(1_000);
+        assert!(about(wait, Duration::from_millis(1)), "{wait:?}");
+        // A long idle spell earns no more than one burst.
+        clock.advance(60_000);
+        assert_eq!(limiter.reserve(100_000), Duration::ZERO);
+        let wait = limiter.reserve(100_000);
+        assert!(about(wait, Duration::from_millis(100)), "{wait:?}");
     }
 
     #[test]
     fn huge_requests_saturate_instead_of_panicking() {
-        let limiter = RateLimiter::new(Some(1));
+        let (limiter, _clock) = on_manual_clock(Some(1));
         assert!(limiter.reserve(u64::MAX) > Duration::from_secs(1 << 40));
     }
 
     #[test]
-    fn limited_acquire_takes_at_least_the_expected_time() {
-        let limiter = RateLimiter::new(Some(2_000_000));
-        let start = Instant::now();
+    fn limited_acquire_sleeps_off_the_debt() {
+        let (limiter, clock) = on_manual_clock(Some(2_000_000));
+        let start = clock.now();
         for _ in 0..20 {
             limiter.acquire(50_000); // 1 MB in total, 200 kB of it covered by the burst
         }
-        // (1 MB - 200 kB burst) / 2 MB/s = 400 ms; allow slack for timer granularity.
-        assert!(
-            start.elapsed() >= Duration::from_millis(380),
-            "{:?}",
-            start.elapsed()
-        );
+        // (1 MB - 200 kB burst) / 2 MB/s = 400 ms of the limiter's clock.
+        let slept = clock.now() - start;
+        assert!(about(slept, Duration::from_millis(400)), "{slept:?}");
     }
 
     #[test]
     fn threads_share_one_budget() {
-        let limiter = Arc::new(RateLimiter::new(Some(4_000_000)));
-        let start = Instant::now();
-        let handles: Vec<_> = (0..4)
-            .map(|_| {
-                let limiter = Arc::clone(&limiter);
-                std::thread::spawn(move || (0..10).for_each(|_| limiter.acquire(50_000)))
-            })
-            .collect();
-        for h in handles {
-            h.join().unwrap();
-        }
-        // (2 MB - 400 kB burst) / 4 MB/s = 400 ms.
-        assert!(
-            start.elapsed() >= Duration::from_millis(380),
-            "{:?}",
-            start.elapsed()
-        );
+        let (limiter, _clock) = on_manual_clock(Some(4_000_000));
+        let waits: Vec<Duration> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| (0..10).map(|_| limiter.reserve(50_000)).max()))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap().unwrap())
+                .collect()
+        });
+        // 2 MB against a 400 kB burst at 4 MB/s: whoever reserved last waits 400 ms.
+        let longest = waits.into_iter().max().unwrap();
+        assert!(about(longest, Duration::from_millis(400)), "{longest:?}");
     }
 
     #[test]
     fn set_rate_switches_between_limited_and_unlimited() {
-        let limiter = RateLimiter::new(None);
+        let (limiter, _clock) = on_manual_clock(None);
         limiter.set_rate(Some(1_000));
         assert_eq!(limiter.rate(), Some(1_000));
         // Switching on starts with an empty bucket, so any request waits.
-        assert!(limiter.reserve(500) >= Duration::from_millis(300));
+        let wait = limiter.reserve(500);
+        assert!(about(wait, Duration::from_millis(500)), "{wait:?}");
         limiter.set_rate(None);
         assert_eq!(limiter.reserve(1 << 30), Duration::ZERO);
         // Lowering the rate caps the earned allowance at the new, smaller burst.
-        let limiter = RateLimiter::new(Some(1_000_000));
+        let (limiter, _clock) = on_manual_clock(Some(1_000_000));
         limiter.set_rate(Some(1_000));
-        assert!(limiter.reserve(1_000) >= Duration::from_millis(700));
+        let wait = limiter.reserve(1_000);
+        assert!(about(wait, Duration::from_millis(900)), "{wait:?}");
     }
 }
