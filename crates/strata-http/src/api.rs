@@ -79,7 +79,7 @@ pub fn server(state: &AppState) -> ServerReport {
     let tables = state.service.table_status();
     ServerReport {
         version: state.http.version.clone(),
-        uptime_seconds: state.http.started.elapsed().as_secs(),
+        uptime_seconds: state.http.uptime().as_secs(),
         memory: stats.memory,
         block_cache_bytes: stats.cache.size_bytes + stats.cache.index_bloom_bytes,
         block_cache_capacity_bytes: stats.cache.capacity_bytes,

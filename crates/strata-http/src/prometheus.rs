@@ -91,7 +91,7 @@ pub fn render(state: &AppState) -> String {
         "strata_uptime_seconds",
         "gauge",
         "Seconds since the HTTP endpoints started.",
-        state.http.started.elapsed().as_secs(),
+        state.http.uptime().as_secs(),
     );
     e.family(
         "strata_build_info",

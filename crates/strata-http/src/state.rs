@@ -2,9 +2,11 @@
 //! effective configuration, readiness and the chart samples.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use strata_engine::util::clock::Clock;
 
 use crate::charts::Charts;
 
@@ -36,7 +38,9 @@ impl ConfigEntry {
 
 /// Process-level facts the pages report.
 pub struct HttpState {
-    pub started: Instant,
+    /// Reads the time for the uptime.
+    clock: Arc<dyn Clock>,
+    started: Instant,
     pub version: String,
     pub config: Vec<ConfigEntry>,
     pub charts: Charts,
@@ -44,15 +48,26 @@ pub struct HttpState {
 }
 
 impl HttpState {
-    /// State for a server that is ready (its service is open and its catalog loaded).
-    pub fn new(version: impl Into<String>, config: Vec<ConfigEntry>) -> Self {
+    /// State for a server that is ready (its service is open and its catalog loaded),
+    /// started now by `clock`.
+    pub fn new(
+        version: impl Into<String>,
+        config: Vec<ConfigEntry>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
         HttpState {
-            started: Instant::now(),
+            started: clock.now(),
+            clock,
             version: version.into(),
             config,
             charts: Charts::default(),
             ready: AtomicBool::new(true),
         }
+    }
+
+    /// How long ago the endpoints started.
+    pub fn uptime(&self) -> Duration {
+        self.clock.now().saturating_duration_since(self.started)
     }
 
     /// Whether `/readyz` answers 200.
@@ -63,5 +78,20 @@ impl HttpState {
     /// Set to false when shutting down, so load balancers stop sending requests.
     pub fn set_ready(&self, ready: bool) {
         self.ready.store(ready, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strata_engine::util::clock::ManualClock;
+
+    #[test]
+    fn uptime_is_read_off_the_injected_clock() {
+        let clock = Arc::new(ManualClock::new(0));
+        let state = HttpState::new("1.0", Vec::new(), clock.clone());
+        assert_eq!(state.uptime(), Duration::ZERO);
+        clock.advance(90_000);
+        assert_eq!(state.uptime(), Duration::from_secs(90));
     }
 }

@@ -33,6 +33,7 @@ fn fixture() -> Fixture {
             ConfigEntry::new("thrift_port", 9090),
             ConfigEntry::secret("password"),
         ],
+        strata_engine::util::clock::system(),
     ));
     Fixture {
         _dir: dir,
