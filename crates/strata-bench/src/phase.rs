@@ -1,7 +1,6 @@
 //! Runs one phase (one workload) against an open target on `--threads` worker threads.
 
 use std::sync::Barrier;
-use std::time::Instant;
 
 use crate::config::{BenchArgs, Workload};
 use crate::error::{BenchError, BenchResult};
@@ -77,9 +76,10 @@ pub fn run_phase(
             .collect();
         // The clock starts once every worker is ready, so thread start-up is not timed.
         barrier.wait();
-        let start = Instant::now();
+        let clock = strata_engine::util::clock::system();
+        let start = clock.now();
         let outcomes: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-        (outcomes, start.elapsed().as_secs_f64())
+        (outcomes, clock.elapsed(start).as_secs_f64())
     });
     let mut latencies = Latencies::new()?;
     let (mut found, mut rows) = (0, 0);
@@ -120,6 +120,7 @@ fn run_share(
         rows: 0,
     };
     let mut chooser = KeyChooser::new(share.seed, args.num);
+    let clock = strata_engine::util::clock::system();
     match workload {
         Workload::Fillseq | Workload::Fillrandom | Workload::Overwrite => {
             // The value pool is shared by every phase and system; only the keys vary.
@@ -132,26 +133,26 @@ fn run_share(
                 };
                 let key = format_key(n);
                 let value = values.next_value();
-                let start = Instant::now();
+                let start = clock.now();
                 target.put(&key, value)?;
-                out.latencies.record(start.elapsed());
+                out.latencies.record(clock.elapsed(start));
             }
         }
         Workload::Readrandom | Workload::ReadrandomUncached => {
             for _ in 0..share.count {
                 let key = format_key(chooser.next_number());
-                let start = Instant::now();
+                let start = clock.now();
                 let hit = target.get(&key)?;
-                out.latencies.record(start.elapsed());
+                out.latencies.record(clock.elapsed(start));
                 out.found += u64::from(hit.is_some());
             }
         }
         Workload::Seekrandom => {
             for _ in 0..share.count {
                 let key = format_key(chooser.next_number());
-                let start = Instant::now();
+                let start = clock.now();
                 let rows = target.scan(&key, args.seek_nexts)?;
-                out.latencies.record(start.elapsed());
+                out.latencies.record(clock.elapsed(start));
                 out.rows += rows as u64;
             }
         }

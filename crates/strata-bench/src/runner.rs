@@ -2,7 +2,6 @@
 //! between phases the way db_bench does.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use crate::config::{BenchArgs, Workload};
 use crate::error::{BenchError, BenchResult};
@@ -121,9 +120,10 @@ fn run_phases(
         let name = session.backend.name();
         let mut result = run_phase(session.target()?, &name, args, workload, phase_seed)?;
         if workload.writes() {
-            let start = Instant::now();
+            let clock = strata_engine::util::clock::system();
+            let start = clock.now();
             session.target()?.flush()?;
-            result.flush_secs = Some(start.elapsed().as_secs_f64());
+            result.flush_secs = Some(clock.elapsed(start).as_secs_f64());
         }
         if workload == Workload::ReadrandomUncached {
             session.reopen(cached, false)?;

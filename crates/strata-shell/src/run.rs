@@ -36,7 +36,7 @@ fn run_statement(session: &mut Session, statement: &Statement) -> Result<()> {
     match result {
         Ok(()) => {
             if !commands::is_quiet(&statement.name) {
-                let took = session.clock().now().saturating_duration_since(started);
+                let took = session.clock().elapsed(started);
                 session.say(format::took(took.as_secs_f64()))?;
             }
             if let Some(line) = session.take_result() {

@@ -84,7 +84,7 @@ impl Session {
     /// The table names fetched for completion, unless they are too old to trust.
     pub fn fresh_table_names(&self) -> Option<&[String]> {
         let (at, names) = self.tables.as_ref()?;
-        let age = self.clock.now().saturating_duration_since(*at);
+        let age = self.clock.elapsed(*at);
         (age < TABLE_CACHE_TTL).then_some(names.as_slice())
     }
 

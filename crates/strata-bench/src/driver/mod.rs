@@ -6,7 +6,6 @@ pub mod recorder;
 pub mod report;
 
 use std::sync::Barrier;
-use std::time::Instant;
 
 use crate::client::{Client, Target};
 use crate::error::{BenchError, BenchResult};
@@ -53,9 +52,10 @@ where
             })
             .collect();
         barrier.wait();
-        let start = Instant::now();
+        let clock = strata_engine::util::clock::system();
+        let start = clock.now();
         let outcomes: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-        (outcomes, start.elapsed().as_secs_f64())
+        (outcomes, clock.elapsed(start).as_secs_f64())
     });
     bar.finish_and_clear();
     let mut total = Recorder::new(progress::hidden())?;

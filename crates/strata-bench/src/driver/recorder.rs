@@ -1,9 +1,11 @@
 //! Per-thread measurements of one phase, by operation type.
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use indicatif::ProgressBar;
+use strata_engine::util::clock::{self, Clock};
 
 use crate::error::BenchResult;
 use crate::stats::Latencies;
@@ -29,6 +31,8 @@ pub struct Recorder {
     ops: BTreeMap<&'static str, OpStats>,
     bar: ProgressBar,
     unreported: u64,
+    /// Times the calls: the system clock, as a benchmark measures real time.
+    clock: Arc<dyn Clock>,
 }
 
 impl Recorder {
@@ -37,6 +41,7 @@ impl Recorder {
             ops: BTreeMap::new(),
             bar,
             unreported: 0,
+            clock: clock::system(),
         })
     }
 
@@ -63,9 +68,9 @@ impl Recorder {
         ops: u64,
         call: impl FnOnce() -> BenchResult<T>,
     ) -> BenchResult<T> {
-        let start = Instant::now();
+        let start = self.clock.now();
         let value = call()?;
-        self.record(op, ops, start.elapsed())?;
+        self.record(op, ops, self.clock.elapsed(start))?;
         Ok(value)
     }
 

@@ -21,6 +21,12 @@ pub trait Clock: Send + Sync + std::fmt::Debug {
 
     /// Blocks the calling thread for `duration` of this clock's time.
     fn sleep(&self, duration: Duration);
+
+    /// The time since `start` (an instant this clock gave), as `Instant::elapsed` would
+    /// tell it on this clock; zero if `start` is later than now.
+    fn elapsed(&self, start: Instant) -> Duration {
+        self.now().saturating_duration_since(start)
+    }
 }
 
 /// The real system clock.
@@ -130,6 +136,7 @@ mod tests {
         assert_eq!(clock.now() - start, Duration::from_millis(250));
         clock.sleep(Duration::from_millis(5));
         assert_eq!(clock.now() - start, Duration::from_millis(255));
+        assert_eq!(clock.elapsed(start), Duration::from_millis(255));
         assert_eq!(clock.now_millis(), 15);
     }
 

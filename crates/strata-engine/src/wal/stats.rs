@@ -89,7 +89,7 @@ impl WalCounters {
     pub(crate) fn timed_sync(&self, file: &mut dyn WritableFile) -> Result<()> {
         let started = self.clock.now();
         file.sync()?;
-        self.record_sync(self.clock.now().saturating_duration_since(started));
+        self.record_sync(self.clock.elapsed(started));
         Ok(())
     }
 
