@@ -140,5 +140,4 @@ impl BigtableTableAdmin for AdminApi {
 }
 
 #[cfg(test)]
-#[path = "service_tests.rs"]
 mod service_tests;

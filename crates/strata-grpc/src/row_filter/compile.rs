@@ -7,7 +7,7 @@ use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::row_filter::Filter;
 use tonic::Status;
 
-use super::cell_test::CellTest;
+use super::cell_predicate::CellPredicate;
 use super::ranges::{value_range, ColumnRange, TimestampRange};
 use super::regex::{BytesRegex, RegexBudget};
 use super::transform::check_label;
@@ -27,7 +27,7 @@ pub enum Node {
     },
     RowKeyRegex(BytesRegex),
     /// The per-cell true filters.
-    Keep(CellTest),
+    Keep(CellPredicate),
     CellsPerRowOffset(usize),
     CellsPerRowLimit(usize),
     CellsPerColumnLimit(usize),
@@ -75,23 +75,25 @@ fn compile_at(filter: &pb::RowFilter, place: &Place) -> Result<Compiled, Status>
         }
         Filter::RowKeyRegexFilter(p) => Node::RowKeyRegex(regex(p, place, "row_key_regex_filter")?),
         Filter::FamilyNameRegexFilter(p) => {
-            cell_test(CellTest::FamilyRegex(family_regex(p, place)?))
+            keep(CellPredicate::FamilyRegex(family_regex(p, place)?))
         }
-        Filter::ColumnQualifierRegexFilter(p) => cell_test(CellTest::QualifierRegex(regex(
+        Filter::ColumnQualifierRegexFilter(p) => keep(CellPredicate::QualifierRegex(regex(
             p,
             place,
             "column_qualifier_regex_filter",
         )?)),
-        Filter::ValueRegexFilter(p) => {
-            cell_test(CellTest::ValueRegex(regex(p, place, "value_regex_filter")?))
-        }
-        Filter::ColumnRangeFilter(range) => cell_test(CellTest::ColumnRange(
+        Filter::ValueRegexFilter(p) => keep(CellPredicate::ValueRegex(regex(
+            p,
+            place,
+            "value_regex_filter",
+        )?)),
+        Filter::ColumnRangeFilter(range) => keep(CellPredicate::ColumnRange(
             ColumnRange::new(range).map_err(|e| invalid(place, "column_range_filter", &e))?,
         )),
-        Filter::TimestampRangeFilter(range) => cell_test(CellTest::TimestampRange(
+        Filter::TimestampRangeFilter(range) => keep(CellPredicate::TimestampRange(
             TimestampRange::new(range).map_err(|e| invalid(place, "timestamp_range_filter", &e))?,
         )),
-        Filter::ValueRangeFilter(range) => cell_test(CellTest::ValueRange(value_range(range))),
+        Filter::ValueRangeFilter(range) => keep(CellPredicate::ValueRange(value_range(range))),
         Filter::CellsPerRowOffsetFilter(n) => {
             Node::CellsPerRowOffset(count(*n, place, "cells_per_row_offset_filter")?)
         }
@@ -113,8 +115,8 @@ fn leaf(node: Node) -> Compiled {
     }
 }
 
-fn cell_test(test: CellTest) -> Node {
-    Node::Keep(test)
+fn keep(predicate: CellPredicate) -> Node {
+    Node::Keep(predicate)
 }
 
 /// `pass_all_filter`, `block_all_filter`, `strip_value_transformer` and `sink` are booleans

@@ -25,7 +25,7 @@
 //! - `sink`: a copy of its input goes straight to the final result, bypassing everything
 //!   after it; it outputs nothing to its parent. Not allowed inside a condition.
 //!
-//! True filters ([`cell_test`], [`regex`], [`re2`], [`ranges`]):
+//! True filters ([`cell_predicate`], [`regex`], [`re2`], [`ranges`]):
 //! - `row_key_regex_filter`, `family_name_regex_filter`, `column_qualifier_regex_filter`,
 //!   `value_regex_filter`: RE2 syntax over raw bytes (Latin-1), matching the WHOLE
 //!   key/family/qualifier/value. `.` does not match `\n`; `\C` matches any byte;
@@ -61,7 +61,7 @@
 //! [`RowFilter::apply`] returns nothing.
 
 mod cache;
-pub mod cell_test;
+pub mod cell_predicate;
 mod compile;
 pub mod compose;
 pub mod limits;

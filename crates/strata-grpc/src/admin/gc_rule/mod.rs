@@ -288,5 +288,4 @@ fn clamp(n: u32) -> i32 {
 }
 
 #[cfg(test)]
-#[path = "gc_rule_tests.rs"]
 mod tests;

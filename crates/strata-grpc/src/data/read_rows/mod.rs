@@ -276,5 +276,4 @@ impl<S: FnMut(pb::ReadRowsResponse) -> bool> Reader<'_, S> {
 }
 
 #[cfg(test)]
-#[path = "read_rows_tests.rs"]
 mod tests;

@@ -225,5 +225,4 @@ pub fn apply(service: &Arc<Service>, table: &TableName, ops: Vec<AlterOp>) -> Re
 }
 
 #[cfg(test)]
-#[path = "families_tests.rs"]
 mod tests;

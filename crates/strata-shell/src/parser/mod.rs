@@ -321,9 +321,7 @@ impl Parser {
     }
 }
 
-#[path = "parser_strings.rs"]
 mod strings;
 
 #[cfg(test)]
-#[path = "parser_tests.rs"]
 mod tests;

@@ -263,5 +263,4 @@ fn same_coordinates(cell: &Cell, family: &[u8], qualifier: &[u8], ts: i64) -> bo
 }
 
 #[cfg(test)]
-#[path = "mutations_tests.rs"]
 mod tests;

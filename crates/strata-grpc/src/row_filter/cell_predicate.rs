@@ -5,9 +5,9 @@ use super::ranges::{ByteRange, ColumnRange, TimestampRange};
 use super::regex::BytesRegex;
 use super::FilterCell;
 
-/// A per-cell test.
+/// A per-cell predicate: does this one cell pass?
 #[derive(Debug, Clone)]
-pub enum CellTest {
+pub enum CellPredicate {
     FamilyRegex(BytesRegex),
     QualifierRegex(BytesRegex),
     ValueRegex(BytesRegex),
@@ -16,15 +16,15 @@ pub enum CellTest {
     ValueRange(ByteRange),
 }
 
-impl CellTest {
+impl CellPredicate {
     pub fn keeps(&self, cell: &FilterCell) -> bool {
         match self {
-            CellTest::FamilyRegex(regex) => regex.full_match(cell.family.as_bytes()),
-            CellTest::QualifierRegex(regex) => regex.full_match(&cell.qualifier),
-            CellTest::ValueRegex(regex) => regex.full_match(&cell.value),
-            CellTest::ColumnRange(range) => range.contains(cell),
-            CellTest::TimestampRange(range) => range.contains(cell.timestamp_micros),
-            CellTest::ValueRange(range) => range.contains(&cell.value),
+            CellPredicate::FamilyRegex(regex) => regex.full_match(cell.family.as_bytes()),
+            CellPredicate::QualifierRegex(regex) => regex.full_match(&cell.qualifier),
+            CellPredicate::ValueRegex(regex) => regex.full_match(&cell.value),
+            CellPredicate::ColumnRange(range) => range.contains(cell),
+            CellPredicate::TimestampRange(range) => range.contains(cell.timestamp_micros),
+            CellPredicate::ValueRange(range) => range.contains(&cell.value),
         }
     }
 

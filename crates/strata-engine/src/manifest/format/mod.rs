@@ -308,5 +308,4 @@ fn decode_origin(code: u64, offset: u64) -> std::result::Result<FileOrigin, Defe
 }
 
 #[cfg(test)]
-#[path = "format_tests.rs"]
 mod tests;

@@ -178,5 +178,4 @@ impl Chunker {
 }
 
 #[cfg(test)]
-#[path = "chunker_tests.rs"]
 pub(super) mod tests;
