@@ -24,6 +24,12 @@ pub enum BenchError {
     /// A worker thread panicked; its partial results are lost.
     #[error("a worker thread panicked")]
     WorkerPanicked,
+    /// The OS refused a worker thread.
+    #[error("cannot start a worker thread: {0}")]
+    ThreadStart(#[source] std::io::Error),
+    /// A phase ended before it began because one of its workers could not be started.
+    #[error("the phase was called off")]
+    CalledOff,
 }
 
 impl BenchError {

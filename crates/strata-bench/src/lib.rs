@@ -25,6 +25,7 @@ pub mod runner;
 pub mod stats;
 pub mod strata;
 pub mod target;
+pub mod workers;
 pub mod ycsb;
 
 pub use compare::{run_benchmark, Outcome, Sinks};

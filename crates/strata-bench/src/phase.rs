@@ -1,12 +1,11 @@
 //! Runs one phase (one workload) against an open target on `--threads` worker threads.
 
-use std::sync::Barrier;
-
 use crate::config::{BenchArgs, Workload};
-use crate::error::{BenchError, BenchResult};
+use crate::error::BenchResult;
 use crate::keys::{format_key, KeyChooser, ValueSource};
 use crate::stats::{Latencies, PhaseResult};
 use crate::target::KvTarget;
+use crate::workers::run_workers;
 
 /// What one worker thread measured.
 struct ThreadOutcome {
@@ -62,29 +61,14 @@ pub fn run_phase(
 ) -> BenchResult<PhaseResult> {
     let total = args.ops_for(workload);
     let shares = shares(total, args.threads, phase_seed);
-    let barrier = Barrier::new(shares.len() + 1);
-    let (outcomes, secs) = std::thread::scope(|scope| {
-        let handles: Vec<_> = shares
-            .iter()
-            .map(|&share| {
-                let barrier = &barrier;
-                scope.spawn(move || {
-                    barrier.wait();
-                    run_share(target, args, workload, share)
-                })
-            })
-            .collect();
-        // The clock starts once every worker is ready, so thread start-up is not timed.
-        barrier.wait();
-        let clock = strata_engine::util::clock::system();
-        let start = clock.now();
-        let outcomes: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-        (outcomes, clock.elapsed(start).as_secs_f64())
-    });
+    let (outcomes, secs) = run_workers(shares.len(), |index, line| {
+        line.ready()?;
+        run_share(target, args, workload, shares[index])
+    })?;
     let mut latencies = Latencies::new()?;
     let (mut found, mut rows) = (0, 0);
     for outcome in outcomes {
-        let outcome = outcome.map_err(|_| BenchError::WorkerPanicked)??;
+        let outcome = outcome?;
         latencies.merge(&outcome.latencies)?;
         found += outcome.found;
         rows += outcome.rows;

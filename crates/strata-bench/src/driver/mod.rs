@@ -5,10 +5,9 @@ pub mod progress;
 pub mod recorder;
 pub mod report;
 
-use std::sync::Barrier;
-
 use crate::client::{Client, Target};
 use crate::error::{BenchError, BenchResult};
+use crate::workers::run_workers;
 pub use recorder::Recorder;
 pub use report::{OpReport, PhaseReport};
 
@@ -34,34 +33,21 @@ where
         return Err(BenchError::Config("--threads must be at least 1".into()));
     }
     let bar = progress::bar(&plan.name, plan.total_ops, plan.quiet);
-    let barrier = Barrier::new(plan.threads + 1);
-    let (outcomes, secs) = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..plan.threads)
-            .map(|index| {
-                let (barrier, work, bar) = (&barrier, &work, bar.clone());
-                scope.spawn(move || {
-                    let client = target.connect();
-                    // Wait even after a failed connect, so the main thread is not stuck.
-                    barrier.wait();
-                    let mut client = client?;
-                    let mut recorder = Recorder::new(bar)?;
-                    work(index, client.as_mut(), &mut recorder)?;
-                    recorder.flush_progress();
-                    Ok::<_, BenchError>(recorder)
-                })
-            })
-            .collect();
-        barrier.wait();
-        let clock = strata_engine::util::clock::system();
-        let start = clock.now();
-        let outcomes: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-        (outcomes, clock.elapsed(start).as_secs_f64())
-    });
+    let (outcomes, secs) = run_workers(plan.threads, |index, line| {
+        let client = target.connect();
+        // Ready even after a failed connect, or the phase would never start; the error
+        // is this worker's outcome.
+        line.ready()?;
+        let mut client = client?;
+        let mut recorder = Recorder::new(bar.clone())?;
+        work(index, client.as_mut(), &mut recorder)?;
+        recorder.flush_progress();
+        Ok(recorder)
+    })?;
     bar.finish_and_clear();
     let mut total = Recorder::new(progress::hidden())?;
     for outcome in outcomes {
-        let recorder = outcome.map_err(|_| BenchError::WorkerPanicked)??;
-        total.merge(&recorder)?;
+        total.merge(&outcome?)?;
     }
     Ok(PhaseReport::new(target.name(), plan, secs, &total))
 }
