@@ -265,7 +265,7 @@ fn each_row_of_a_batch_is_atomic_for_readers() {
     let stop = Arc::new(AtomicBool::new(false));
     let writer = {
         let (t, stop) = (t.clone(), Arc::clone(&stop));
-        std::thread::spawn(move || {
+        strata_engine::util::thread::spawn("batch-writer", move || {
             for i in 0..300u32 {
                 let v = i.to_string();
                 // Two mutations of the same row in one batch land together.
@@ -277,6 +277,7 @@ fn each_row_of_a_batch_is_atomic_for_readers() {
             }
             stop.store(true, Ordering::Release);
         })
+        .unwrap()
     };
     let mut observed = 0;
     while !stop.load(Ordering::Acquire) {

@@ -9,6 +9,8 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::sync::mpsc;
 
+use strata_engine::util::thread::spawn;
+
 use common::*;
 
 #[test]
@@ -84,11 +86,11 @@ fn unknown_method_server() -> (u16, mpsc::Receiver<Vec<u8>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
+    spawn("fake-thrift-accept", move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { return };
             let tx = tx.clone();
-            std::thread::spawn(move || loop {
+            spawn("fake-thrift-conn", move || loop {
                 let mut buf = vec![0u8; 4096];
                 let n = match stream.read(&mut buf) {
                     Ok(0) | Err(_) => return,
@@ -112,9 +114,11 @@ fn unknown_method_server() -> (u16, mpsc::Receiver<Vec<u8>>) {
                 if stream.write_all(&reply).is_err() {
                     return;
                 }
-            });
+            })
+            .unwrap();
         }
-    });
+    })
+    .unwrap();
     (port, rx)
 }
 

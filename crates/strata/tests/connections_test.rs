@@ -4,10 +4,11 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use strata_server::connections::Api;
 use strata_server::{Service, ServiceOptions};
+use tokio::time::Instant;
 
 async fn wait_for(service: &Service, api: Api, want: usize) {
     let deadline = Instant::now() + Duration::from_secs(10);

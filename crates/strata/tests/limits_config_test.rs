@@ -9,7 +9,7 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_strata");
 
@@ -110,13 +110,16 @@ fn closed_after(port: u16, bytes: &[u8]) -> Duration {
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
-    let start = Instant::now();
+    let clock = strata_engine::util::clock::system();
+    let start = clock.now();
     let mut buf = [0u8; 1024];
     loop {
         match stream.read(&mut buf) {
-            Ok(0) => return start.elapsed(),
+            Ok(0) => return clock.elapsed(start),
             Ok(_) => {} // the gRPC server's SETTINGS frame
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return start.elapsed(),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return clock.elapsed(start)
+            }
             Err(e) => panic!("the connection stayed open: {e}"),
         }
     }

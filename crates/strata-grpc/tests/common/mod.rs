@@ -3,11 +3,12 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use strata_grpc::GrpcLimits;
 use strata_server::connections::Api;
 use strata_server::{Service, ServiceOptions};
+use tokio::time::Instant;
 
 pub struct TestServer {
     pub addr: SocketAddr,

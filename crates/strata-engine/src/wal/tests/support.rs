@@ -75,7 +75,7 @@ impl WritableFile for TestFile {
             return Err(injected("sync"));
         }
         let delay = self.ctl.sync_delay_micros.load(Ordering::SeqCst);
-        std::thread::sleep(Duration::from_micros(delay));
+        crate::util::clock::system().sleep(Duration::from_micros(delay));
         self.ctl.syncs.fetch_add(1, Ordering::SeqCst);
         self.inner.sync()
     }
