@@ -12,7 +12,6 @@ use serde::Serialize;
 use strata_engine::util::clock::Clock;
 
 use crate::names::TableName;
-use crate::service::Service;
 
 /// The public data operations of the service.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -317,13 +316,6 @@ impl Drop for RequestTimer<'_> {
     fn drop(&mut self) {
         self.metrics
             .record(self.op, self.table, self.started.elapsed());
-    }
-}
-
-impl Service {
-    /// The request metrics.
-    pub fn metrics(&self) -> &RequestMetrics {
-        &self.metrics
     }
 }
 
