@@ -4,10 +4,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::cache::BlockCache;
 use crate::compaction::policy::CompactionConfig;
-use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume};
+use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume, Volumes};
+use crate::memstore::limiter::MemoryLimiter;
 use crate::options::WalOptions;
+use crate::region::{RegionContext, RegionLimits, SequenceIds, StoreContextFactory};
+use crate::stats::EventLog;
 use crate::util::clock::{Clock, SystemClock};
+use crate::util::rate_limiter::RateLimiter;
+use crate::wal::Wal;
 
 /// Settings for [`super::Engine::open`]. `EngineOptions::new(dir)` gives the standalone
 /// defaults: one local directory, the system clock, background flush and compaction.
@@ -86,6 +92,42 @@ impl EngineOptions {
             flush: self.flush_threads,
             small_compaction: self.compaction_small_threads,
             large_compaction: self.compaction_large_threads,
+        }
+    }
+
+    /// When regions flush, compact and make writers wait.
+    pub fn region_limits(&self) -> RegionLimits {
+        RegionLimits {
+            memstore_flush_size: self.memstore_flush_size,
+            blocking_store_files: self.blocking_store_files,
+            write_wait_timeout: self.write_wait_timeout,
+            compaction: self.compaction,
+        }
+    }
+
+    /// What the engine's regions run on: `wal`, whose newest edit is `last_seq`, and
+    /// stores on `volumes` read through `cache`.
+    pub(crate) fn region_context(
+        &self,
+        wal: Arc<Wal>,
+        last_seq: u64,
+        volumes: Arc<Volumes>,
+        cache: Arc<BlockCache>,
+    ) -> RegionContext {
+        let clock = Arc::clone(&self.clock);
+        RegionContext {
+            wal,
+            sequence: SequenceIds::starting_after(last_seq),
+            memory: MemoryLimiter::new(
+                self.memstore_limit,
+                self.write_wait_timeout,
+                Arc::clone(&clock),
+            ),
+            clock,
+            limits: self.region_limits(),
+            rate_limiter: RateLimiter::new(self.compaction_bytes_per_sec),
+            events: EventLog::default(),
+            stores: StoreContextFactory::new(volumes, cache),
         }
     }
 

@@ -4,9 +4,10 @@
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 
+use super::host::EngineHost;
 use super::lanes::{Lane, Scheduler};
-use super::shared::Shared;
 use crate::error::{Error, Result};
+use crate::util::thread;
 
 /// Threads per lane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,20 +41,19 @@ impl LaneThreads {
     }
 }
 
-/// Starts every lane's threads. They hold only a weak reference, so they never keep a
-/// closed engine alive. If a thread cannot be started, the ones started are stopped.
+/// Starts every lane's threads. They hold only a weak reference to the host, so they never
+/// keep a closed engine alive. If a thread cannot be started, the ones started are stopped.
 pub fn spawn(
-    shared: &Weak<Shared>,
+    host: &Weak<EngineHost>,
     scheduler: &Arc<Scheduler>,
     threads: LaneThreads,
 ) -> Result<Vec<JoinHandle<()>>> {
     let mut handles = Vec::new();
     for lane in Lane::ALL {
         for n in 0..threads.of(lane) {
-            let (weak, lanes) = (Weak::clone(shared), Arc::clone(scheduler));
-            let started = std::thread::Builder::new()
-                .name(format!("strata-{}-{n}", thread_name(lane)))
-                .spawn(move || serve(&weak, &lanes, lane));
+            let (weak, lanes) = (Weak::clone(host), Arc::clone(scheduler));
+            let name = format!("strata-{}-{n}", thread_name(lane));
+            let started = thread::spawn(name, move || serve(&weak, &lanes, lane));
             match started {
                 Ok(handle) => handles.push(handle),
                 Err(e) => {
@@ -85,12 +85,12 @@ pub fn stop(scheduler: &Scheduler, handles: Vec<JoinHandle<()>>) {
     }
 }
 
-fn serve(shared: &Weak<Shared>, scheduler: &Scheduler, lane: Lane) {
+fn serve(host: &Weak<EngineHost>, scheduler: &Scheduler, lane: Lane) {
     while let Some(task) = scheduler.next(lane) {
-        let Some(shared) = shared.upgrade() else {
+        let Some(host) = host.upgrade() else {
             return;
         };
-        let Some(region) = shared.region(task.region) else {
+        let Some(region) = host.regions.get(task.region) else {
             continue; // closed since it was queued
         };
         let result = match lane {
