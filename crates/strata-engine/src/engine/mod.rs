@@ -23,7 +23,12 @@ pub use options::EngineOptions;
 use crate::cache::BlockCache;
 use crate::error::{Error, Result};
 use crate::fs::{FileCategory, FirstVolume, Volumes};
-use crate::region::{region_dir, Region, RegionContext, RegionHost, RegionSpec};
+use crate::memstore::limiter::MemoryLimiter;
+use crate::region::{
+    region_dir, Region, RegionContext, RegionHost, RegionSpec, SequenceIds, StoreContextFactory,
+};
+use crate::stats::EventLog;
+use crate::util::rate_limiter::RateLimiter;
 use crate::wal::{Wal, WalEdit};
 use host::EngineHost;
 use lanes::Scheduler;
@@ -59,11 +64,12 @@ impl Engine {
         let volumes = Arc::new(build_volumes(&options)?);
         let replayed = replay_wal(&options, &volumes)?;
         let cache = BlockCache::new(options.block_cache_bytes);
-        let context = Arc::new(options.region_context(
+        let stores = StoreContextFactory::new(Arc::clone(&volumes), Arc::clone(&cache));
+        let context = Arc::new(region_context(
+            &options,
             replayed.wal,
             replayed.last_seq,
-            Arc::clone(&volumes),
-            Arc::clone(&cache),
+            stores,
         ));
         let scheduler = Arc::new(Scheduler::new(options.background_work));
         let host = Arc::new(EngineHost::new(
@@ -211,6 +217,27 @@ fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
         volumes.fs().create_dir_all(&volume.root)?;
     }
     Ok(volumes)
+}
+
+/// What the engine's regions run on: `wal`, whose newest edit is `last_seq`, and `stores`.
+fn region_context(
+    options: &EngineOptions,
+    wal: Arc<Wal>,
+    last_seq: u64,
+    stores: StoreContextFactory,
+) -> RegionContext {
+    let clock = Arc::clone(&options.clock);
+    let timeout = options.write_wait_timeout;
+    RegionContext {
+        wal,
+        sequence: SequenceIds::starting_after(last_seq),
+        memory: MemoryLimiter::new(options.memstore_limit, timeout, Arc::clone(&clock)),
+        clock,
+        limits: options.region_limits(),
+        rate_limiter: RateLimiter::new(options.compaction_bytes_per_sec),
+        events: EventLog::default(),
+        stores,
+    }
 }
 
 /// Opens the WAL, replaying it: each region's edits are kept until the region is opened.

@@ -4,16 +4,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::cache::BlockCache;
+use super::lanes::Lane;
 use crate::compaction::policy::CompactionConfig;
-use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume, Volumes};
-use crate::memstore::limiter::MemoryLimiter;
+use crate::error::{Error, Result};
+use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume};
 use crate::options::WalOptions;
-use crate::region::{RegionContext, RegionLimits, SequenceIds, StoreContextFactory};
-use crate::stats::EventLog;
+use crate::region::RegionLimits;
 use crate::util::clock::{Clock, SystemClock};
-use crate::util::rate_limiter::RateLimiter;
-use crate::wal::Wal;
 
 /// Settings for [`super::Engine::open`]. `EngineOptions::new(dir)` gives the standalone
 /// defaults: one local directory, the system clock, background flush and compaction.
@@ -87,8 +84,8 @@ impl EngineOptions {
     }
 
     /// The background threads of each lane.
-    pub(crate) fn lane_threads(&self) -> super::worker::LaneThreads {
-        super::worker::LaneThreads {
+    pub(crate) fn lane_threads(&self) -> LaneThreads {
+        LaneThreads {
             flush: self.flush_threads,
             small_compaction: self.compaction_small_threads,
             large_compaction: self.compaction_large_threads,
@@ -102,32 +99,6 @@ impl EngineOptions {
             blocking_store_files: self.blocking_store_files,
             write_wait_timeout: self.write_wait_timeout,
             compaction: self.compaction,
-        }
-    }
-
-    /// What the engine's regions run on: `wal`, whose newest edit is `last_seq`, and
-    /// stores on `volumes` read through `cache`.
-    pub(crate) fn region_context(
-        &self,
-        wal: Arc<Wal>,
-        last_seq: u64,
-        volumes: Arc<Volumes>,
-        cache: Arc<BlockCache>,
-    ) -> RegionContext {
-        let clock = Arc::clone(&self.clock);
-        RegionContext {
-            wal,
-            sequence: SequenceIds::starting_after(last_seq),
-            memory: MemoryLimiter::new(
-                self.memstore_limit,
-                self.write_wait_timeout,
-                Arc::clone(&clock),
-            ),
-            clock,
-            limits: self.region_limits(),
-            rate_limiter: RateLimiter::new(self.compaction_bytes_per_sec),
-            events: EventLog::default(),
-            stores: StoreContextFactory::new(volumes, cache),
         }
     }
 
@@ -151,5 +122,37 @@ impl std::fmt::Debug for EngineOptions {
             .field("memstore_flush_size", &self.memstore_flush_size)
             .field("block_cache_bytes", &self.block_cache_bytes)
             .finish_non_exhaustive()
+    }
+}
+
+/// Threads per lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneThreads {
+    pub flush: usize,
+    pub small_compaction: usize,
+    pub large_compaction: usize,
+}
+
+impl LaneThreads {
+    /// The threads serving `lane`.
+    pub fn of(&self, lane: Lane) -> usize {
+        match lane {
+            Lane::Flush => self.flush,
+            Lane::SmallCompaction => self.small_compaction,
+            Lane::LargeCompaction => self.large_compaction,
+        }
+    }
+
+    /// Every lane needs a thread, or its work would never run.
+    pub fn validate(&self) -> Result<()> {
+        let named = [
+            (self.flush, "flush_threads"),
+            (self.small_compaction, "compaction_small_threads"),
+            (self.large_compaction, "compaction_large_threads"),
+        ];
+        match named.iter().find(|(n, _)| *n == 0) {
+            Some((_, name)) => Err(Error::InvalidArgument(format!("{name} must be at least 1"))),
+            None => Ok(()),
+        }
     }
 }

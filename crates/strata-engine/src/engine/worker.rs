@@ -6,40 +6,9 @@ use std::thread::JoinHandle;
 
 use super::host::EngineHost;
 use super::lanes::{Lane, Scheduler};
+use super::options::LaneThreads;
 use crate::error::{Error, Result};
 use crate::util::thread;
-
-/// Threads per lane.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LaneThreads {
-    pub flush: usize,
-    pub small_compaction: usize,
-    pub large_compaction: usize,
-}
-
-impl LaneThreads {
-    /// The threads serving `lane`.
-    pub fn of(&self, lane: Lane) -> usize {
-        match lane {
-            Lane::Flush => self.flush,
-            Lane::SmallCompaction => self.small_compaction,
-            Lane::LargeCompaction => self.large_compaction,
-        }
-    }
-
-    /// Every lane needs a thread, or its work would never run.
-    pub fn validate(&self) -> Result<()> {
-        let named = [
-            (self.flush, "flush_threads"),
-            (self.small_compaction, "compaction_small_threads"),
-            (self.large_compaction, "compaction_large_threads"),
-        ];
-        match named.iter().find(|(n, _)| *n == 0) {
-            Some((_, name)) => Err(Error::InvalidArgument(format!("{name} must be at least 1"))),
-            None => Ok(()),
-        }
-    }
-}
 
 /// Starts every lane's threads. They hold only a weak reference to the host, so they never
 /// keep a closed engine alive. If a thread cannot be started, the ones started are stopped.

@@ -4,11 +4,11 @@
 //! and where its stores' files live. Nothing here reaches another region: the host decides
 //! what the region's notifications mean ([`super::RegionHost`]).
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::region_dir;
 use crate::cache::BlockCache;
 use crate::compaction::policy::CompactionConfig;
 use crate::fs::Volumes;
@@ -100,4 +100,9 @@ impl StoreContextFactory {
             relative_dir: region_dir(region).join(family_dir_name(family)),
         }
     }
+}
+
+/// A region's directory relative to a volume root.
+pub fn region_dir(id: u64) -> PathBuf {
+    PathBuf::from("regions").join(format!("{id:016x}"))
 }

@@ -14,7 +14,7 @@ mod seal;
 mod stats;
 mod write;
 
-pub use context::{RegionContext, RegionLimits, SequenceIds, StoreContextFactory};
+pub use context::{region_dir, RegionContext, RegionLimits, SequenceIds, StoreContextFactory};
 pub use host::RegionHost;
 pub use scanner::RegionScanner;
 pub use write::PendingWrite;
@@ -211,11 +211,6 @@ fn open_stores(
         }
     }
     Ok(stores)
-}
-
-/// A region's directory relative to a volume root.
-pub fn region_dir(id: u64) -> std::path::PathBuf {
-    std::path::PathBuf::from("regions").join(format!("{id:016x}"))
 }
 
 #[cfg(test)]
