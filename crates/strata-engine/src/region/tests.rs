@@ -11,11 +11,12 @@ use parking_lot::Mutex;
 use super::*;
 use crate::cache::BlockCache;
 use crate::compaction::policy::CompactionConfig;
+use crate::error::Error;
 use crate::fs::{FileSystem, MemFs, Volumes};
 use crate::memstore::limiter::MemoryLimiter;
 use crate::options::{Durability, WalOptions};
 use crate::stats::EventLog;
-use crate::util::clock::system;
+use crate::util::clock::{system, Clock, ManualClock};
 use crate::util::rate_limiter::RateLimiter;
 use crate::wal::Wal;
 use crate::Cell;
@@ -76,7 +77,7 @@ impl RegionHost for FakeHost {
     }
 }
 
-fn context(limits: RegionLimits) -> Arc<RegionContext> {
+fn context(limits: RegionLimits, clock: Arc<dyn Clock>) -> Arc<RegionContext> {
     let fs: Arc<dyn FileSystem> = Arc::new(MemFs::new());
     let root = PathBuf::from("/data");
     fs.create_dir_all(&root).unwrap();
@@ -91,8 +92,8 @@ fn context(limits: RegionLimits) -> Arc<RegionContext> {
     Arc::new(RegionContext {
         wal: wal.unwrap(),
         sequence: SequenceIds::starting_after(0),
-        memory: MemoryLimiter::new(1 << 30, limits.write_wait_timeout, system()),
-        clock: system(),
+        memory: MemoryLimiter::new(1 << 30, limits.write_wait_timeout, Arc::clone(&clock)),
+        clock,
         limits,
         rate_limiter: RateLimiter::new(None),
         events: EventLog::default(),
@@ -126,7 +127,7 @@ fn put(region: &Region, row: u32) -> u64 {
 #[test]
 fn a_full_memstore_asks_its_host_for_a_flush_and_a_flush_reports_its_seq() {
     let host = Arc::new(FakeHost::default());
-    let region = open(&context(limits(4 * 1024, 100)), &host);
+    let region = open(&context(limits(4 * 1024, 100), system()), &host);
     let mut row = 0;
     while region.memstore_bytes() < 4 * 1024 {
         assert!(host.take().is_empty(), "nothing asked below the flush size");
@@ -149,7 +150,7 @@ fn a_full_memstore_asks_its_host_for_a_flush_and_a_flush_reports_its_seq() {
 #[test]
 fn a_writer_blocked_on_files_goes_on_once_a_compaction_finishes() {
     let host = Arc::new(FakeHost::default());
-    let region = open(&context(limits(1 << 30, 3)), &host);
+    let region = open(&context(limits(1 << 30, 3), system()), &host);
     host.compacts.set(Arc::downgrade(&region)).unwrap();
     for row in 0..3 {
         put(&region, row);
@@ -165,4 +166,28 @@ fn a_writer_blocked_on_files_goes_on_once_a_compaction_finishes() {
     let notices = host.take();
     assert_eq!(notices[0], Notice::CompactionWanted(9));
     assert_eq!(region.stores()[b"cf".as_slice()].file_count(), 1);
+}
+
+#[test]
+fn a_blocked_writer_times_out_by_the_region_clock() {
+    let clock = Arc::new(ManualClock::new(0));
+    let mut limits = limits(1 << 30, 1);
+    limits.write_wait_timeout = Duration::from_millis(20);
+    let host = Arc::new(FakeHost::default());
+    let region = open(&context(limits, Arc::clone(&clock) as _), &host);
+    put(&region, 0);
+    region.flush().unwrap();
+    let writer = {
+        let region = Arc::clone(&region);
+        let cell = Cell::put("r9", "cf", "q", 1, "v");
+        std::thread::spawn(move || region.mutate(vec![cell], Durability::SyncWal))
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !writer.is_finished(),
+        "100 ms of real time are not the 20 ms timeout of a clock that stood still"
+    );
+    clock.advance(20);
+    let err = writer.join().unwrap().unwrap_err();
+    assert!(matches!(err, Error::TooBusy(_)), "{err}");
 }
