@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use strata_engine::fs::MemFs;
-use strata_engine::util::clock::{self, Clock};
+use strata_engine::util::clock;
 use strata_engine::{EngineOptions, FamilyOptions};
 
 use super::TableDirectory;
