@@ -205,7 +205,7 @@ impl RequestMetrics {
             metrics: self,
             op,
             table,
-            started: Instant::now(),
+            started: self.clock.now(),
         }
     }
 
@@ -314,8 +314,12 @@ pub struct RequestTimer<'a> {
 
 impl Drop for RequestTimer<'_> {
     fn drop(&mut self) {
-        self.metrics
-            .record(self.op, self.table, self.started.elapsed());
+        let elapsed = self
+            .metrics
+            .clock
+            .now()
+            .saturating_duration_since(self.started);
+        self.metrics.record(self.op, self.table, elapsed);
     }
 }
 
