@@ -1,9 +1,11 @@
 //! When regions split by themselves, and the one place splits and merges are started and
 //! counted. How a split is done is `directory/regions.rs`.
 //!
-//! Row operations report every region they wrote to (`rows/` has one write path that all
-//! operations share, so none can skip it), and the splitter compares the region's size,
-//! a sum over its stores, with the table's threshold.
+//! Row operations report every region they wrote to (`rows/` has two write paths that all
+//! operations share, so none can skip it), and the splitter compares the region's size with
+//! the table's threshold. HBase checks after each flush because its region size counts only
+//! store files; here the size counts the memstores too, so the check after a write sees
+//! every byte a later flush will write, and a region grown by increments alone splits too.
 
 use std::collections::HashSet;
 use std::sync::Arc;
