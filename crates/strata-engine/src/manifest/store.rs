@@ -67,6 +67,12 @@ impl Manifest {
         &self.state
     }
 
+    /// True after a failed commit that could not be rolled back: the disk may hold the
+    /// state that commit wrote, so the files it added must be kept until a reopen decides.
+    pub fn may_hold_uncommitted_state(&self) -> bool {
+        self.poisoned
+    }
+
     /// The number of the manifest file holding the current state.
     pub fn manifest_number(&self) -> u64 {
         self.number
