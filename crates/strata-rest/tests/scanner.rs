@@ -3,8 +3,11 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 use common::{b64, json_cells, Harness};
+use strata_engine::util::clock::ManualClock;
 use strata_rest::RestOptions;
 
 const JSON: &str = "application/json";
@@ -158,9 +161,8 @@ async fn hbase_json_filters_and_filter_language() {
 
 #[tokio::test]
 async fn scanner_errors_and_limits() {
-    let h = Harness::with_options(RestOptions {
-        max_open_scanners: 2,
-        ..RestOptions::default()
+    let h = Harness::with_service(RestOptions::default(), |o| {
+        o.limits.max_open_scanners = 2;
     });
     table_with_rows(&h).await;
     assert_eq!(
@@ -207,14 +209,16 @@ async fn scanner_errors_and_limits() {
 
 #[tokio::test]
 async fn idle_scanners_expire() {
-    let h = Harness::with_options(RestOptions {
-        scanner_lease: std::time::Duration::from_millis(50),
-        max_open_scanners: 1,
-        ..RestOptions::default()
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let lease = std::time::Duration::from_secs(60);
+    let h = Harness::with_service(RestOptions::default(), |o| {
+        o.engine.clock = clock.clone();
+        o.scanner_lease = lease;
+        o.limits.max_open_scanners = 1;
     });
     table_with_rows(&h).await;
     let path = open(&h, XML, "<Scanner/>").await;
-    tokio::time::sleep(std::time::Duration::from_millis(120)).await;
+    clock.advance(lease.as_millis() as i64);
     // Opening another reaps the idle one (the limit of one would refuse it otherwise).
     open(&h, XML, "<Scanner/>").await;
     assert_eq!(h.get(&path, JSON).await.status, StatusCode::NOT_FOUND);

@@ -20,7 +20,7 @@ mod row_locks;
 mod row_ops;
 mod row_stream;
 mod row_txn;
-mod scanner;
+pub mod scanners;
 pub mod schema;
 mod service;
 mod split;
@@ -34,7 +34,9 @@ pub use limits::{Dialect, Limits};
 pub use names::{TableName, DEFAULT_NAMESPACE};
 pub use row_ops::{Check, CompareOp};
 pub use row_stream::RowStream;
-pub use scanner::SCANNER_LEASE;
+pub use scanners::{
+    ScannerLookup, ScannerOptions, ScannerOwner, ScannerProtocol, ScannerResults, SCANNER_LEASE,
+};
 pub use schema::AlterOp;
 pub use service::{Service, ServiceOptions};
 pub use split::{SplitAt, SplitPolicy};

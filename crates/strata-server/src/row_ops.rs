@@ -212,7 +212,7 @@ impl Service {
                 .map(|row| filter.filter_row(row))
             {
                 Some(crate::filter::RowOutcome::Keep(row)) => {
-                    Some(crate::scanner::trim_versions(row, get.max_versions))
+                    Some(crate::scanners::trim_versions(row, get.max_versions))
                 }
                 _ => None,
             },

@@ -1,5 +1,5 @@
 //! The service: opens the engine and the catalog, and implements namespace and table
-//! administration. Row operations are in `row_ops.rs` and `locked_row.rs`, scanners in `scanner.rs`.
+//! administration. Row operations are in `row_ops.rs` and `locked_row.rs`, scanners in `scanners/`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -14,7 +14,7 @@ use crate::catalog::{Catalog, RegionEntry, TableRecord};
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::{check_namespace, TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
-use crate::scanner::Scanners;
+use crate::scanners::ScannerRegistry;
 use crate::table::{region_ranges, OpenRegion, RegionInfo, TableDescriptor, TableState};
 
 /// How to open the service.
@@ -34,7 +34,7 @@ impl ServiceOptions {
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         ServiceOptions {
             engine: EngineOptions::new(data_dir),
-            scanner_lease: crate::scanner::SCANNER_LEASE,
+            scanner_lease: crate::scanners::SCANNER_LEASE,
             split: crate::split::SplitPolicy::default(),
             limits: crate::limits::Limits::default(),
         }
@@ -52,7 +52,7 @@ pub struct Service {
     namespaces: RwLock<BTreeSet<String>>,
     pub(crate) tables: RwLock<BTreeMap<TableName, Arc<TableState>>>,
     pub(crate) next_region_id: AtomicU64,
-    pub(crate) scanners: Scanners,
+    pub(crate) scanners: ScannerRegistry,
     pub(crate) row_locks: crate::row_locks::RowLocks,
     /// Regions an automatic split is under way for.
     pub(crate) splitting: Mutex<std::collections::HashSet<u64>>,
@@ -104,6 +104,8 @@ impl Service {
             crate::write_budget::WriteBudget::new(options.limits.max_write_bytes_in_flight);
         let request_budget =
             crate::request_budget::RequestBudget::new(options.limits.max_request_bytes_in_flight);
+        let scanners =
+            ScannerRegistry::new(Arc::clone(&options.engine.clock), options.scanner_lease);
         Ok(Arc::new_cyclic(|me| Service {
             engine,
             options,
@@ -112,7 +114,7 @@ impl Service {
             namespaces: RwLock::new(namespaces),
             tables: RwLock::new(tables),
             next_region_id: AtomicU64::new(next_region_id),
-            scanners: Scanners::default(),
+            scanners,
             row_locks: crate::row_locks::RowLocks::default(),
             splitting: Mutex::new(std::collections::HashSet::new()),
             me: me.clone(),

@@ -23,7 +23,6 @@ pub mod ops;
 mod reply_encoder;
 pub mod request_reader;
 pub mod results;
-mod scanner_reaper;
 pub mod schema;
 mod schema_check;
 pub mod server;
