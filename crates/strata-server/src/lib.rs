@@ -20,6 +20,7 @@ mod row_locks;
 mod row_ops;
 mod row_stream;
 mod row_txn;
+mod scanner_ops;
 pub mod scanners;
 pub mod schema;
 mod service;

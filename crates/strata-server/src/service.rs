@@ -1,5 +1,5 @@
 //! The service: opens the engine and the catalog, and implements namespace and table
-//! administration. Row operations are in `row_ops.rs` and `locked_row.rs`, scanners in `scanners/`.
+//! administration. Row operations are in `row_ops.rs` and `locked_row.rs`, scanners in `scanner_ops.rs` and `scanners/`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -8,6 +8,7 @@ pub mod gen {
 }
 
 pub mod binary_check;
+mod binary_walk;
 pub mod codec;
 pub mod columns;
 pub mod compact;

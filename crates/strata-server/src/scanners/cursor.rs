@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::filter::{Filter, RowOutcome};
 
 /// What a scanner reads, fixed when it is opened.
-pub(super) struct CursorPlan {
+pub(crate) struct CursorPlan {
     pub scan: Scan,
     pub filter: Option<Filter>,
     /// With a filter, the engine reads every stored version and this many per column are

@@ -9,9 +9,9 @@
 //! a `u64`, and all three are the same number.
 
 mod cursor;
+mod options;
 mod owner;
 mod reaper;
-mod service_api;
 #[cfg(test)]
 mod tests;
 
@@ -21,10 +21,11 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 use strata_engine::util::clock::Clock;
+use strata_engine::Cell;
 
-pub(crate) use cursor::trim_versions;
+pub(crate) use cursor::{trim_versions, CursorPlan};
+pub use options::{ScannerLookup, ScannerOptions, ScannerResults};
 pub use owner::{ScannerClient, ScannerOwner, ScannerProtocol};
-pub use service_api::{ScannerLookup, ScannerOptions, ScannerResults};
 
 use crate::error::{Result, ServiceError};
 use crate::limits::Limits;
@@ -107,7 +108,7 @@ impl ScannerRegistry {
     }
 
     /// Checks that `owner` may open one more scanner under `limits`.
-    fn check_room(&self, limits: &Limits, owner: ScannerOwner) -> Result<()> {
+    pub(crate) fn check_room(&self, limits: &Limits, owner: ScannerOwner) -> Result<()> {
         // Checked before the insert: opens racing each other may overshoot a limit by at
         // most their number, which keeps the open path to one short lock.
         let open = self.shared.open.lock();
@@ -124,8 +125,14 @@ impl ScannerRegistry {
         limits.check_client_scanner_count(held)
     }
 
-    /// Registers a scanner; returns its id.
-    fn insert(&self, table: TableName, options: &ScannerOptions, cursor: Cursor) -> u64 {
+    /// Registers a scanner reading `plan`; returns its id.
+    pub(crate) fn insert(
+        &self,
+        table: TableName,
+        options: &ScannerOptions,
+        plan: CursorPlan,
+    ) -> u64 {
+        let cursor = Cursor::new(plan);
         let entry = Entry {
             owner: options.owner,
             table,
@@ -175,8 +182,41 @@ impl ScannerRegistry {
         })
     }
 
+    /// Up to `max_results` further results of scanner `id` (see `Cursor::take_results`).
+    pub(crate) fn results(
+        &self,
+        lookup: &ScannerLookup<'_>,
+        id: u64,
+        max_results: usize,
+    ) -> Result<ScannerResults> {
+        let found = self.find(lookup, id)?;
+        let results = found
+            .lock(self.shared.clock.as_ref())
+            .cursor
+            .take_results(max_results)?;
+        Ok(ScannerResults {
+            results,
+            sorted_columns: found.sorted_columns,
+        })
+    }
+
+    /// Up to `max_cells` further cells of scanner `id` (`None`: its batch), from at most
+    /// `max_rows` rows (see `Cursor::take_cells`).
+    pub(crate) fn cells(
+        &self,
+        lookup: &ScannerLookup<'_>,
+        id: u64,
+        max_cells: Option<usize>,
+        max_rows: usize,
+    ) -> Result<Vec<Cell>> {
+        let found = self.find(lookup, id)?;
+        let max_cells = max_cells.or(found.batch).unwrap_or(usize::MAX);
+        let mut scanner = found.lock(self.shared.clock.as_ref());
+        scanner.cursor.take_cells(max_cells, max_rows)
+    }
+
     /// Removes scanner `id`, if `lookup` may see it.
-    fn remove(&self, lookup: &ScannerLookup<'_>, id: u64) -> Result<()> {
+    pub(crate) fn remove(&self, lookup: &ScannerLookup<'_>, id: u64) -> Result<()> {
         let mut open = self.shared.open.lock();
         match open.get(&id) {
             Some(e) if lookup.may_see(e.owner.protocol, &e.table) => {
@@ -188,7 +228,7 @@ impl ScannerRegistry {
     }
 
     /// Whether scanner `id` is open (not closed, not expired).
-    fn contains(&self, id: u64) -> bool {
+    pub(crate) fn contains(&self, id: u64) -> bool {
         self.shared.open.lock().contains_key(&id)
     }
 }

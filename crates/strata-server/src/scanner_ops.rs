@@ -1,6 +1,7 @@
-//! The service's scanner calls, for every front end. The embedded API's calls
-//! (`open_scanner`, `scanner_next`, `close_scanner`) are the general ones with the embedded
-//! owner and whole rows.
+//! The service's scanner calls, for every front end: opening checks the limits and plans
+//! the scan over the table's regions, and the rest goes to the registry (`scanners/`). The
+//! embedded API's calls (`open_scanner`, `scanner_next`, `close_scanner`) are the general
+//! ones with the embedded owner and whole rows.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -8,69 +9,12 @@ use std::time::Duration;
 
 use strata_engine::{Cell, Region, RowResult, Scan};
 
-use super::cursor::{Cursor, CursorPlan};
-use super::{ScannerOwner, ScannerProtocol};
 use crate::error::Result;
 use crate::filter::Filter;
 use crate::metrics::Operation;
 use crate::names::TableName;
+use crate::scanners::{CursorPlan, ScannerLookup, ScannerOptions, ScannerResults};
 use crate::service::Service;
-
-/// What a scanner reads and for whom.
-pub struct ScannerOptions {
-    pub scan: Scan,
-    /// HBase's filter language, applied after the versions of each row are chosen.
-    pub filter: Option<Filter>,
-    /// Most cells per result: a wider row comes back in parts (HBase's `Scan.setBatch`).
-    /// `None` or 0 returns whole rows.
-    pub batch: Option<usize>,
-    /// Thrift's `sortColumns`, kept for the adapter to shape each batch of results.
-    pub sorted_columns: bool,
-    pub owner: ScannerOwner,
-}
-
-impl ScannerOptions {
-    /// Whole rows of `scan` for the embedded API.
-    pub fn embedded(scan: Scan, filter: Option<Filter>) -> ScannerOptions {
-        ScannerOptions {
-            scan,
-            filter,
-            batch: None,
-            sorted_columns: false,
-            owner: ScannerOwner::EMBEDDED,
-        }
-    }
-}
-
-/// Who looks a scanner up by id: a scanner is found only through the protocol that opened
-/// it, and, when `table` is given, only under its own table (REST's URLs name it).
-#[derive(Debug, Clone, Copy)]
-pub struct ScannerLookup<'a> {
-    pub protocol: ScannerProtocol,
-    pub table: Option<&'a TableName>,
-}
-
-impl ScannerLookup<'_> {
-    pub const EMBEDDED: ScannerLookup<'static> = ScannerLookup {
-        protocol: ScannerProtocol::Embedded,
-        table: None,
-    };
-    pub const THRIFT: ScannerLookup<'static> = ScannerLookup {
-        protocol: ScannerProtocol::Thrift,
-        table: None,
-    };
-
-    pub(super) fn may_see(&self, protocol: ScannerProtocol, table: &TableName) -> bool {
-        protocol == self.protocol && self.table.is_none_or(|t| t == table)
-    }
-}
-
-/// Results of one fetch, with how the owner asked to see them.
-#[derive(Debug)]
-pub struct ScannerResults {
-    pub results: Vec<RowResult>,
-    pub sorted_columns: bool,
-}
 
 impl Service {
     /// Opens a scanner over `table`; returns its id.
@@ -97,9 +41,7 @@ impl Service {
         self.scanners.check_room(self.limits(), options.owner)?;
         options.batch = options.batch.filter(|b| *b > 0);
         let plan = self.plan_scan(table, &mut options)?;
-        Ok(self
-            .scanners
-            .insert(table.clone(), &options, Cursor::new(plan)))
+        Ok(self.scanners.insert(table.clone(), &options, plan))
     }
 
     /// What a scanner of `options` reads: the table's regions in scan order, and the filter
@@ -150,15 +92,7 @@ impl Service {
         max_results: usize,
     ) -> Result<ScannerResults> {
         let _timer = self.metrics.start(Operation::ScannerNext, None);
-        let found = self.scanners.find(lookup, id)?;
-        let results = found
-            .lock(self.scanners.shared.clock.as_ref())
-            .cursor
-            .take_results(max_results)?;
-        Ok(ScannerResults {
-            results,
-            sorted_columns: found.sorted_columns,
-        })
+        self.scanners.results(lookup, id, max_results)
     }
 
     /// Up to `max_cells` further cells of scanner `id` (`None`: the scanner's batch, or
@@ -172,10 +106,7 @@ impl Service {
         max_rows: usize,
     ) -> Result<Vec<Cell>> {
         let _timer = self.metrics.start(Operation::ScannerNext, None);
-        let found = self.scanners.find(lookup, id)?;
-        let max_cells = max_cells.or(found.batch).unwrap_or(usize::MAX);
-        let mut scanner = found.lock(self.scanners.shared.clock.as_ref());
-        scanner.cursor.take_cells(max_cells, max_rows)
+        self.scanners.cells(lookup, id, max_cells, max_rows)
     }
 
     /// Closes embedded scanner `id`.
