@@ -111,7 +111,7 @@ macro_rules! forward_to_families {
 }
 
 forward_to_families! {
-    // admin
+    // Table administration and server information.
     admin::enable_table(table_name: Option<t::Bytes>) -> Reply<(), HbaseEnableTableException>;
     admin::disable_table(table_name: Option<t::Bytes>) -> Reply<(), HbaseDisableTableException>;
     admin::is_table_enabled(
@@ -121,7 +121,6 @@ forward_to_families! {
     admin::major_compact(name: Option<t::Bytes>) -> Reply<(), HbaseMajorCompactException>;
     admin::get_table_names() -> Reply<Vec<Text>, HbaseGetTableNamesException>;
     admin::get_table_names_with_is_table_enabled(
-        ,
     ) -> Reply<AHashMap<Text, bool>, HbaseGetTableNamesWithIsTableEnabledException>;
     admin::get_column_descriptors(
         table_name: Option<Text>,
@@ -139,7 +138,7 @@ forward_to_families! {
     admin::grant(_info: Option<TAccessControlEntity>) -> Reply<bool, HbaseGrantException>;
     admin::revoke(_info: Option<TAccessControlEntity>) -> Reply<bool, HbaseRevokeException>;
 
-    // reads
+    // Reads of cells and rows.
     reads::get(
         table_name: Option<Text>, row: Option<Text>, column: Option<Text>, _a: Attributes,
     ) -> Reply<Vec<TCell>, HbaseGetException>;
@@ -182,7 +181,7 @@ forward_to_families! {
         _table_name: Option<Text>, _row: Option<Text>, _family: Option<Text>,
     ) -> Reply<Vec<TCell>, HbaseGetRowOrBeforeException>;
 
-    // writes
+    // Mutations, deletes, increments, appends, checkAndPut.
     writes::mutate_row(
         table_name: Option<Text>, row: Option<Text>, mutations: Option<Vec<Mutation>>,
         _a: Attributes,
@@ -222,7 +221,7 @@ forward_to_families! {
         mput: Option<Mutation>, _a: Attributes,
     ) -> Reply<bool, HbaseCheckAndPutException>;
 
-    // scans
+    // Scanners.
     scans::scanner_open_with_scan(
         table_name: Option<Text>, scan: Option<TScan>, _a: Attributes,
     ) -> Reply<ScannerId, HbaseScannerOpenWithScanException>;
@@ -251,7 +250,7 @@ forward_to_families! {
     ) -> Reply<Vec<TRowResult>, HbaseScannerGetListException>;
     scans::scanner_close(id: Option<ScannerId>) -> Reply<(), HbaseScannerCloseException>;
 
-    // strata
+    // Strata's extensions.
     strata::strata_list_namespaces() -> Reply<Vec<FastStr>, HbaseStrataListNamespacesException>;
     strata::strata_create_namespace(
         name: Option<FastStr>,
