@@ -50,7 +50,6 @@ pub use options::{
     BloomType, Compression, DataBlockEncoding, Durability, FamilyOptions, KeepDeletedCells,
     WalOptions,
 };
-pub use read::scanner::RegionScanner;
-pub use region::{PendingWrite, Region, RegionSpec};
+pub use region::{PendingWrite, Region, RegionScanner, RegionSpec};
 pub use store::CompactionOutcome;
 pub use wal::FailureGuard;

@@ -4,8 +4,6 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::service::Service;
-
 /// The network APIs whose connections are counted: the long-lived client connections.
 /// (HTTP's are not counted.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,13 +61,6 @@ pub struct ConnectionGuard(Arc<AtomicUsize>);
 impl Drop for ConnectionGuard {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-impl Service {
-    /// Open client connections per API.
-    pub fn connections(&self) -> &Connections {
-        &self.connections
     }
 }
 

@@ -1,44 +1,43 @@
 //! Strata's service layer: namespaces and tables (the catalog), tables split into regions by
 //! row range, row operations and scanners. The Thrift, gRPC and HTTP servers are thin
-//! adapters that translate their protocol onto this one API.
+//! adapters that translate their protocol onto this one API, the [`Service`] facade; its
+//! components are the table directory (`directory/`), row operations (`rows/`), the
+//! splitter (`splitter.rs`) and the scanner registry (`scanners/`, its calls in
+//! `scanner_ops.rs`).
 
 pub mod catalog;
 pub mod connections;
-mod drop_range;
+pub mod directory;
 pub mod durability;
 pub mod error;
 pub mod filter;
 pub mod fuzz_support;
-mod latest_delete;
 pub mod limits;
-mod locked_row;
 pub mod metrics;
 pub mod names;
 mod region_sizes;
 pub mod request_budget;
 mod row_locks;
-mod row_ops;
 mod row_stream;
-mod row_txn;
+mod rows;
 mod scanner_ops;
 pub mod scanners;
-pub mod schema;
 mod service;
-mod split;
+mod splitter;
 pub mod status;
 pub mod table;
 pub mod write_budget;
 
+pub use directory::{AlterOp, TableDirectory};
 pub use durability::WriteDurability;
 pub use error::{ErrorKind, Result, ServiceError};
 pub use limits::{Dialect, Limits};
 pub use names::{TableName, DEFAULT_NAMESPACE};
-pub use row_ops::{Check, CompareOp};
 pub use row_stream::RowStream;
+pub use rows::{Check, CompareOp};
 pub use scanners::{
     ScannerLookup, ScannerOptions, ScannerOwner, ScannerProtocol, ScannerResults, SCANNER_LEASE,
 };
-pub use schema::AlterOp;
 pub use service::{Service, ServiceOptions};
-pub use split::{SplitAt, SplitPolicy};
+pub use splitter::{SplitAt, SplitPolicy};
 pub use table::{RegionInfo, TableDescriptor};

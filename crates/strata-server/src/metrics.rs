@@ -12,7 +12,6 @@ use serde::Serialize;
 use strata_engine::util::clock::Clock;
 
 use crate::names::TableName;
-use crate::service::Service;
 
 /// The public data operations of the service.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -206,7 +205,7 @@ impl RequestMetrics {
             metrics: self,
             op,
             table,
-            started: Instant::now(),
+            started: self.clock.now(),
         }
     }
 
@@ -315,15 +314,12 @@ pub struct RequestTimer<'a> {
 
 impl Drop for RequestTimer<'_> {
     fn drop(&mut self) {
-        self.metrics
-            .record(self.op, self.table, self.started.elapsed());
-    }
-}
-
-impl Service {
-    /// The request metrics.
-    pub fn metrics(&self) -> &RequestMetrics {
-        &self.metrics
+        let elapsed = self
+            .metrics
+            .clock
+            .now()
+            .saturating_duration_since(self.started);
+        self.metrics.record(self.op, self.table, elapsed);
     }
 }
 

@@ -1,12 +1,12 @@
 //! Region sizes, for Bigtable's SampleRowKeys (which answers from the real region
 //! boundaries, as Bigtable answers from its tablets).
 
+use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::names::TableName;
-use crate::service::Service;
 use crate::table::RegionInfo;
 
-impl Service {
+impl TableDirectory {
     /// The table's regions in key order, each with the bytes of its SSTables and memstores.
     pub fn region_sizes(&self, table: &TableName) -> Result<Vec<(RegionInfo, u64)>> {
         let state = self.table(table)?;
@@ -21,7 +21,7 @@ mod tests {
     use strata_engine::{Cell, Durability, FamilyOptions};
 
     use super::*;
-    use crate::ServiceOptions;
+    use crate::{Service, ServiceOptions};
 
     #[test]
     fn sizes_follow_the_data_written_to_each_region() {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use strata_engine::{Region, RegionScanner, RowResult, Scan};
 
+use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::names::TableName;
-use crate::service::Service;
 use crate::table::OpenRegion;
 
 /// Rows of one `Scan`, in scan order, read from each region in turn.
@@ -37,7 +37,7 @@ impl RowStream {
     }
 }
 
-impl Service {
+impl TableDirectory {
     /// Streams the rows of `scan` (its `limit` is applied per region; callers that filter
     /// rows count them themselves). Only the regions the scan's row range touches are read.
     pub fn scan_rows(&self, table: &TableName, scan: Scan) -> Result<RowStream> {
@@ -85,7 +85,7 @@ mod tests {
     use strata_engine::{Cell, Durability, FamilyOptions};
 
     use super::*;
-    use crate::ServiceOptions;
+    use crate::{Service, ServiceOptions};
 
     fn keys(stream: &mut RowStream) -> Vec<String> {
         let mut out = Vec::new();

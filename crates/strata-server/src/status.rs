@@ -4,8 +4,8 @@
 use serde::Serialize;
 use strata_engine::stats::RegionStats;
 
+use crate::directory::TableDirectory;
 use crate::names::TableName;
-use crate::service::Service;
 
 /// One table and its regions.
 #[derive(Debug, Clone, Serialize)]
@@ -45,10 +45,10 @@ pub fn printable_key(key: &[u8]) -> String {
     out
 }
 
-impl Service {
+impl TableDirectory {
     /// Every table with its regions (user tables and system ones), sorted by name.
     pub fn table_status(&self) -> Vec<TableStatus> {
-        let tables: Vec<TableName> = self.tables.read().keys().cloned().collect();
+        let tables = self.list_tables();
         tables
             .iter()
             .filter_map(|name| self.one_table_status(name))
@@ -92,7 +92,7 @@ impl Service {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::ServiceOptions;
+    use crate::{Service, ServiceOptions};
     use strata_engine::{Cell, Durability, FamilyOptions, Get};
 
     #[test]

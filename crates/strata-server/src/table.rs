@@ -46,11 +46,17 @@ pub struct TableDescriptor {
 impl TableState {
     /// The region holding `row`.
     pub fn region_for(&self, row: &[u8]) -> &OpenRegion {
+        &self.regions[self.region_index_for(row)]
+    }
+
+    /// The index in `regions` of the region holding `row`.
+    pub fn region_index_for(&self, row: &[u8]) -> usize {
         // The first region starts at the empty key, so the index is at least 1.
         let idx = self
             .regions
             .partition_point(|r| r.entry.start_key.as_ref() <= row);
-        &self.regions[idx.saturating_sub(1).min(self.regions.len() - 1)]
+        idx.saturating_sub(1)
+            .min(self.regions.len().saturating_sub(1))
     }
 
     /// The durability a write to this table gets when it asks for `requested` (every write

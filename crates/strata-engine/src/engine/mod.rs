@@ -1,35 +1,56 @@
 //! The engine: one per process. It owns the volumes, the WAL, the block cache, the memory
-//! limit and the background worker, and opens regions on them.
+//! limit and the background worker, opens regions on them, and hosts them: regions tell it
+//! what they need ([`EngineHost`]), and it alone looks across them ([`RegionSet`]).
 
+mod host;
 mod lanes;
 mod options;
-mod reference;
-mod shared;
-mod wal_bound;
+mod region_set;
+mod split_merge;
+mod stats;
+mod wal_flush_policy;
 mod worker;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 
 use parking_lot::Mutex;
 
 pub use lanes::{Lane, LaneLoad};
 pub use options::EngineOptions;
-pub(crate) use shared::Shared;
 
 use crate::cache::BlockCache;
 use crate::error::{Error, Result};
 use crate::fs::{FileCategory, FirstVolume, Volumes};
-use crate::region::{region_dir, Region, RegionSpec};
+use crate::memstore::limiter::MemoryLimiter;
+use crate::region::{
+    region_dir, Region, RegionContext, RegionHost, RegionSpec, SequenceIds, StoreContextFactory,
+};
+use crate::stats::EventLog;
+use crate::util::rate_limiter::RateLimiter;
 use crate::wal::{Wal, WalEdit};
+use host::EngineHost;
 use lanes::Scheduler;
+use region_set::RegionSet;
 
 /// A running storage engine.
 pub struct Engine {
-    pub(crate) shared: Arc<Shared>,
+    options: EngineOptions,
+    volumes: Arc<Volumes>,
+    cache: Arc<BlockCache>,
+    /// What every region of the engine runs on.
+    context: Arc<RegionContext>,
+    host: Arc<EngineHost>,
     /// The background threads, one set per lane; empty without background work.
     workers: Mutex<Vec<JoinHandle<()>>>,
+}
+
+/// The WAL as replayed at open: the newest sequence id in it, and each region's edits.
+struct Replayed {
+    wal: Arc<Wal>,
+    last_seq: u64,
+    edits: HashMap<u64, Vec<WalEdit>>,
 }
 
 impl Engine {
@@ -41,42 +62,34 @@ impl Engine {
             threads.validate()?;
         }
         let volumes = Arc::new(build_volumes(&options)?);
-        let wal_dir = volumes
-            .place(FileCategory::Wal, std::path::Path::new("wal"))?
-            .path;
-        let mut recovered: HashMap<u64, Vec<WalEdit>> = HashMap::new();
-        let mut last_seq = 0;
-        let wal = Wal::open(
-            Arc::clone(volumes.fs()),
-            wal_dir,
-            options.wal.clone(),
-            &mut |edit: WalEdit| {
-                last_seq = last_seq.max(edit.seq);
-                recovered.entry(edit.region_id).or_default().push(edit);
-                Ok(())
-            },
-        )?;
-        let edits: usize = recovered.values().map(Vec::len).sum();
-        tracing::info!(edits, last_seq, "WAL replayed");
+        let replayed = replay_wal(&options, &volumes)?;
         let cache = BlockCache::new(options.block_cache_bytes);
-        let scheduler = Arc::new(Scheduler::new(options.background_work));
-        let background = options.background_work;
-        let shared = Arc::new(Shared::new(
-            options,
-            volumes,
-            cache,
-            wal,
-            last_seq,
-            recovered,
-            Arc::clone(&scheduler),
+        let stores = StoreContextFactory::new(Arc::clone(&volumes), Arc::clone(&cache));
+        let context = Arc::new(region_context(
+            &options,
+            replayed.wal,
+            replayed.last_seq,
+            stores,
         ));
-        let workers = if background {
-            worker::spawn(&Arc::downgrade(&shared), &scheduler, threads)?
+        let scheduler = Arc::new(Scheduler::new(options.background_work));
+        let host = Arc::new(EngineHost::new(
+            RegionSet::new(replayed.edits),
+            Arc::clone(&scheduler),
+            Arc::clone(&context),
+            Arc::clone(&volumes),
+            options.compaction_throttle(),
+        ));
+        let workers = if options.background_work {
+            worker::spawn(&Arc::downgrade(&host), &scheduler, threads)?
         } else {
             Vec::new()
         };
         Ok(Arc::new(Engine {
-            shared,
+            options,
+            volumes,
+            cache,
+            context,
+            host,
             workers: Mutex::new(workers),
         }))
     }
@@ -84,36 +97,31 @@ impl Engine {
     /// Opens a region (creating its stores on first use) and replays its recovered edits.
     pub fn open_region(&self, spec: RegionSpec) -> Result<Arc<Region>> {
         let id = spec.id;
-        if self.shared.region(id).is_some() {
+        if self.host.regions.get(id).is_some() {
             return Err(Error::InvalidArgument(format!(
                 "region {id} is already open"
             )));
         }
-        let recovered = self.shared.recovered.lock().remove(&id).unwrap_or_default();
-        let region = Region::open(spec, Arc::clone(&self.shared), recovered)?;
-        // Open again: its references count through the open region from now on. Both sets
-        // change under the `closed_refs` lock, which `collect_retired` holds while it reads
-        // them, so a region is never missing from both.
-        let mut closed = self.shared.closed_refs.lock();
-        self.shared.regions.write().insert(id, Arc::clone(&region));
-        closed.remove(&id);
+        let recovered = self.host.regions.take_recovered(id);
+        let host: Weak<dyn RegionHost> = Arc::downgrade(&self.host) as Weak<EngineHost>;
+        let region = Region::open(spec, Arc::clone(&self.context), host, recovered)?;
+        self.host.regions.add(Arc::clone(&region));
         Ok(region)
     }
 
     /// The open region `id`, if any.
     pub fn region(&self, id: u64) -> Option<Arc<Region>> {
-        self.shared.region(id)
+        self.host.regions.get(id)
     }
 
     /// Asks the flush lane to flush a region in the background.
     pub fn request_flush(&self, id: u64) {
-        self.shared.request_flush(id);
+        self.host.request_flush(id);
     }
 
     /// Flushes a region and closes it. Its files stay; `open_region` brings it back.
     pub fn close_region(&self, id: u64) -> Result<()> {
         let region = self
-            .shared
             .region(id)
             .ok_or_else(|| Error::NotFound(format!("region {id} is not open")))?;
         region.flush()?;
@@ -123,25 +131,18 @@ impl Engine {
         for store in region.stores().values() {
             store.freeze();
         }
-        // Its references move to `closed_refs` in the same step as it leaves the open set,
-        // so a concurrent `collect_retired` never deletes a parent it still needs (found by
-        // the embedded API's tests: split twice, then alter the table).
-        let mut closed = self.shared.closed_refs.lock();
-        closed.insert(id, region.referenced_paths());
-        self.shared.regions.write().remove(&id);
+        self.host.regions.close(&region);
         Ok(())
     }
 
     /// Deletes the files of one column family of a closed region (the family was removed
     /// from its table), so a family added later under the same name starts empty.
     pub fn drop_store(&self, id: u64, family: &[u8]) -> Result<()> {
-        if self.shared.region(id).is_some() {
-            return Err(Error::InvalidArgument(format!("region {id} is still open")));
-        }
+        self.check_closed(id)?;
         let relative = region_dir(id).join(crate::store::family_dir_name(family));
-        for volume in self.shared.volumes.list() {
-            let dir = self.shared.volumes.resolve(&volume.name, &relative)?;
-            self.shared.volumes.fs().remove_dir_all(&dir)?;
+        for volume in self.volumes.list() {
+            let dir = self.volumes.resolve(&volume.name, &relative)?;
+            self.volumes.fs().remove_dir_all(&dir)?;
         }
         Ok(())
     }
@@ -149,56 +150,54 @@ impl Engine {
     /// Forgets a closed region's recovered WAL edits and deletes its files: the region is
     /// gone for good (table dropped).
     pub fn drop_region(&self, id: u64) -> Result<()> {
-        if self.shared.region(id).is_some() {
-            return Err(Error::InvalidArgument(format!("region {id} is still open")));
+        self.check_closed(id)?;
+        self.host.regions.forget(id);
+        region_set::remove_region_dirs(&self.volumes, id)
+    }
+
+    fn check_closed(&self, id: u64) -> Result<()> {
+        match self.region(id) {
+            Some(_) => Err(Error::InvalidArgument(format!("region {id} is still open"))),
+            None => Ok(()),
         }
-        self.shared.recovered.lock().remove(&id);
-        self.shared.regions.write().remove(&id);
-        self.shared.closed_refs.lock().remove(&id);
-        for volume in self.shared.volumes.list() {
-            let dir = self.shared.volumes.resolve(&volume.name, &region_dir(id))?;
-            self.shared.volumes.fs().remove_dir_all(&dir)?;
-        }
-        Ok(())
     }
 
     /// The block cache, for statistics.
     pub fn block_cache(&self) -> &Arc<BlockCache> {
-        &self.shared.cache
+        &self.cache
     }
 
     /// The WAL, for statistics.
     pub fn wal(&self) -> &Arc<Wal> {
-        &self.shared.wal
+        &self.context.wal
     }
 
     /// Bytes held in all memstores.
     pub fn memstore_bytes(&self) -> u64 {
-        self.shared.memory.used()
+        self.context.memory.used()
     }
 
     /// Stops background work (each thread finishes its current task), flushes every open
     /// region, and syncs and closes the WAL.
     pub fn close(&self) -> Result<()> {
         self.stop_background_work();
-        for region in self.shared.open_regions() {
+        for region in self.host.regions.all() {
             region.flush()?;
         }
-        self.shared.regions.write().clear();
-        self.shared.wal.close()
+        self.host.regions.clear();
+        self.context.wal.close()
     }
 
     fn stop_background_work(&self) {
         let handles = std::mem::take(&mut *self.workers.lock());
-        worker::stop(&self.shared.scheduler, handles);
+        worker::stop(&self.host.scheduler, handles);
     }
 }
 
 impl Drop for Engine {
     /// Without `close` this is a crash as far as data goes: nothing is flushed, and the
-    /// WAL replays on the next open. Regions are released (they hold the shared state).
+    /// WAL replays on the next open.
     fn drop(&mut self) {
-        self.shared.regions.write().clear();
         self.stop_background_work();
     }
 }
@@ -219,3 +218,53 @@ fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
     }
     Ok(volumes)
 }
+
+/// What the engine's regions run on: `wal`, whose newest edit is `last_seq`, and `stores`.
+fn region_context(
+    options: &EngineOptions,
+    wal: Arc<Wal>,
+    last_seq: u64,
+    stores: StoreContextFactory,
+) -> RegionContext {
+    let clock = Arc::clone(&options.clock);
+    let timeout = options.write_wait_timeout;
+    RegionContext {
+        wal,
+        sequence: SequenceIds::starting_after(last_seq),
+        memory: MemoryLimiter::new(options.memstore_limit, timeout, Arc::clone(&clock)),
+        clock,
+        limits: options.region_limits(),
+        rate_limiter: RateLimiter::new(options.compaction_bytes_per_sec),
+        events: EventLog::default(),
+        stores,
+    }
+}
+
+/// Opens the WAL, replaying it: each region's edits are kept until the region is opened.
+fn replay_wal(options: &EngineOptions, volumes: &Volumes) -> Result<Replayed> {
+    let wal_dir = volumes
+        .place(FileCategory::Wal, std::path::Path::new("wal"))?
+        .path;
+    let mut edits: HashMap<u64, Vec<WalEdit>> = HashMap::new();
+    let mut last_seq = 0;
+    let wal = Wal::open(
+        Arc::clone(volumes.fs()),
+        wal_dir,
+        options.wal.clone(),
+        &mut |edit: WalEdit| {
+            last_seq = last_seq.max(edit.seq);
+            edits.entry(edit.region_id).or_default().push(edit);
+            Ok(())
+        },
+    )?;
+    let count: usize = edits.values().map(Vec::len).sum();
+    tracing::info!(edits = count, last_seq, "WAL replayed");
+    Ok(Replayed {
+        wal,
+        last_seq,
+        edits,
+    })
+}
+
+#[cfg(test)]
+mod stats_tests;

@@ -4,9 +4,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::lanes::Lane;
 use crate::compaction::policy::CompactionConfig;
+use crate::error::{Error, Result};
 use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume};
 use crate::options::WalOptions;
+use crate::region::RegionLimits;
 use crate::util::clock::{Clock, SystemClock};
 
 /// Settings for [`super::Engine::open`]. `EngineOptions::new(dir)` gives the standalone
@@ -81,11 +84,21 @@ impl EngineOptions {
     }
 
     /// The background threads of each lane.
-    pub(crate) fn lane_threads(&self) -> super::worker::LaneThreads {
-        super::worker::LaneThreads {
+    pub(crate) fn lane_threads(&self) -> LaneThreads {
+        LaneThreads {
             flush: self.flush_threads,
             small_compaction: self.compaction_small_threads,
             large_compaction: self.compaction_large_threads,
+        }
+    }
+
+    /// When regions flush, compact and make writers wait.
+    pub fn region_limits(&self) -> RegionLimits {
+        RegionLimits {
+            memstore_flush_size: self.memstore_flush_size,
+            blocking_store_files: self.blocking_store_files,
+            write_wait_timeout: self.write_wait_timeout,
+            compaction: self.compaction,
         }
     }
 
@@ -109,5 +122,37 @@ impl std::fmt::Debug for EngineOptions {
             .field("memstore_flush_size", &self.memstore_flush_size)
             .field("block_cache_bytes", &self.block_cache_bytes)
             .finish_non_exhaustive()
+    }
+}
+
+/// Threads per lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneThreads {
+    pub flush: usize,
+    pub small_compaction: usize,
+    pub large_compaction: usize,
+}
+
+impl LaneThreads {
+    /// The threads serving `lane`.
+    pub fn of(&self, lane: Lane) -> usize {
+        match lane {
+            Lane::Flush => self.flush,
+            Lane::SmallCompaction => self.small_compaction,
+            Lane::LargeCompaction => self.large_compaction,
+        }
+    }
+
+    /// Every lane needs a thread, or its work would never run.
+    pub fn validate(&self) -> Result<()> {
+        let named = [
+            (self.flush, "flush_threads"),
+            (self.small_compaction, "compaction_small_threads"),
+            (self.large_compaction, "compaction_large_threads"),
+        ];
+        match named.iter().find(|(n, _)| *n == 0) {
+            Some((_, name)) => Err(Error::InvalidArgument(format!("{name} must be at least 1"))),
+            None => Ok(()),
+        }
     }
 }

@@ -4,56 +4,25 @@
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 
+use super::host::EngineHost;
 use super::lanes::{Lane, Scheduler};
-use super::shared::Shared;
+use super::options::LaneThreads;
 use crate::error::{Error, Result};
+use crate::util::thread;
 
-/// Threads per lane.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LaneThreads {
-    pub flush: usize,
-    pub small_compaction: usize,
-    pub large_compaction: usize,
-}
-
-impl LaneThreads {
-    /// The threads serving `lane`.
-    pub fn of(&self, lane: Lane) -> usize {
-        match lane {
-            Lane::Flush => self.flush,
-            Lane::SmallCompaction => self.small_compaction,
-            Lane::LargeCompaction => self.large_compaction,
-        }
-    }
-
-    /// Every lane needs a thread, or its work would never run.
-    pub fn validate(&self) -> Result<()> {
-        let named = [
-            (self.flush, "flush_threads"),
-            (self.small_compaction, "compaction_small_threads"),
-            (self.large_compaction, "compaction_large_threads"),
-        ];
-        match named.iter().find(|(n, _)| *n == 0) {
-            Some((_, name)) => Err(Error::InvalidArgument(format!("{name} must be at least 1"))),
-            None => Ok(()),
-        }
-    }
-}
-
-/// Starts every lane's threads. They hold only a weak reference, so they never keep a
-/// closed engine alive. If a thread cannot be started, the ones started are stopped.
+/// Starts every lane's threads. They hold only a weak reference to the host, so they never
+/// keep a closed engine alive. If a thread cannot be started, the ones started are stopped.
 pub fn spawn(
-    shared: &Weak<Shared>,
+    host: &Weak<EngineHost>,
     scheduler: &Arc<Scheduler>,
     threads: LaneThreads,
 ) -> Result<Vec<JoinHandle<()>>> {
     let mut handles = Vec::new();
     for lane in Lane::ALL {
         for n in 0..threads.of(lane) {
-            let (weak, lanes) = (Weak::clone(shared), Arc::clone(scheduler));
-            let started = std::thread::Builder::new()
-                .name(format!("strata-{}-{n}", thread_name(lane)))
-                .spawn(move || serve(&weak, &lanes, lane));
+            let (weak, lanes) = (Weak::clone(host), Arc::clone(scheduler));
+            let name = format!("strata-{}-{n}", thread_name(lane));
+            let started = thread::spawn(name, move || serve(&weak, &lanes, lane));
             match started {
                 Ok(handle) => handles.push(handle),
                 Err(e) => {
@@ -85,12 +54,12 @@ pub fn stop(scheduler: &Scheduler, handles: Vec<JoinHandle<()>>) {
     }
 }
 
-fn serve(shared: &Weak<Shared>, scheduler: &Scheduler, lane: Lane) {
+fn serve(host: &Weak<EngineHost>, scheduler: &Scheduler, lane: Lane) {
     while let Some(task) = scheduler.next(lane) {
-        let Some(shared) = shared.upgrade() else {
+        let Some(host) = host.upgrade() else {
             return;
         };
-        let Some(region) = shared.region(task.region) else {
+        let Some(region) = host.regions.get(task.region) else {
             continue; // closed since it was queued
         };
         let result = match lane {

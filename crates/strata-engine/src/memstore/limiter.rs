@@ -2,11 +2,14 @@
 //! high watermark they wait for flushes to free memory, and after a timeout they fail with a
 //! clear "too busy" error instead of growing without bound.
 
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
 
 use crate::error::{Error, Result};
+use crate::util::clock::Clock;
+use crate::util::wait::wait_until;
 
 /// Tracks the bytes held by every memstore of the process.
 #[derive(Debug)]
@@ -15,16 +18,20 @@ pub struct MemoryLimiter {
     used: Mutex<u64>,
     freed: Condvar,
     wait_timeout: Duration,
+    /// Times the wait.
+    clock: Arc<dyn Clock>,
 }
 
 impl MemoryLimiter {
-    /// A limiter allowing `limit` bytes; writers wait at most `wait_timeout` for room.
-    pub fn new(limit: u64, wait_timeout: Duration) -> Self {
+    /// A limiter allowing `limit` bytes; writers wait at most `wait_timeout` of `clock`'s
+    /// time for room.
+    pub fn new(limit: u64, wait_timeout: Duration, clock: Arc<dyn Clock>) -> Self {
         MemoryLimiter {
             limit,
             used: Mutex::new(0),
             freed: Condvar::new(),
             wait_timeout,
+            clock,
         }
     }
 
@@ -53,10 +60,11 @@ impl MemoryLimiter {
         }
         drop(used);
         on_wait();
-        let deadline = Instant::now() + self.wait_timeout;
+        let clock = self.clock.as_ref();
+        let deadline = clock.now() + self.wait_timeout;
         used = self.used.lock();
         while *used >= self.limit {
-            if self.freed.wait_until(&mut used, deadline).timed_out() && *used >= self.limit {
+            if wait_until(&self.freed, &mut used, clock, deadline) && *used >= self.limit {
                 return Err(Error::TooBusy(format!(
                     "memstores hold {} bytes, over the {} byte limit, and flushes did not free \
                      room within {:?}",
@@ -84,18 +92,22 @@ impl MemoryLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
+    use crate::util::clock::system;
+
+    fn limiter(limit: u64, wait_timeout: Duration) -> MemoryLimiter {
+        MemoryLimiter::new(limit, wait_timeout, system())
+    }
 
     #[test]
     fn under_limit_passes_without_waiting() {
-        let l = MemoryLimiter::new(100, Duration::from_secs(5));
+        let l = limiter(100, Duration::from_secs(5));
         l.charge(99);
         l.wait_for_room(&|| panic!("must not wait")).unwrap();
     }
 
     #[test]
     fn over_limit_times_out_with_too_busy() {
-        let l = MemoryLimiter::new(100, Duration::from_millis(50));
+        let l = limiter(100, Duration::from_millis(50));
         l.charge(150);
         let err = l.wait_for_room(&|| {}).unwrap_err();
         assert!(matches!(err, Error::TooBusy(_)), "{err}");
@@ -103,7 +115,7 @@ mod tests {
 
     #[test]
     fn release_wakes_a_waiting_writer() {
-        let l = Arc::new(MemoryLimiter::new(100, Duration::from_secs(10)));
+        let l = Arc::new(limiter(100, Duration::from_secs(10)));
         l.charge(150);
         let l2 = Arc::clone(&l);
         let releaser = std::thread::spawn(move || {

@@ -5,7 +5,6 @@ pub mod deletes;
 pub mod matcher;
 pub mod merge;
 pub mod row;
-pub mod scanner;
 
 #[cfg(test)]
 mod tests;

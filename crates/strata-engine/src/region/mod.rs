@@ -2,25 +2,36 @@
 //! a sequence id, logs them to the shared WAL, applies them to its stores' memstores, and
 //! makes them visible all at once through its MVCC.
 
+mod capacity;
+mod compact;
+mod context;
+mod flush;
+mod host;
 pub mod mvcc;
 mod read;
+pub mod scanner;
 mod seal;
+mod stats;
 mod write;
 
+pub use context::{region_dir, RegionContext, RegionLimits, SequenceIds, StoreContextFactory};
+pub use host::RegionHost;
+pub use scanner::RegionScanner;
 pub use write::PendingWrite;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64};
+use std::sync::{Arc, Weak};
 
 use bytes::Bytes;
 use parking_lot::RwLock;
 
-use crate::engine::Shared;
 use crate::error::{Error, Result};
 use crate::options::FamilyOptions;
-use crate::store::{CompactionOutcome, Store, StoreContext};
+use crate::stats::RegionRequests;
+use crate::store::Store;
 use crate::wal::WalEdit;
+use capacity::FileCountSignal;
 use mvcc::Mvcc;
 
 /// What identifies a region and its families when it is opened.
@@ -39,68 +50,59 @@ pub struct Region {
     /// Writers hold it shared while they insert; a flush holds it exclusively for the
     /// instant it swaps memstores, so no write is split across a flush.
     updates: RwLock<()>,
-    shared: Arc<Shared>,
-    pub(crate) flush_requested: AtomicBool,
-    pub(crate) compaction_requested: AtomicBool,
+    ctx: Arc<RegionContext>,
+    /// Weak: the host owns its regions, not the other way round. A region that outlives
+    /// its host (a caller still holds it after the engine was dropped) just stops telling.
+    host: Weak<dyn RegionHost>,
+    /// Set once a flush was asked for and until one ran, so writers ask only once.
+    flush_requested: AtomicBool,
+    /// Woken when a flush or compaction changed the stores' file counts, for writers
+    /// waiting on too many files.
+    files_changed: FileCountSignal,
     /// Set while a split or merge retires the region: writes are refused (the caller
     /// retries on the new regions), reads go on over the frozen data.
     sealed: AtomicBool,
     /// The newest timestamp handed out for a write that took the server's time.
     last_server_ts: AtomicI64,
-    pub(crate) requests: crate::stats::RegionRequests,
+    pub(crate) requests: RegionRequests,
 }
 
 impl Region {
-    /// Opens the region's stores and replays its recovered WAL edits.
-    pub(crate) fn open(
+    /// Opens the region's stores in `ctx` and replays its recovered WAL edits. The region
+    /// tells `host` when it needs a flush or compaction, and what it flushed.
+    pub fn open(
         spec: RegionSpec,
-        shared: Arc<Shared>,
+        ctx: Arc<RegionContext>,
+        host: Weak<dyn RegionHost>,
         recovered: Vec<WalEdit>,
     ) -> Result<Arc<Region>> {
-        let started = std::time::Instant::now();
-        let mut stores = BTreeMap::new();
-        for family in spec.families {
-            if family.name.is_empty() {
-                return Err(Error::InvalidArgument(
-                    "a column family name must not be empty".into(),
-                ));
-            }
-            let ctx = StoreContext {
-                volumes: Arc::clone(&shared.volumes),
-                cache: Arc::clone(&shared.cache),
-                relative_dir: region_dir(spec.id).join(crate::store::family_dir_name(&family.name)),
-            };
-            let name = Bytes::from(family.name.clone());
-            if stores.insert(name, Store::open(family, ctx)?).is_some() {
-                return Err(Error::InvalidArgument(
-                    "a column family is listed twice".into(),
-                ));
-            }
-        }
+        let started = ctx.clock.now();
+        let stores = open_stores(spec.id, spec.families, &ctx)?;
         let max_file_seq = stores
             .values()
             .map(|s| s.max_file_seq().max(s.flushed_seq()))
             .max()
             .unwrap_or(0);
-        shared.bump_seq(max_file_seq);
+        ctx.sequence.skip_past(max_file_seq);
         let region = Region {
             id: spec.id,
             stores,
-            mvcc: Mvcc::new(shared.last_seq()),
+            mvcc: Mvcc::new(ctx.sequence.last()),
             updates: RwLock::new(()),
-            shared,
+            host,
             flush_requested: AtomicBool::new(false),
-            compaction_requested: AtomicBool::new(false),
+            files_changed: FileCountSignal::default(),
             sealed: AtomicBool::new(false),
             last_server_ts: AtomicI64::new(i64::MIN),
-            requests: crate::stats::RegionRequests::default(),
+            requests: RegionRequests::default(),
+            ctx,
         };
         let replayed = region.replay(recovered);
         let region = Arc::new(region);
         tracing::info!(
             region = region.id,
             replayed,
-            duration_ms = started.elapsed().as_secs_f64() * 1e3,
+            duration_ms = (region.ctx.clock.now() - started).as_secs_f64() * 1e3,
             file_bytes = region.stores.values().map(|s| s.file_bytes()).sum::<u64>(),
             "region opened"
         );
@@ -124,7 +126,7 @@ impl Region {
                 }
             }
         }
-        self.shared.memory.charge(charged);
+        self.ctx.memory.charge(charged);
         applied
     }
 
@@ -176,126 +178,40 @@ impl Region {
             .min()
     }
 
-    /// Flushes every store's memstore to SSTables, now, in the calling thread. On success
-    /// every write acknowledged before the call is in an SSTable.
-    pub fn flush(&self) -> Result<()> {
-        // A snapshot that already exists (left by a failed flush, or being written by a
-        // concurrent one) holds only older edits and is flushed first; then a second round
-        // flushes the memstore as it was at this call.
-        if self.flush_round()? {
-            self.flush_round()?;
+    /// Tells the host something, if it is still there.
+    fn tell_host(&self, message: impl FnOnce(&dyn RegionHost)) {
+        if let Some(host) = self.host.upgrade() {
+            message(host.as_ref());
         }
-        Ok(())
-    }
-
-    /// One flush of every store; returns true if some store had a snapshot already, so its
-    /// memstore was not taken.
-    fn flush_round(&self) -> Result<bool> {
-        let mut had_snapshot = false;
-        let prepared: Vec<&Arc<Store>> = {
-            let _exclusive = self.updates.write();
-            self.stores
-                .values()
-                .filter(|s| {
-                    had_snapshot |= s.view().snapshot.is_some();
-                    s.prepare_flush()
-                })
-                .collect()
-        };
-        // The stores commit their flushes one by one, so a crash between two commits keeps
-        // part of each flushed write in SSTables and the rest only in the WAL. Making the WAL
-        // durable before each snapshot is written (as HBase does before a flush) lets replay
-        // restore the rest of every logged write, however it was acknowledged. (Per snapshot,
-        // because a concurrent flush may have set aside the snapshot a store writes.)
-        let now = self.shared.clock.now_millis();
-        // A snapshot may hold writes queued on the WAL and not yet resolved; it is written
-        // only once each is durable and visible, or was taken back out (its batch failed).
-        let before_write = |max_seq: u64| {
-            self.shared.wal.sync()?;
-            self.mvcc.wait_until_visible(max_seq);
-            Ok(())
-        };
-        let mut result = Ok(());
-        for store in prepared {
-            let started = std::time::Instant::now();
-            match store.flush_snapshot(now, &before_write) {
-                Ok(freed) => {
-                    self.shared.memory.release(freed);
-                    let (elapsed, end) = (started.elapsed(), self.shared.clock.now_millis());
-                    self.shared
-                        .events
-                        .flushed(self.id, store, freed, elapsed, end);
-                }
-                Err(e) => {
-                    tracing::error!(region = self.id, error = %e, "flush failed; the snapshot stays in memory and is retried");
-                    result = Err(e);
-                }
-            }
-        }
-        self.flush_requested.store(false, Ordering::Release);
-        self.shared.after_flush();
-        if result.is_ok() {
-            // Writes that arrived during the flush found a flush already requested; if they
-            // filled the memstore again, ask for the next one now rather than at the next
-            // write, which may never come.
-            self.maybe_request_flush();
-        }
-        result.map(|()| had_snapshot)
-    }
-
-    /// Compacts every store: all files when `major`, else what the policy picks. Returns
-    /// what ran, per family (a minor compaction that picked every file ran as a major one).
-    pub fn compact(&self, major: bool) -> Result<Vec<(Bytes, CompactionOutcome)>> {
-        let now = self.shared.clock.now_millis();
-        let had_references = self.has_references();
-        let mut outcomes = Vec::new();
-        for (family, store) in &self.stores {
-            let started = std::time::Instant::now();
-            let outcome = store.compact(
-                major,
-                &self.shared.options.compaction,
-                self.shared.options.blocking_store_files,
-                &self.shared.rate_limiter,
-                now,
-            )?;
-            if let Some(outcome) = outcome {
-                let (elapsed, end) = (started.elapsed(), self.shared.clock.now_millis());
-                self.shared
-                    .events
-                    .compacted(self.id, family, &outcome, elapsed, end);
-                outcomes.push((family.clone(), outcome));
-            }
-        }
-        self.compaction_requested.store(false, Ordering::Release);
-        if had_references && !self.has_references() {
-            // This region no longer reads its parent's files; the parent may now go.
-            if let Err(e) = self.shared.collect_retired() {
-                tracing::warn!(region = self.id, error = %e, "could not remove retired regions");
-            }
-        }
-        Ok(outcomes)
-    }
-
-    /// Bytes the stores' next background compaction would read, as things stand: how the
-    /// scheduler tells a small compaction from a large one.
-    pub fn compaction_input_bytes(&self) -> u64 {
-        let options = &self.shared.options;
-        self.stores
-            .values()
-            .map(|s| s.compaction_input_bytes(&options.compaction, options.blocking_store_files))
-            .sum()
-    }
-
-    /// True if some store has enough files for a minor compaction.
-    pub fn needs_compaction(&self) -> bool {
-        let min_files = self.shared.options.compaction.min_files;
-        self.stores
-            .values()
-            .any(|s| s.file_count() >= min_files || s.has_references())
     }
 }
 
-/// A region's directory relative to a volume root.
-pub fn region_dir(id: u64) -> std::path::PathBuf {
-    std::path::PathBuf::from("regions").join(format!("{id:016x}"))
+/// Opens one store per family; a family named twice, or with an empty name, is refused.
+fn open_stores(
+    region: u64,
+    families: Vec<FamilyOptions>,
+    ctx: &RegionContext,
+) -> Result<BTreeMap<Bytes, Arc<Store>>> {
+    let mut stores = BTreeMap::new();
+    for family in families {
+        if family.name.is_empty() {
+            return Err(Error::InvalidArgument(
+                "a column family name must not be empty".into(),
+            ));
+        }
+        let store_ctx = ctx.stores.for_store(region, &family.name);
+        let name = Bytes::from(family.name.clone());
+        if stores
+            .insert(name, Store::open(family, store_ctx)?)
+            .is_some()
+        {
+            return Err(Error::InvalidArgument(
+                "a column family is listed twice".into(),
+            ));
+        }
+    }
+    Ok(stores)
 }
+
+#[cfg(test)]
+mod tests;

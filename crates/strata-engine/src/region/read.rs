@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
+use super::scanner::{FamilyCursor, RegionScanner};
 use super::Region;
 use crate::api::{ColumnSelection, Get, RowResult, Scan, TimeRange};
 use crate::error::{Error, Result};
@@ -13,7 +14,6 @@ use crate::key;
 use crate::read::matcher::{ReadParams, RowMatcher};
 use crate::read::merge::MergingIter;
 use crate::read::row::read_row;
-use crate::read::scanner::{FamilyCursor, RegionScanner};
 use crate::store::{SourceFilter, Store};
 
 impl Region {
@@ -151,7 +151,7 @@ impl Region {
         let family = store.family();
         // Only a TTL needs the clock; reading it on every get costs a syscall on some hosts.
         let oldest_unexpired_ts = match family.ttl_millis() {
-            Some(ttl) => self.shared.clock.now_millis().saturating_sub(ttl),
+            Some(ttl) => self.ctx.clock.now_millis().saturating_sub(ttl),
             None => i64::MIN,
         };
         ReadParams {

@@ -12,7 +12,6 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use super::Region;
 use crate::cell::{Cell, LATEST_TIMESTAMP};
@@ -74,7 +73,7 @@ impl Region {
         // Checked under the update lock: `seal` sets the flag under the exclusive lock, so
         // every write either lands before the seal's final flush or is refused.
         self.check_not_sealed()?;
-        let seq = self.mvcc.begin(|| self.shared.next_seq());
+        let seq = self.mvcc.begin(|| self.ctx.sequence.next());
         let mut now = None;
         for cell in &mut cells {
             if cell.timestamp == LATEST_TIMESTAMP {
@@ -87,7 +86,7 @@ impl Region {
             seq,
             cells,
         };
-        let ticket = match self.shared.wal.enqueue(&edit, durability, guard) {
+        let ticket = match self.ctx.wal.enqueue(&edit, durability, guard) {
             Ok(ticket) => ticket,
             Err(e) => {
                 self.mvcc.complete(seq);
@@ -99,7 +98,7 @@ impl Region {
             charged += self.store(&cell.family)?.insert(cell);
         }
         drop(updates);
-        self.shared.memory.charge(charged);
+        self.ctx.memory.charge(charged);
         Ok(Queued {
             edit,
             ticket,
@@ -113,7 +112,7 @@ impl Region {
     fn resolve(&self, queued: Queued) -> Result<u64> {
         let seq = queued.edit.seq;
         if let Some(ticket) = queued.ticket {
-            if let Err(failed) = self.shared.wal.wait(ticket) {
+            if let Err(failed) = self.ctx.wal.wait(ticket) {
                 self.take_back(&queued.edit, queued.charged);
                 self.mvcc.complete(seq);
                 // Dropping `failed` tells the WAL this write is undone.
@@ -133,7 +132,7 @@ impl Region {
                 freed += store.remove_unlogged(cell);
             }
         }
-        self.shared.memory.release(freed.min(charged));
+        self.ctx.memory.release(freed.min(charged));
     }
 
     /// A timestamp for a write that takes the server's time: the clock's now, but never
@@ -141,7 +140,7 @@ impl Region {
     /// write is never hidden behind an earlier one that was stamped ahead of the clock (an
     /// increment is stamped at least one past the cell's previous version).
     pub fn server_timestamp(&self, at_least: i64) -> i64 {
-        let ts = self.shared.clock.now_millis().max(at_least);
+        let ts = self.ctx.clock.now_millis().max(at_least);
         let previous = self.last_server_ts.fetch_max(ts, Ordering::AcqRel);
         ts.max(previous)
     }
@@ -149,7 +148,7 @@ impl Region {
     /// Taken by a read-modify-write before it reads the row it will write: see
     /// [`Region::mutate_queued`].
     pub fn failure_guard(&self) -> Result<FailureGuard> {
-        self.shared.wal.failure_guard()
+        self.ctx.wal.failure_guard()
     }
 
     fn validate(&self, cells: &[Cell]) -> Result<()> {
@@ -163,40 +162,6 @@ impl Region {
             self.store(&cell.family)?;
         }
         Ok(())
-    }
-
-    /// Backpressure: waits while memstores are over the memory limit or a store has too many
-    /// files, and fails with TooBusy if that lasts past the configured timeout.
-    fn wait_for_capacity(&self) -> Result<()> {
-        self.shared
-            .memory
-            .wait_for_room(&|| self.shared.request_flush_of_largest())?;
-        let blocking = self.shared.options.blocking_store_files;
-        let timeout = self.shared.options.write_wait_timeout;
-        let deadline = Instant::now() + timeout;
-        while let Some(store) = self.stores.values().find(|s| s.file_count() >= blocking) {
-            self.shared.request_compaction(self.id);
-            if Instant::now() >= deadline {
-                return Err(Error::TooBusy(format!(
-                    "store '{}' of region {} has {} files (blocking threshold {blocking}) and \
-                     compaction did not catch up within {timeout:?}",
-                    String::from_utf8_lossy(store.family_name()),
-                    self.id,
-                    store.file_count()
-                )));
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        Ok(())
-    }
-
-    pub(super) fn maybe_request_flush(&self) {
-        let over_region = self.memstore_bytes() >= self.shared.options.memstore_flush_size;
-        if (over_region || self.shared.memory.should_flush())
-            && !self.flush_requested.swap(true, Ordering::AcqRel)
-        {
-            self.shared.request_flush(self.id);
-        }
     }
 }
 

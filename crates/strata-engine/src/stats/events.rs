@@ -3,7 +3,6 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 use parking_lot::Mutex;
 use serde::Serialize;
@@ -62,10 +61,6 @@ pub struct EventLog {
     compaction_bytes_out: AtomicU64,
 }
 
-fn micros(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
-}
-
 impl EventLog {
     /// Records (and logs) one finished flush or compaction.
     pub fn record(&self, event: BackgroundEvent) {
@@ -98,58 +93,6 @@ impl EventLog {
             recent.pop_front();
         }
         recent.push_back(event);
-    }
-
-    /// Records a flush of one store that took `elapsed`.
-    pub fn flushed(
-        &self,
-        region: u64,
-        store: &crate::store::Store,
-        freed: u64,
-        elapsed: Duration,
-        now_ms: i64,
-    ) {
-        if freed == 0 {
-            return; // nothing was flushed
-        }
-        // The newest file is the one just written (a racing compaction could replace it;
-        // the figure is for display only).
-        let bytes_out = store.view().files.first().map_or(0, |f| f.entry.size);
-        self.record(BackgroundEvent {
-            kind: EventKind::Flush,
-            region,
-            family: String::from_utf8_lossy(store.family_name()).into_owned(),
-            finished_at_ms: now_ms,
-            duration_micros: micros(elapsed),
-            bytes_in: freed,
-            bytes_out,
-            files_in: 0,
-        });
-    }
-
-    /// Records a compaction of one store that took `elapsed`.
-    pub fn compacted(
-        &self,
-        region: u64,
-        family: &[u8],
-        outcome: &crate::store::CompactionOutcome,
-        elapsed: Duration,
-        now_ms: i64,
-    ) {
-        self.record(BackgroundEvent {
-            kind: if outcome.major {
-                EventKind::MajorCompaction
-            } else {
-                EventKind::MinorCompaction
-            },
-            region,
-            family: String::from_utf8_lossy(family).into_owned(),
-            finished_at_ms: now_ms,
-            duration_micros: micros(elapsed),
-            bytes_in: outcome.input_bytes,
-            bytes_out: outcome.output_bytes,
-            files_in: outcome.input_files as u64,
-        });
     }
 
     /// The recent events, oldest first.

@@ -1,6 +1,7 @@
-//! A read-only snapshot of the engine for operators: memory, block cache, WAL, background
-//! work, volumes, and every open region with its stores and files. Taking one reads atomics
-//! and clones a few `Arc`s per store; it never waits for a flush or compaction.
+//! What the engine reports to operators: the shapes of its snapshot (memory, block cache,
+//! WAL, background work, volumes, and every open region with its stores and files) and the
+//! recorders that regions write to as they work. A leaf: the engine and its regions fill
+//! these in (`engine/stats.rs`, `region/stats.rs`); nothing here reaches back to them.
 
 mod events;
 
@@ -9,10 +10,6 @@ use serde::Serialize;
 pub use events::{BackgroundEvent, BackgroundTotals, EventKind, EventLog, RegionRequests};
 
 use crate::cache::{CacheStats, TierStats};
-use crate::engine::{Engine, Lane};
-use crate::manifest::FileOrigin;
-use crate::region::Region;
-use crate::store::Store;
 use crate::wal::WalStats;
 
 /// Everything the engine reports.
@@ -112,139 +109,3 @@ pub struct FileStats {
     /// A reference to a split or merge parent's file.
     pub reference: bool,
 }
-
-impl Engine {
-    /// A snapshot of everything the engine reports.
-    pub fn stats(&self) -> EngineStats {
-        let shared = &self.shared;
-        let mut regions: Vec<RegionStats> =
-            shared.open_regions().iter().map(|r| r.stats()).collect();
-        regions.sort_by_key(|r| r.id);
-        let lanes = lane_stats(shared);
-        let queued_flushes = lanes[0].queued;
-        let queued_compactions = lanes[1].queued + lanes[2].queued;
-        EngineStats {
-            memory: MemoryStats {
-                memstore_bytes: shared.memory.used(),
-                memstore_limit: shared.options.memstore_limit,
-                memstore_flush_size: shared.options.memstore_flush_size,
-            },
-            cache: shared.cache.stats(),
-            cache_tiers: shared.cache.tier_stats(),
-            wal: shared.wal.stats(),
-            background: BackgroundStats {
-                queued_flushes,
-                queued_compactions,
-                lanes,
-                totals: shared.events.totals(),
-                recent: shared.events.recent(),
-            },
-            volumes: volume_stats(shared, &regions),
-            regions,
-        }
-    }
-
-    /// The engine clock's wall-clock milliseconds (what stats timestamps use).
-    pub fn clock_millis(&self) -> i64 {
-        self.shared.clock.now_millis()
-    }
-
-    /// A snapshot of one open region.
-    pub fn region_stats(&self, id: u64) -> Option<RegionStats> {
-        self.shared.region(id).map(|r| r.stats())
-    }
-}
-
-fn lane_stats(shared: &crate::engine::Shared) -> Vec<LaneStats> {
-    let threads = shared.options.lane_threads();
-    let background = shared.options.background_work;
-    Lane::ALL
-        .iter()
-        .zip(shared.scheduler.load())
-        .map(|(&lane, load)| LaneStats {
-            lane: lane.label(),
-            threads: if background {
-                threads.of(lane) as u64
-            } else {
-                0
-            },
-            queued: load.queued,
-            running: load.running,
-        })
-        .collect()
-}
-
-fn volume_stats(shared: &crate::engine::Shared, regions: &[RegionStats]) -> Vec<VolumeStats> {
-    shared
-        .volumes
-        .list()
-        .iter()
-        .map(|v| {
-            let files = regions
-                .iter()
-                .flat_map(|r| &r.stores)
-                .flat_map(|s| &s.files)
-                .filter(|f| f.volume == v.name && !f.reference);
-            let (count, bytes) = files.fold((0, 0), |(n, b), f| (n + 1, b + f.size));
-            VolumeStats {
-                name: v.name.clone(),
-                root: v.root.display().to_string(),
-                storage_type: v.storage_type.to_string(),
-                files: count,
-                bytes,
-            }
-        })
-        .collect()
-}
-
-impl Region {
-    /// A snapshot of this region.
-    pub fn stats(&self) -> RegionStats {
-        let stores: Vec<StoreStats> = self.stores().values().map(|s| store_stats(s)).collect();
-        let (read_requests, write_requests) = self.requests.counts();
-        RegionStats {
-            id: self.id(),
-            memstore_bytes: stores.iter().map(|s| s.memstore_bytes).sum(),
-            file_bytes: stores.iter().map(|s| s.file_bytes).sum(),
-            file_count: stores.iter().map(|s| s.files.len() as u64).sum(),
-            read_requests,
-            write_requests,
-            stores,
-        }
-    }
-}
-
-fn store_stats(store: &Store) -> StoreStats {
-    let view = store.view();
-    let files: Vec<FileStats> = view
-        .files
-        .iter()
-        .map(|f| {
-            let e = &f.entry;
-            FileStats {
-                file_number: e.file_number,
-                volume: e.volume.clone(),
-                path: e.relative_path.clone(),
-                size: e.size,
-                entries: e.entries,
-                min_timestamp: e.min_ts,
-                max_timestamp: e.max_ts,
-                origin: match e.origin {
-                    FileOrigin::Flush => "flush",
-                    FileOrigin::Compaction => "compaction",
-                },
-                created_at_ms: e.created_at_ms,
-                reference: f.is_reference(),
-            }
-        })
-        .collect();
-    StoreStats {
-        family: String::from_utf8_lossy(store.family_name()).into_owned(),
-        memstore_bytes: view.memstore_bytes(),
-        file_bytes: files.iter().map(|f| f.size).sum(),
-        files,
-    }
-}
-
-#[cfg(test)]
-mod tests;

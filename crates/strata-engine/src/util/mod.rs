@@ -5,3 +5,4 @@ pub mod coding;
 pub mod crc;
 pub mod rate_limiter;
 pub mod thread;
+pub mod wait;

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::matcher::RowMatcher;
-use super::merge::MergingIter;
-use super::row::read_row;
 use crate::api::RowResult;
 use crate::error::{Error, Result};
 use crate::iter::KvIter;
 use crate::key;
+use crate::read::matcher::RowMatcher;
+use crate::read::merge::MergingIter;
+use crate::read::row::read_row;
 use crate::store::StoreView;
 
 /// One store's part of a scan.

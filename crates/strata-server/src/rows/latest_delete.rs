@@ -1,34 +1,32 @@
-//! Service operations the embedded API (`strata-db`) needs beyond what the network adapters
-//! use today: HBase's "delete the latest version of a column", which must read the newest
-//! version's timestamp and write the marker under the row lock.
+//! The embedded API's (`strata-db`) "delete the latest version of a column", which must
+//! read the newest version's timestamp and write the marker under the row lock.
 
 use std::collections::HashMap;
 
 use bytes::Bytes;
 use strata_engine::{Cell, CellType, Get, LATEST_TIMESTAMP};
 
+use super::locked_row::{LockedRow, RowWrite};
+use super::RowOperations;
 use crate::durability::WriteDurability;
-
 use crate::error::Result;
-use crate::locked_row::{LockedRow, RowWrite};
 use crate::names::TableName;
-use crate::service::Service;
 
-impl Service {
+impl RowOperations {
     /// Applies the cells of one row atomically. A single-version delete marker
     /// (`CellType::Delete`) at `LATEST_TIMESTAMP` first gets the timestamp of the newest
     /// version of its column (the n-th such marker of a column, the n-th newest), as HBase's
     /// `Delete.addColumn(family, qualifier)` without a timestamp does; a column without
     /// that many versions gets a marker at the current time, which deletes nothing older.
-    pub fn mutate_row_resolving_latest(
+    pub(crate) fn mutate_row_resolving_latest(
         &self,
         table: &TableName,
         row: &[u8],
         cells: Vec<Cell>,
-        durability: impl Into<WriteDurability>,
+        durability: WriteDurability,
     ) -> Result<()> {
         let write = RowWrite {
-            durability: durability.into(),
+            durability,
             ..RowWrite::hbase()
         };
         let families = cells.iter().map(|c| c.family.as_ref());

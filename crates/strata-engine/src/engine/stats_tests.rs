@@ -1,8 +1,9 @@
 #![allow(clippy::unwrap_used)]
 
-use super::*;
+use super::Engine;
 use crate::cache::RESIZE_STEPS;
-use crate::{Cell, Durability, EngineOptions, FamilyOptions, Get, RegionSpec, Scan};
+use crate::stats::EventKind;
+use crate::{Cell, Durability, EngineOptions, FamilyOptions, Get, Region, RegionSpec, Scan};
 
 fn engine(dir: &std::path::Path) -> std::sync::Arc<Engine> {
     let mut options = EngineOptions::new(dir);
@@ -98,7 +99,7 @@ fn flushes_and_compactions_are_recorded_with_sizes() {
 
 /// Index and bloom bytes of every live file of the engine's open regions.
 fn live_index_bloom_bytes(engine: &Engine) -> u64 {
-    let regions = engine.shared.open_regions();
+    let regions = engine.host.regions.all();
     let stores = regions.iter().flat_map(|r| r.stores().values());
     let files: Vec<_> = stores.flat_map(|s| s.view().files.clone()).collect();
     files.iter().map(|f| f.reader.pinned_bytes() as u64).sum()

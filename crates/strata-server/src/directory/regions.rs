@@ -1,11 +1,11 @@
-//! Splitting and merging regions.
+//! How regions are split and merged (when they split by themselves is `splitter.rs`).
 //!
 //! A split seals the parent (flush, refuse writes, flush the rest, stop compactions), writes
 //! two daughter regions whose stores *reference* the parent's SSTables with the row ranges
 //! `[start, split)` and `[split, end)`, opens them, and commits by writing the table's
 //! catalog record once, listing the daughters instead of the parent. Then the service's
 //! table state is swapped and the parent retired. Writes that meet the sealed parent are
-//! refused before they touch the WAL and are routed again (see `row_ops.rs`), so they wait only
+//! refused before they touch the WAL and are routed again (see `rows/`), so they wait only
 //! for the second flush and a few manifest and WAL syncs. A merge is the same with two
 //! sources and one new region referencing both regions' files.
 //!
@@ -28,64 +28,17 @@ use bytes::Bytes;
 use strata_engine::manifest::RowRange;
 use strata_engine::{Region, RegionSpec};
 
+use super::{same_regions, TableDirectory};
 use crate::catalog::{RegionEntry, TableRecord};
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::service::Service;
+use crate::splitter::SplitAt;
 use crate::table::{OpenRegion, TableState};
 
-/// When regions split by themselves: past a size that starts at `initial_size` and doubles
-/// with each region the table has, up to `max_region_size` (HBase's
-/// IncreasingToUpperBoundRegionSplitPolicy idea), so a fresh table spreads early.
-#[derive(Debug, Clone)]
-pub struct SplitPolicy {
-    pub enabled: bool,
-    /// `None`: twice the engine's memstore flush size.
-    pub initial_size: Option<u64>,
-    pub max_region_size: u64,
-    /// Split on a background thread (the default); tests split in the writing thread.
-    pub background: bool,
-}
-
-impl Default for SplitPolicy {
-    fn default() -> Self {
-        SplitPolicy {
-            enabled: true,
-            initial_size: None,
-            max_region_size: 10 << 30,
-            background: true,
-        }
-    }
-}
-
-/// Which region to split, and where.
-#[derive(Debug, Clone)]
-pub enum SplitAt {
-    /// This region, near the middle of its data.
-    Region(u64),
-    /// The region holding this row, at this row (it becomes the second daughter's start).
-    Key(Bytes),
-}
-
-impl Service {
-    /// The size past which a region of a table with `regions` regions splits.
-    pub fn split_threshold(&self, regions: usize) -> u64 {
-        let policy = &self.options.split;
-        let initial = policy
-            .initial_size
-            .unwrap_or(self.options.engine.memstore_flush_size.saturating_mul(2));
-        let doublings = u32::try_from(regions.saturating_sub(1)).unwrap_or(u32::MAX);
-        let grown = if doublings >= 63 {
-            u64::MAX
-        } else {
-            initial.saturating_mul(1u64 << doublings)
-        };
-        grown.min(policy.max_region_size)
-    }
-
+impl TableDirectory {
     /// Splits a region in two; returns the daughters' ids.
     pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
-        let started = std::time::Instant::now();
+        let started = self.clock.now();
         let _admin = self.admin.lock();
         let state = self.table(table)?;
         let idx = match &at {
@@ -127,8 +80,7 @@ impl Service {
             (right.clone(), vec![(0, range_of(&right))]),
         ];
         self.replace_regions(&state, idx..idx + 1, &sources, plan)?;
-        self.metrics.count_split();
-        tracing::info!(table = %table, parent = parent.entry.id, left = left.id, right = right.id, duration_ms = started.elapsed().as_secs_f64() * 1e3, "region split");
+        tracing::info!(table = %table, parent = parent.entry.id, left = left.id, right = right.id, duration_ms = (self.clock.now() - started).as_secs_f64() * 1e3, "region split");
         Ok((left.id, right.id))
     }
 
@@ -155,7 +107,6 @@ impl Service {
             vec![(0, range_of(&ra.entry)), (1, range_of(&rb.entry))],
         )];
         self.replace_regions(&state, first..second + 1, &sources, plan)?;
-        self.metrics.count_merge();
         tracing::info!(table = %table, a, b, merged = merged.id, "regions merged");
         Ok(merged.id)
     }
@@ -174,6 +125,7 @@ impl Service {
         for source in sources {
             if let Err(e) = source.seal() {
                 sealed.iter().for_each(|r: &Arc<Region>| r.unseal());
+                self.note_change();
                 return Err(e.into());
             }
             sealed.push(Arc::clone(source));
@@ -187,6 +139,7 @@ impl Service {
                 }
             }
             sources.iter().for_each(|r| r.unseal());
+            self.note_change();
             e
         };
         let mut opened = Vec::new();
@@ -218,23 +171,13 @@ impl Service {
         record.regions = entries;
         // The commit point. On failure the sources stay sealed: see the module comment.
         self.catalog.put_table(&state.name, &record)?;
-        let mut regions: Vec<OpenRegion> = state
-            .regions
-            .iter()
-            .map(|r| OpenRegion {
-                entry: r.entry.clone(),
-                region: Arc::clone(&r.region),
-            })
-            .collect();
+        let mut regions = same_regions(state);
         regions.splice(replaced, opened);
-        let next = TableState {
+        self.publish(TableState {
             name: state.name.clone(),
             record,
             regions,
-        };
-        self.tables
-            .write()
-            .insert(state.name.clone(), Arc::new(next));
+        });
         for source in sources {
             self.engine.retire_region(source.id());
         }
@@ -243,46 +186,6 @@ impl Service {
         }
         self.engine.collect_retired()?;
         Ok(())
-    }
-
-    /// After a write to `region`: splits it if it outgrew the table's threshold.
-    pub(crate) fn maybe_split(&self, table: &TableName, region: &Arc<Region>, regions: usize) {
-        let policy = &self.options.split;
-        if !policy.enabled
-            || region.has_references()
-            || region.size_bytes() <= self.split_threshold(regions)
-        {
-            return;
-        }
-        if !self.splitting.lock().insert(region.id()) {
-            return; // already under way
-        }
-        let id = region.id();
-        let run = |svc: &Service| {
-            if let Err(e) = svc.split_region(table, SplitAt::Region(id)) {
-                tracing::warn!(table = %table, region = id, error = %e, "automatic split failed");
-            }
-            svc.splitting.lock().remove(&id);
-        };
-        if !policy.background {
-            run(self);
-            return;
-        }
-        let me = self.me.clone();
-        let table = table.clone();
-        let spawned = std::thread::Builder::new()
-            .name("strata-split".into())
-            .spawn(move || {
-                if let Some(svc) = me.upgrade() {
-                    if let Err(e) = svc.split_region(&table, SplitAt::Region(id)) {
-                        tracing::warn!(table = %table, region = id, error = %e, "automatic split failed");
-                    }
-                    svc.splitting.lock().remove(&id);
-                }
-            });
-        if spawned.is_err() {
-            self.splitting.lock().remove(&id);
-        }
     }
 }
 

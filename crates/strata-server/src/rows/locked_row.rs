@@ -2,7 +2,7 @@
 //! check-and-mutate, Bigtable's CheckAndMutateRow and ReadModifyWriteRow, and the embedded
 //! API's delete of a column's latest version.
 //!
-//! [`Service::with_row`] checks the table and families, takes the row's lock, lets the
+//! [`RowOperations::with_row`] checks the table and families, takes the row's lock, lets the
 //! operation read the row as its queued writes left it and compute the cells to write,
 //! queues that write, and releases the lock *before* waiting for the WAL. The next
 //! operation on the row then reads the queued value and joins the same group commit, so a
@@ -15,12 +15,11 @@ use std::sync::Arc;
 
 use strata_engine::{Cell, Get, Region, RowResult};
 
+use super::RowOperations;
 use crate::durability::WriteDurability;
-
 use crate::error::{Result, ServiceError};
 use crate::limits::Dialect;
 use crate::names::TableName;
-use crate::service::Service;
 
 /// What an operation sees of its row while it holds the row's lock.
 pub(crate) struct LockedRow<'a> {
@@ -48,7 +47,7 @@ impl LockedRow<'_> {
     }
 }
 
-/// How [`Service::with_row`] checks and writes what an operation computed.
+/// How [`RowOperations::with_row`] checks and writes what an operation computed.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RowWrite {
     pub dialect: Dialect,
@@ -66,7 +65,7 @@ impl RowWrite {
     }
 }
 
-impl Service {
+impl RowOperations {
     /// Runs `op` on `row` of `table` under the row's lock and writes the cells it returns
     /// (all in `row`; none writes nothing) as one atomic mutation; returns `op`'s answer once
     /// that write is durable and visible. `families` are checked to exist first. `op` may run
@@ -90,12 +89,11 @@ impl Service {
         write: RowWrite,
         op: &mut impl FnMut(&LockedRow<'_>) -> Result<(Vec<Cell>, T)>,
     ) -> Result<T> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
+        let (state, index) = self.directory.route(table, row)?;
         for family in families {
             state.check_family(family)?;
         }
-        let region = &state.region_for(row).region;
+        let region = &state.regions[index].region;
         let lock = self.row_locks.lock(table, row);
         // Taken before reading: if a WAL write fails after this, what the read saw may
         // never be logged, and the write below is refused instead of building on it.
@@ -104,7 +102,7 @@ impl Service {
         if cells.is_empty() {
             return Ok(answer);
         }
-        self.limits().check_cells(&cells, write.dialect)?;
+        self.limits.check_cells(&cells, write.dialect)?;
         for cell in &cells {
             state.check_family(&cell.family)?;
             if cell.row.as_ref() != row {
@@ -124,7 +122,8 @@ impl Service {
             drop(lock);
             pending.wait()?;
         }
-        self.maybe_split(table, region, state.regions.len());
+        self.splitter
+            .after_write(table, region, state.regions.len());
         Ok(answer)
     }
 }

@@ -7,16 +7,15 @@
 //! codec and bloom type). Adding or deleting a family reopens the table's regions, so the
 //! table must be disabled first, as HBase 1.x required (HBase 2 also does this online).
 
-use std::sync::Arc;
-
 use bytes::Bytes;
 use strata_engine::FamilyOptions;
 
+use super::open::{check_families, open_table};
+use super::{same_regions, TableDirectory};
 use crate::catalog::{RegionEntry, TableRecord};
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::service::{check_families, open_table, Service};
 use crate::table::region_ranges;
 
 /// One schema change.
@@ -32,7 +31,7 @@ pub enum AlterOp {
     SetDurability(WriteDurability),
 }
 
-impl Service {
+impl TableDirectory {
     /// Applies one schema change to `name`.
     pub fn alter_table(&self, name: &TableName, op: AlterOp) -> Result<()> {
         let _admin = self.admin.lock();
@@ -93,20 +92,11 @@ impl Service {
         record: TableRecord,
         state: &crate::table::TableState,
     ) {
-        let regions = state
-            .regions
-            .iter()
-            .map(|r| crate::table::OpenRegion {
-                entry: r.entry.clone(),
-                region: Arc::clone(&r.region),
-            })
-            .collect();
-        let next = crate::table::TableState {
+        self.publish(crate::table::TableState {
             name: name.clone(),
             record,
-            regions,
-        };
-        self.tables.write().insert(name.clone(), Arc::new(next));
+            regions: same_regions(state),
+        });
     }
 
     /// Closes (flushing) and reopens every region of a disabled table with the new families,
@@ -118,7 +108,7 @@ impl Service {
         state: &crate::table::TableState,
         op: &AlterOp,
     ) -> Result<()> {
-        self.tables.write().remove(name);
+        self.unpublish(name);
         for r in &state.regions {
             self.engine.close_region(r.entry.id)?;
             // A deleted family's files go; so do leftovers under an added family's name (a
@@ -130,8 +120,7 @@ impl Service {
                 AlterOp::ModifyFamily(_) | AlterOp::SetDurability(_) => {}
             }
         }
-        let reopened = open_table(&self.engine, name.clone(), record)?;
-        self.tables.write().insert(name.clone(), Arc::new(reopened));
+        self.publish(open_table(&self.engine, name.clone(), record)?);
         Ok(())
     }
 
@@ -156,9 +145,7 @@ impl Service {
         let regions = region_ranges(&splits)?
             .into_iter()
             .map(|(start_key, end_key)| RegionEntry {
-                id: self
-                    .next_region_id
-                    .fetch_add(1, std::sync::atomic::Ordering::AcqRel),
+                id: self.allocate_region_id(),
                 start_key,
                 end_key,
             })
@@ -172,7 +159,7 @@ impl Service {
         let fresh = open_table(&self.engine, name.clone(), record.clone())?;
         // The catalog write is the commit point: before it the old regions are the table.
         self.catalog.put_table(name, &record)?;
-        self.tables.write().insert(name.clone(), Arc::new(fresh));
+        self.publish(fresh);
         for r in &state.regions {
             self.engine.close_region(r.entry.id)?;
             self.engine.drop_region(r.entry.id)?;

@@ -5,33 +5,23 @@
 
 use strata_engine::{Cell, Get, RowResult};
 
+use super::locked_row::RowWrite;
+use super::RowOperations;
 use crate::durability::WriteDurability;
-
 use crate::error::Result;
 use crate::limits::Dialect;
-use crate::locked_row::RowWrite;
 use crate::names::TableName;
-use crate::service::Service;
 
-impl Service {
+impl RowOperations {
     /// Reads `read` (one row) under that row's lock and calls `compute` with the row (`None`
     /// when nothing in it is visible) and the server's time in milliseconds. The cells it
     /// returns (all in `read.row`; none: nothing is written) are written in one atomic
-    /// mutation with the table's durability (see [`Service::with_row`]); its second value is
-    /// returned once that write is durable. `compute` may run more than once: when a split or merge seals the region
-    /// between the read and the write, nothing was written and the whole step is retried on
-    /// the new region.
-    pub fn read_modify_write_row<T>(
-        &self,
-        table: &TableName,
-        read: &Get,
-        compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
-    ) -> Result<T> {
-        self.read_modify_write_row_in(Dialect::Hbase, table, read, compute)
-    }
-
-    /// [`Service::read_modify_write_row`] under the size limits of `dialect`.
-    pub fn read_modify_write_row_in<T>(
+    /// mutation with the table's durability under the size limits of `dialect` (see
+    /// [`RowOperations::with_row`]); its second value is returned once that write is durable.
+    /// `compute` may run more than once: when a split or merge seals the region between the
+    /// read and the write, nothing was written and the whole step is retried on the new
+    /// region.
+    pub(crate) fn read_modify_write_row<T>(
         &self,
         dialect: Dialect,
         table: &TableName,
@@ -59,7 +49,7 @@ mod tests {
 
     use super::*;
     use crate::ServiceError;
-    use crate::ServiceOptions;
+    use crate::{Service, ServiceOptions};
 
     fn open(dir: &std::path::Path) -> (Arc<Service>, TableName) {
         let svc = Service::open(ServiceOptions::new(dir)).unwrap();

@@ -4,16 +4,17 @@
 //!
 //! Parent files are tracked by scanning the live regions' current file sets: a retired
 //! region's directory goes when no open region, and no region closed for a reopen, lists a
-//! reference into it. Daughters drop
-//! their references at their first compaction (a store with references always compacts
-//! all its files), and every compaction of a region that had references runs this check.
+//! reference into it. Daughters drop their references at their first compaction (a store
+//! with references always compacts all its files); a region whose last reference went
+//! tells the engine (`RegionHost::references_dropped`), which then runs this check.
 //! Readers that still hold a parent's file keep reading it: removal only unlinks the name.
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Engine, Shared};
+use super::region_set::remove_region_dirs;
+use super::Engine;
 use crate::error::Result;
 use crate::manifest::{Manifest, ManifestState, RowRange};
 use crate::options::FamilyOptions;
@@ -32,7 +33,7 @@ impl Engine {
         sources: &[(Arc<Region>, RowRange)],
     ) -> Result<()> {
         self.remove_region_dirs(id)?;
-        let volumes = &self.shared.volumes;
+        let volumes = &self.volumes;
         for family in families {
             let relative = region_dir(id).join(family_dir_name(&family.name));
             let dir = volumes.primary_dir(&relative)?;
@@ -55,67 +56,49 @@ impl Engine {
     /// Deletes a region's directories on every volume (a split or merge that did not
     /// commit, or a region nothing refers to).
     pub fn remove_region_dirs(&self, id: u64) -> Result<()> {
-        for volume in self.shared.volumes.list() {
-            let dir = self.shared.volumes.resolve(&volume.name, &region_dir(id))?;
-            self.shared.volumes.fs().remove_dir_all(&dir)?;
-        }
-        Ok(())
+        remove_region_dirs(&self.volumes, id)
     }
 
     /// Takes a region out of service for good after its split or merge committed. Its files
     /// stay until no open region references them ([`Engine::collect_retired`]).
     pub fn retire_region(&self, id: u64) {
-        self.shared.regions.write().remove(&id);
-        self.shared.recovered.lock().remove(&id);
-        self.shared.retired.lock().insert(id);
+        self.host.regions.retire(id);
     }
 
     /// Retires every region directory on disk that is not among `live`, and forgets
     /// recovered WAL edits of regions not among `live`: after a restart, the leftovers of
     /// splits and merges (committed or not). Call once every live region is open.
     pub fn retire_all_except(&self, live: &HashSet<u64>) -> Result<()> {
-        self.shared
-            .recovered
-            .lock()
-            .retain(|id, _| live.contains(id));
-        for id in self.region_ids_on_disk()? {
-            if !live.contains(&id) {
-                self.shared.retired.lock().insert(id);
-            }
-        }
+        let on_disk = self.region_ids_on_disk()?;
+        self.host.regions.retire_all_except(live, &on_disk);
         self.collect_retired()
     }
 
     /// Asks the background worker to compact a region (after a split, so that the new
     /// regions rewrite their references into files of their own).
     pub fn request_compaction(&self, id: u64) {
-        self.shared.request_compaction(id);
+        self.host.request_compaction(id);
     }
 
     /// Deletes the directories of retired regions that no open region references.
     pub fn collect_retired(&self) -> Result<()> {
-        self.shared.collect_retired()
+        self.host.collect_retired()
     }
 
     /// Ids of the retired regions whose files are still referenced.
     pub fn retired_regions(&self) -> Vec<u64> {
-        let mut ids: Vec<u64> = self.shared.retired.lock().iter().copied().collect();
-        ids.sort_unstable();
-        ids
+        self.host.regions.retired_ids()
     }
 
     /// Every region id with a directory on some volume.
     pub fn region_ids_on_disk(&self) -> Result<Vec<u64>> {
         let mut ids = HashSet::new();
-        for volume in self.shared.volumes.list() {
-            let dir = self
-                .shared
-                .volumes
-                .resolve(&volume.name, Path::new("regions"))?;
-            if !self.shared.volumes.fs().exists(&dir)? {
+        for volume in self.volumes.list() {
+            let dir = self.volumes.resolve(&volume.name, Path::new("regions"))?;
+            if !self.volumes.fs().exists(&dir)? {
                 continue;
             }
-            for name in self.shared.volumes.fs().list(&dir)? {
+            for name in self.volumes.fs().list(&dir)? {
                 if let Ok(id) = u64::from_str_radix(&name, 16) {
                     ids.insert(id);
                 }
@@ -124,38 +107,5 @@ impl Engine {
         let mut ids: Vec<u64> = ids.into_iter().collect();
         ids.sort_unstable();
         Ok(ids)
-    }
-}
-
-impl Shared {
-    pub(crate) fn collect_retired(&self) -> Result<()> {
-        // Lock order: retired, then the region sets, as everywhere this runs.
-        let mut retired = self.retired.lock();
-        let closed = self.closed_refs.lock();
-        let mut referenced: Vec<String> = self
-            .open_regions()
-            .iter()
-            .flat_map(|r| r.referenced_paths())
-            .collect();
-        referenced.extend(closed.values().flatten().cloned());
-        drop(closed);
-        let doomed: Vec<u64> = retired
-            .iter()
-            .copied()
-            .filter(|id| {
-                let dir = region_dir(*id);
-                !referenced.iter().any(|p| Path::new(p).starts_with(&dir))
-            })
-            .filter(|id| !self.regions.read().contains_key(id))
-            .collect();
-        for id in doomed {
-            for volume in self.volumes.list() {
-                let dir = self.volumes.resolve(&volume.name, &region_dir(id))?;
-                self.volumes.fs().remove_dir_all(&dir)?;
-            }
-            tracing::info!(region = id, "removed a retired region's files");
-            retired.remove(&id);
-        }
-        Ok(())
     }
 }

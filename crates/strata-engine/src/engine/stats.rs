@@ -1,0 +1,91 @@
+//! The engine's snapshot for operators ([`crate::stats`] holds its shapes). Taking one
+//! reads atomics and clones a few `Arc`s per store; it never waits for a flush or
+//! compaction.
+
+use super::{Engine, Lane};
+use crate::fs::Volumes;
+use crate::stats::{
+    BackgroundStats, EngineStats, LaneStats, MemoryStats, RegionStats, VolumeStats,
+};
+
+impl Engine {
+    /// A snapshot of everything the engine reports.
+    pub fn stats(&self) -> EngineStats {
+        let mut regions: Vec<RegionStats> =
+            self.host.regions.all().iter().map(|r| r.stats()).collect();
+        regions.sort_by_key(|r| r.id);
+        let lanes = self.lane_stats();
+        let queued_flushes = lanes[0].queued;
+        let queued_compactions = lanes[1].queued + lanes[2].queued;
+        EngineStats {
+            memory: MemoryStats {
+                memstore_bytes: self.context.memory.used(),
+                memstore_limit: self.options.memstore_limit,
+                memstore_flush_size: self.options.memstore_flush_size,
+            },
+            cache: self.cache.stats(),
+            cache_tiers: self.cache.tier_stats(),
+            wal: self.context.wal.stats(),
+            background: BackgroundStats {
+                queued_flushes,
+                queued_compactions,
+                lanes,
+                totals: self.context.events.totals(),
+                recent: self.context.events.recent(),
+            },
+            volumes: volume_stats(&self.volumes, &regions),
+            regions,
+        }
+    }
+
+    /// The engine clock's wall-clock milliseconds (what stats timestamps use).
+    pub fn clock_millis(&self) -> i64 {
+        self.context.clock.now_millis()
+    }
+
+    /// A snapshot of one open region.
+    pub fn region_stats(&self, id: u64) -> Option<RegionStats> {
+        self.region(id).map(|r| r.stats())
+    }
+
+    fn lane_stats(&self) -> Vec<LaneStats> {
+        let threads = self.options.lane_threads();
+        let background = self.options.background_work;
+        Lane::ALL
+            .iter()
+            .zip(self.host.scheduler.load())
+            .map(|(&lane, load)| LaneStats {
+                lane: lane.label(),
+                threads: if background {
+                    threads.of(lane) as u64
+                } else {
+                    0
+                },
+                queued: load.queued,
+                running: load.running,
+            })
+            .collect()
+    }
+}
+
+fn volume_stats(volumes: &Volumes, regions: &[RegionStats]) -> Vec<VolumeStats> {
+    volumes
+        .list()
+        .iter()
+        .map(|v| {
+            let files = regions
+                .iter()
+                .flat_map(|r| &r.stores)
+                .flat_map(|s| &s.files)
+                .filter(|f| f.volume == v.name && !f.reference);
+            let (count, bytes) = files.fold((0, 0), |(n, b), f| (n + 1, b + f.size));
+            VolumeStats {
+                name: v.name.clone(),
+                root: v.root.display().to_string(),
+                storage_type: v.storage_type.to_string(),
+                files: count,
+                bytes,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,193 @@
+//! A region on its own: no engine, a host that only records what it is told.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock, Weak};
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use super::*;
+use crate::cache::BlockCache;
+use crate::compaction::policy::CompactionConfig;
+use crate::error::Error;
+use crate::fs::{FileSystem, MemFs, Volumes};
+use crate::memstore::limiter::MemoryLimiter;
+use crate::options::{Durability, WalOptions};
+use crate::stats::EventLog;
+use crate::util::clock::{system, Clock, ManualClock};
+use crate::util::rate_limiter::RateLimiter;
+use crate::wal::Wal;
+use crate::Cell;
+
+/// What a region told its host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Notice {
+    FlushWanted(u64),
+    CompactionWanted(u64),
+    MemoryPressure(u64),
+    Flushed { region: u64, seq: u64 },
+    ReferencesDropped(u64),
+}
+
+/// Records every notice; compacts the region when asked to, if it was given one.
+#[derive(Default)]
+struct FakeHost {
+    notices: Mutex<Vec<Notice>>,
+    compacts: OnceLock<Weak<Region>>,
+}
+
+impl FakeHost {
+    fn take(&self) -> Vec<Notice> {
+        std::mem::take(&mut *self.notices.lock())
+    }
+
+    fn tell(&self, notice: Notice) {
+        self.notices.lock().push(notice);
+    }
+}
+
+impl RegionHost for FakeHost {
+    fn flush_wanted(&self, region: u64) {
+        self.tell(Notice::FlushWanted(region));
+    }
+
+    fn compaction_wanted(&self, region: u64) {
+        self.tell(Notice::CompactionWanted(region));
+        if let Some(region) = self.compacts.get().and_then(Weak::upgrade) {
+            // As a background lane would: later, in another thread.
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                region.compact(true).unwrap();
+            });
+        }
+    }
+
+    fn memory_pressure(&self, region: u64) {
+        self.tell(Notice::MemoryPressure(region));
+    }
+
+    fn flushed(&self, region: u64, seq: u64) {
+        self.tell(Notice::Flushed { region, seq });
+    }
+
+    fn references_dropped(&self, region: u64) {
+        self.tell(Notice::ReferencesDropped(region));
+    }
+}
+
+fn context(limits: RegionLimits, clock: Arc<dyn Clock>) -> Arc<RegionContext> {
+    let fs: Arc<dyn FileSystem> = Arc::new(MemFs::new());
+    let root = PathBuf::from("/data");
+    fs.create_dir_all(&root).unwrap();
+    let no_replay = &mut |_| Ok(());
+    let wal = Wal::open(
+        Arc::clone(&fs),
+        root.join("wal"),
+        WalOptions::default(),
+        no_replay,
+    );
+    let volumes = Arc::new(Volumes::single(fs, root));
+    Arc::new(RegionContext {
+        wal: wal.unwrap(),
+        sequence: SequenceIds::starting_after(0),
+        memory: MemoryLimiter::new(1 << 30, limits.write_wait_timeout, Arc::clone(&clock)),
+        clock,
+        limits,
+        rate_limiter: RateLimiter::new(None),
+        events: EventLog::default(),
+        stores: StoreContextFactory::new(volumes, BlockCache::new(1 << 20)),
+    })
+}
+
+fn limits(memstore_flush_size: u64, blocking_store_files: usize) -> RegionLimits {
+    RegionLimits {
+        memstore_flush_size,
+        blocking_store_files,
+        write_wait_timeout: Duration::from_secs(30),
+        compaction: CompactionConfig::default(),
+    }
+}
+
+fn open(ctx: &Arc<RegionContext>, host: &Arc<FakeHost>) -> Arc<Region> {
+    let spec = RegionSpec {
+        id: 9,
+        families: vec![FamilyOptions::new("cf")],
+    };
+    let host = Arc::downgrade(host) as Weak<dyn RegionHost>;
+    Region::open(spec, Arc::clone(ctx), host, Vec::new()).unwrap()
+}
+
+fn put(region: &Region, row: u32) -> u64 {
+    let cell = Cell::put(format!("r{row:04}"), "cf", "q", 1, vec![b'x'; 100]);
+    region.mutate(vec![cell], Durability::SyncWal).unwrap()
+}
+
+#[test]
+fn a_full_memstore_asks_its_host_for_a_flush_and_a_flush_reports_its_seq() {
+    let host = Arc::new(FakeHost::default());
+    let region = open(&context(limits(4 * 1024, 100), system()), &host);
+    let mut row = 0;
+    while region.memstore_bytes() < 4 * 1024 {
+        assert!(host.take().is_empty(), "nothing asked below the flush size");
+        put(&region, row);
+        row += 1;
+    }
+    assert_eq!(host.take(), [Notice::FlushWanted(9)]);
+    let newest = put(&region, row);
+    assert!(host.take().is_empty(), "asked once until the flush runs");
+
+    region.flush().unwrap();
+    let flushed = Notice::Flushed {
+        region: 9,
+        seq: newest,
+    };
+    assert_eq!(host.take(), [flushed]);
+    assert_eq!(region.min_unflushed_seq(), None);
+}
+
+#[test]
+fn a_writer_blocked_on_files_goes_on_once_a_compaction_finishes() {
+    let host = Arc::new(FakeHost::default());
+    let region = open(&context(limits(1 << 30, 3), system()), &host);
+    host.compacts.set(Arc::downgrade(&region)).unwrap();
+    for row in 0..3 {
+        put(&region, row);
+        region.flush().unwrap();
+    }
+    host.take();
+    let started = Instant::now();
+    put(&region, 3);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "woken by the compaction, not by the 30 s timeout"
+    );
+    let notices = host.take();
+    assert_eq!(notices[0], Notice::CompactionWanted(9));
+    assert_eq!(region.stores()[b"cf".as_slice()].file_count(), 1);
+}
+
+#[test]
+fn a_blocked_writer_times_out_by_the_region_clock() {
+    let clock = Arc::new(ManualClock::new(0));
+    let mut limits = limits(1 << 30, 1);
+    limits.write_wait_timeout = Duration::from_millis(20);
+    let host = Arc::new(FakeHost::default());
+    let region = open(&context(limits, Arc::clone(&clock) as _), &host);
+    put(&region, 0);
+    region.flush().unwrap();
+    let writer = {
+        let region = Arc::clone(&region);
+        let cell = Cell::put("r9", "cf", "q", 1, "v");
+        std::thread::spawn(move || region.mutate(vec![cell], Durability::SyncWal))
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !writer.is_finished(),
+        "100 ms of real time are not the 20 ms timeout of a clock that stood still"
+    );
+    clock.advance(20);
+    let err = writer.join().unwrap().unwrap_err();
+    assert!(matches!(err, Error::TooBusy(_)), "{err}");
+}

@@ -1,0 +1,172 @@
+//! The table directory: namespaces, tables, the catalog that persists them, and the open
+//! regions of every table, with the one `route()` that finds the region holding a row.
+//!
+//! Every table change (create, drop, enable, alter, split, merge) runs here under the
+//! admin lock and ends by publishing a new immutable [`TableState`]; readers and writers
+//! take the current state without locking anything but the map. Writers that met a region
+//! sealed by a split or merge wait for the next publication with [`TableDirectory::
+//! wait_for_change`] instead of polling.
+
+mod open;
+mod regions;
+mod schema;
+mod tables;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use parking_lot::{Condvar, Mutex, RwLock};
+use strata_engine::util::clock::Clock;
+use strata_engine::Engine;
+
+use crate::catalog::{Catalog, CATALOG_REGION_ID};
+use crate::error::{Result, ServiceError};
+use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
+use crate::table::{OpenRegion, TableState};
+
+pub use schema::AlterOp;
+
+/// Namespaces, tables and their regions.
+pub struct TableDirectory {
+    engine: Arc<Engine>,
+    catalog: Catalog,
+    /// Serialises catalog changes (creates, drops, enables, splits, merges); reads never
+    /// take it.
+    admin: Mutex<()>,
+    namespaces: RwLock<BTreeSet<String>>,
+    tables: RwLock<BTreeMap<TableName, Arc<TableState>>>,
+    next_region_id: AtomicU64,
+    clock: Arc<dyn Clock>,
+    /// Counts publications of table states and unsealed regions; see `wait_for_change`.
+    changes: Mutex<u64>,
+    changed: Condvar,
+}
+
+impl TableDirectory {
+    /// Loads the catalog from `engine`, opens every table's regions and retires region
+    /// directories no table lists (leftovers of interrupted splits and merges).
+    pub fn open(engine: Arc<Engine>, clock: Arc<dyn Clock>) -> Result<TableDirectory> {
+        let catalog = Catalog::open(&engine)?;
+        let contents = catalog.load()?;
+        // Above every directory too: a retired parent's files may outlive its catalog entry.
+        let on_disk = engine.region_ids_on_disk()?.last().copied().unwrap_or(0);
+        let next_region_id = Catalog::max_region_id(&contents).max(on_disk) + 1;
+        let mut namespaces = contents.namespaces;
+        namespaces.insert(DEFAULT_NAMESPACE.to_string());
+        namespaces.insert(SYSTEM_NAMESPACE.to_string());
+        let mut tables = BTreeMap::new();
+        for (name, record) in contents.tables {
+            let state = open::open_table(&engine, name.clone(), record)?;
+            tables.insert(name, Arc::new(state));
+        }
+        tracing::info!(tables = tables.len(), "catalog loaded");
+        let live: std::collections::HashSet<u64> = std::iter::once(CATALOG_REGION_ID)
+            .chain(
+                tables
+                    .values()
+                    .flat_map(|t: &Arc<TableState>| t.regions.iter().map(|r| r.entry.id)),
+            )
+            .collect();
+        engine.retire_all_except(&live)?;
+        Ok(TableDirectory {
+            engine,
+            catalog,
+            admin: Mutex::new(()),
+            namespaces: RwLock::new(namespaces),
+            tables: RwLock::new(tables),
+            next_region_id: AtomicU64::new(next_region_id),
+            clock,
+            changes: Mutex::new(0),
+            changed: Condvar::new(),
+        })
+    }
+
+    /// The engine the regions live in.
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    /// The current state of a table.
+    pub fn table(&self, name: &TableName) -> Result<Arc<TableState>> {
+        self.tables
+            .read()
+            .get(name)
+            .cloned()
+            .ok_or_else(|| ServiceError::TableNotFound(name.to_string()))
+    }
+
+    /// The current state of an enabled table and its region holding `row`.
+    pub fn route(&self, name: &TableName, row: &[u8]) -> Result<(Arc<TableState>, usize)> {
+        let state = self.table(name)?;
+        state.check_enabled()?;
+        let index = state.region_index_for(row);
+        Ok((state, index))
+    }
+
+    /// Drops every open table (the engine closes their regions).
+    pub(crate) fn clear(&self) {
+        self.tables.write().clear();
+        self.note_change();
+    }
+
+    /// The number of table changes published so far; pass it to `wait_for_change`.
+    pub(crate) fn change_count(&self) -> u64 {
+        *self.changes.lock()
+    }
+
+    /// Waits until a table change is published after `seen` (see `change_count`), or until
+    /// `deadline` on the directory's clock. Answers whether one was.
+    pub(crate) fn wait_for_change(&self, seen: u64, deadline: Instant) -> bool {
+        let mut changes = self.changes.lock();
+        while *changes == seen {
+            let Some(left) = deadline.checked_duration_since(self.clock.now()) else {
+                return false;
+            };
+            // A bounded wait also covers a clock that is not the system's (tests).
+            let step = left.min(std::time::Duration::from_millis(100));
+            self.changed.wait_for(&mut changes, step);
+        }
+        true
+    }
+
+    fn allocate_region_id(&self) -> u64 {
+        self.next_region_id.fetch_add(1, Ordering::AcqRel)
+    }
+
+    /// Publishes `state` as the table's current state.
+    fn publish(&self, state: TableState) {
+        self.tables
+            .write()
+            .insert(state.name.clone(), Arc::new(state));
+        self.note_change();
+    }
+
+    fn unpublish(&self, name: &TableName) {
+        self.tables.write().remove(name);
+        self.note_change();
+    }
+
+    /// Wakes writers waiting for a table change (also after regions were unsealed).
+    fn note_change(&self) {
+        *self.changes.lock() += 1;
+        self.changed.notify_all();
+    }
+}
+
+/// The regions of `state`, sharing the same open regions (for a state built from another).
+fn same_regions(state: &TableState) -> Vec<OpenRegion> {
+    state
+        .regions
+        .iter()
+        .map(|r| OpenRegion {
+            entry: r.entry.clone(),
+            region: Arc::clone(&r.region),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

@@ -1,0 +1,100 @@
+//! Row operations: mutations routed to regions by row, point reads, and every single-row
+//! read-modify-write (increment, append, check-and-mutate, Bigtable's CheckAndMutateRow and
+//! ReadModifyWriteRow, the embedded API's latest-version delete), all built on
+//! [`RowOperations::with_row`] (`locked_row.rs`).
+//!
+//! Every write path ends in `mutate.rs` or `locked_row.rs`, and both report the regions they
+//! wrote to the splitter. A write that meets a region sealed by a split or merge was not
+//! applied; it waits for the directory to publish the table's new regions and runs again.
+
+mod latest_delete;
+mod locked_row;
+mod mutate;
+mod read_modify_write;
+mod single_row;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use strata_engine::util::clock::Clock;
+
+use crate::directory::TableDirectory;
+use crate::error::{Result, ServiceError};
+use crate::limits::Limits;
+use crate::metrics::RequestMetrics;
+use crate::row_locks::RowLocks;
+use crate::splitter::Splitter;
+use crate::write_budget::{WriteBudget, WriteCharge};
+
+pub use single_row::{Check, CompareOp};
+
+/// How long a write waits for a split or merge of its region to finish (they take
+/// milliseconds; this only bounds a stuck one).
+const SEALED_RETRY: Duration = Duration::from_secs(30);
+
+/// Reads and writes of rows, over the table directory.
+pub(crate) struct RowOperations {
+    directory: Arc<TableDirectory>,
+    splitter: Arc<Splitter>,
+    row_locks: RowLocks,
+    /// Bytes of writes between acceptance and their memstores (see `write_budget.rs`).
+    write_budget: WriteBudget,
+    limits: Limits,
+    metrics: Arc<RequestMetrics>,
+    clock: Arc<dyn Clock>,
+}
+
+impl RowOperations {
+    pub(crate) fn new(
+        directory: Arc<TableDirectory>,
+        splitter: Arc<Splitter>,
+        limits: Limits,
+        metrics: Arc<RequestMetrics>,
+        clock: Arc<dyn Clock>,
+    ) -> RowOperations {
+        RowOperations {
+            write_budget: WriteBudget::new(limits.max_write_bytes_in_flight),
+            directory,
+            splitter,
+            row_locks: RowLocks::default(),
+            limits,
+            metrics,
+            clock,
+        }
+    }
+
+    /// Bytes that accepted writes hold while waiting for their memstores.
+    pub(crate) fn write_bytes_in_flight(&self) -> usize {
+        self.write_budget.in_flight()
+    }
+
+    /// Charges `bytes` to the budget of writes in flight, or refuses them as too busy.
+    fn charge_write(&self, bytes: usize) -> Result<WriteCharge> {
+        self.write_budget.try_charge(bytes).ok_or_else(|| {
+            ServiceError::Engine(strata_engine::Error::TooBusy(format!(
+                "writes in flight hold {} of limits.{} = {} bytes; this one needs {bytes} more",
+                self.write_budget.in_flight(),
+                crate::limits::MAX_WRITE_BYTES_IN_FLIGHT_KEY,
+                self.write_budget.capacity(),
+            )))
+        })
+    }
+
+    /// Runs `op` again while it fails on a region sealed for a split or merge (a refused
+    /// write applied nothing), each time after the directory published a table change, for
+    /// up to [`SEALED_RETRY`].
+    fn retry_sealed<T>(&self, mut op: impl FnMut() -> Result<T>) -> Result<T> {
+        let deadline = self.clock.now() + SEALED_RETRY;
+        loop {
+            let seen = self.directory.change_count();
+            match op() {
+                Err(ServiceError::Engine(e)) if e.is_region_sealed() => {
+                    if !self.directory.wait_for_change(seen, deadline) {
+                        return Err(ServiceError::Engine(e));
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Mutations: cells of any rows, routed to the regions holding them, each region's share
+//! applied atomically (HBase guarantees atomicity per row).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use strata_engine::{Cell, PendingWrite, Region};
+
+use super::RowOperations;
+use crate::durability::WriteDurability;
+use crate::error::{Result, ServiceError};
+use crate::limits::Dialect;
+use crate::metrics::Operation;
+use crate::names::TableName;
+use crate::table::TableState;
+use crate::write_budget::cells_bytes;
+
+impl RowOperations {
+    /// Applies `cells` under the size limits of `dialect`.
+    pub(crate) fn mutate(
+        &self,
+        dialect: Dialect,
+        table: &TableName,
+        cells: Vec<Cell>,
+        durability: WriteDurability,
+    ) -> Result<()> {
+        let _charge = self.charge_write(cells_bytes(&cells))?;
+        self.mutate_charged(dialect, table, cells, durability)
+    }
+
+    /// HBase's multi-row batch: each row's cells are one atomic mutation, and a row that
+    /// fails does not stop the others. The whole batch is charged to the budget of writes
+    /// in flight once, for as long as its rows are applied; if it does not fit, nothing is
+    /// applied and the error is the outer one. Otherwise each row's outcome, in order.
+    pub(crate) fn mutate_each_row(
+        &self,
+        table: &TableName,
+        rows: Vec<Vec<Cell>>,
+        durability: WriteDurability,
+    ) -> Result<Vec<Result<()>>> {
+        let bytes = rows.iter().map(|r| cells_bytes(r)).sum();
+        let _charge = self.charge_write(bytes)?;
+        Ok(rows
+            .into_iter()
+            .map(|cells| self.mutate_charged(Dialect::Hbase, table, cells, durability))
+            .collect())
+    }
+
+    /// A mutation whose bytes are already charged to the write budget.
+    fn mutate_charged(
+        &self,
+        dialect: Dialect,
+        table: &TableName,
+        cells: Vec<Cell>,
+        durability: WriteDurability,
+    ) -> Result<()> {
+        let _timer = self.metrics.start(Operation::Mutate, Some(table));
+        self.limits.check_cells(&cells, dialect)?;
+        // Read before the state: a change published after it wakes a wait below at once.
+        let mut seen = self.directory.change_count();
+        let mut state = self.directory.table(table)?;
+        state.check_enabled()?;
+        for cell in &cells {
+            state.check_family(&cell.family)?;
+        }
+        // Row locks make plain writes wait for a read-modify-write of the same row, as in
+        // HBase, so an increment never overwrites a put that landed between its read and
+        // its write. They are held only while the writes are queued: see `locked_row.rs`.
+        let locks = self
+            .row_locks
+            .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
+        let mut queued: Option<QueuedShare> = None;
+        let mut outcomes = Vec::new();
+        let mut pending = cells;
+        let deadline = self.clock.now() + super::SEALED_RETRY;
+        loop {
+            // A share refused by a region being split or merged was not applied; it is
+            // routed again on the table's new regions once the directory publishes them.
+            let mut refused = Vec::new();
+            let mut sealed = None;
+            for (region, cells) in split_by_region(&state, pending).into_values() {
+                // One share unresolved at a time: queuing the next may wait for memstore
+                // room, and the flush that makes room waits for the writes in its snapshot.
+                outcomes.extend(queued.take().map(QueuedShare::wait));
+                match region.mutate_queued(cells.clone(), state.durability_for(durability), None) {
+                    Ok(write) => {
+                        queued = Some(QueuedShare {
+                            write,
+                            region: Arc::clone(region),
+                            regions: state.regions.len(),
+                        })
+                    }
+                    Err(e) if e.is_region_sealed() => {
+                        refused.extend(cells);
+                        sealed = Some(e);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            let Some(sealed) = sealed else {
+                break;
+            };
+            // The split or merge flushes the sealed region first, and that flush waits for
+            // every queued write to become visible: resolve ours before waiting for it.
+            outcomes.extend(queued.take().map(QueuedShare::wait));
+            if !self.directory.wait_for_change(seen, deadline) {
+                return Err(ServiceError::Engine(sealed));
+            }
+            pending = refused;
+            seen = self.directory.change_count();
+            state = self.directory.table(table)?;
+            state.check_enabled()?;
+        }
+        drop(locks);
+        outcomes.extend(queued.take().map(QueuedShare::wait));
+        for (outcome, region, regions) in outcomes {
+            outcome?;
+            self.splitter.after_write(table, &region, regions);
+        }
+        Ok(())
+    }
+}
+
+/// One region's share of a mutation, queued and not yet acknowledged.
+struct QueuedShare {
+    write: PendingWrite,
+    region: Arc<Region>,
+    regions: usize,
+}
+
+impl QueuedShare {
+    /// Waits for the share; its outcome, region and the table's region count then.
+    fn wait(self) -> (Result<()>, Arc<Region>, usize) {
+        let outcome = self.write.wait().map(|_| ()).map_err(Into::into);
+        (outcome, self.region, self.regions)
+    }
+}
+
+/// Groups `cells` by the region of `state` that holds their row.
+fn split_by_region(
+    state: &TableState,
+    cells: Vec<Cell>,
+) -> BTreeMap<usize, (&Arc<Region>, Vec<Cell>)> {
+    let mut by_region: BTreeMap<usize, (&Arc<Region>, Vec<Cell>)> = BTreeMap::new();
+    for cell in cells {
+        let idx = state
+            .regions
+            .partition_point(|r| r.entry.start_key.as_ref() <= cell.row.as_ref())
+            .saturating_sub(1);
+        if let Some(open) = state.regions.get(idx) {
+            by_region
+                .entry(idx)
+                .or_insert_with(|| (&open.region, Vec::new()))
+                .1
+                .push(cell);
+        }
+    }
+    by_region
+}

@@ -1,0 +1,152 @@
+//! The service every network API adapts onto: a facade over its components.
+//!
+//! - [`TableDirectory`] (`directory/`): namespaces, tables, the catalog and region routing;
+//! - [`RowOperations`] (`rows/`): mutations, point reads and read-modify-writes;
+//! - [`Splitter`] (`splitter.rs`): when regions split and merge;
+//! - the scanner registry (`scanners/`; the service's scanner calls are `scanner_ops.rs`).
+//!
+//! The facade opens them, closes them and hands each call to the one that owns it; it holds
+//! no logic of its own beyond operations composed of several components (`drop_range.rs`).
+
+mod admin;
+mod drop_range;
+mod rows;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use strata_engine::{Engine, EngineOptions};
+
+use crate::directory::TableDirectory;
+use crate::error::{Result, ServiceError};
+use crate::names::TableName;
+use crate::rows::RowOperations;
+use crate::scanners::ScannerRegistry;
+use crate::splitter::Splitter;
+use crate::table::TableState;
+
+/// How to open the service.
+#[derive(Debug, Clone)]
+pub struct ServiceOptions {
+    pub engine: EngineOptions,
+    /// A scanner idle this long is closed (HBase's scanner lease).
+    pub scanner_lease: std::time::Duration,
+    /// When regions split by themselves.
+    pub split: crate::splitter::SplitPolicy,
+    /// Request limits every API enforces.
+    pub limits: crate::limits::Limits,
+}
+
+impl ServiceOptions {
+    /// Standalone defaults with data in `data_dir`.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        ServiceOptions {
+            engine: EngineOptions::new(data_dir),
+            scanner_lease: crate::scanners::SCANNER_LEASE,
+            split: crate::splitter::SplitPolicy::default(),
+            limits: crate::limits::Limits::default(),
+        }
+    }
+}
+
+/// The one service every network API adapts onto.
+pub struct Service {
+    pub(crate) options: ServiceOptions,
+    directory: Arc<TableDirectory>,
+    rows: RowOperations,
+    splitter: Arc<Splitter>,
+    pub(crate) scanners: ScannerRegistry,
+    pub(crate) metrics: Arc<crate::metrics::RequestMetrics>,
+    connections: crate::connections::Connections,
+    /// Bytes of requests being received and served (see `request_budget.rs`).
+    request_budget: crate::request_budget::RequestBudget,
+}
+
+impl Service {
+    /// Opens the engine, loads the catalog and opens every table's regions.
+    pub fn open(options: ServiceOptions) -> Result<Arc<Service>> {
+        options
+            .limits
+            .validate()
+            .map_err(ServiceError::InvalidArgument)?;
+        let clock = Arc::clone(&options.engine.clock);
+        let engine = Engine::open(options.engine.clone())?;
+        let directory = Arc::new(TableDirectory::open(engine, Arc::clone(&clock))?);
+        let metrics = Arc::new(crate::metrics::RequestMetrics::new(Arc::clone(&clock)));
+        let splitter = Splitter::new(
+            Arc::clone(&directory),
+            options.split.clone(),
+            options.engine.memstore_flush_size,
+            Arc::clone(&metrics),
+        );
+        let rows = RowOperations::new(
+            Arc::clone(&directory),
+            Arc::clone(&splitter),
+            options.limits.clone(),
+            Arc::clone(&metrics),
+            Arc::clone(&clock),
+        );
+        let request_budget =
+            crate::request_budget::RequestBudget::new(options.limits.max_request_bytes_in_flight);
+        let scanners = ScannerRegistry::new(clock, options.scanner_lease);
+        Ok(Arc::new(Service {
+            options,
+            directory,
+            rows,
+            splitter,
+            scanners,
+            metrics,
+            connections: crate::connections::Connections::default(),
+            request_budget,
+        }))
+    }
+
+    /// Flushes everything and closes the engine.
+    pub fn close(&self) -> Result<()> {
+        self.scanners.clear();
+        self.directory.clear();
+        Ok(self.directory.engine().close()?)
+    }
+
+    /// The budget the network servers charge requests to while receiving and serving them.
+    pub fn request_budget(&self) -> &crate::request_budget::RequestBudget {
+        &self.request_budget
+    }
+
+    /// The request limits this service enforces.
+    pub fn limits(&self) -> &crate::limits::Limits {
+        &self.options.limits
+    }
+
+    /// The request metrics.
+    pub fn metrics(&self) -> &crate::metrics::RequestMetrics {
+        &self.metrics
+    }
+
+    /// Open client connections per API.
+    pub fn connections(&self) -> &crate::connections::Connections {
+        &self.connections
+    }
+
+    /// Parses a filter-language string within the configured filter limits.
+    pub fn parse_filter(
+        &self,
+        text: &[u8],
+    ) -> std::result::Result<crate::filter::Filter, crate::filter::FilterError> {
+        crate::filter::parse_bytes_with(text, &self.options.limits.filter())
+    }
+
+    /// The engine (for statistics and tools).
+    pub fn engine(&self) -> &Arc<Engine> {
+        self.directory.engine()
+    }
+
+    /// The table directory.
+    pub fn directory(&self) -> &TableDirectory {
+        &self.directory
+    }
+
+    pub(crate) fn table(&self, name: &TableName) -> Result<Arc<TableState>> {
+        self.directory.table(name)
+    }
+}

@@ -1,0 +1,142 @@
+//! Row operations: handed to [`RowOperations`](crate::rows::RowOperations).
+
+use bytes::Bytes;
+use strata_engine::{Cell, Get, RowResult};
+
+use super::Service;
+use crate::durability::WriteDurability;
+use crate::error::Result;
+use crate::limits::Dialect;
+use crate::names::TableName;
+use crate::rows::Check;
+
+impl Service {
+    /// Applies `cells` (one region's share atomically; HBase guarantees atomicity per row).
+    pub fn mutate(
+        &self,
+        table: &TableName,
+        cells: Vec<Cell>,
+        durability: impl Into<WriteDurability>,
+    ) -> Result<()> {
+        self.mutate_in(Dialect::Hbase, table, cells, durability)
+    }
+
+    /// [`Service::mutate`] under the size limits of `dialect`.
+    pub fn mutate_in(
+        &self,
+        dialect: Dialect,
+        table: &TableName,
+        cells: Vec<Cell>,
+        durability: impl Into<WriteDurability>,
+    ) -> Result<()> {
+        self.rows.mutate(dialect, table, cells, durability.into())
+    }
+
+    /// HBase's multi-row batch: each row's cells are one atomic mutation, and a row that
+    /// fails does not stop the others. If the whole batch does not fit the budget of writes
+    /// in flight, nothing is applied and the error is the outer one; otherwise each row's
+    /// outcome, in order.
+    pub fn mutate_each_row(
+        &self,
+        table: &TableName,
+        rows: Vec<Vec<Cell>>,
+        durability: impl Into<WriteDurability>,
+    ) -> Result<Vec<Result<()>>> {
+        self.rows.mutate_each_row(table, rows, durability.into())
+    }
+
+    /// Applies the cells of one row atomically, giving each single-version delete marker at
+    /// `LATEST_TIMESTAMP` the timestamp of its column's newest version, as HBase's
+    /// `Delete.addColumn(family, qualifier)` does.
+    pub fn mutate_row_resolving_latest(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        cells: Vec<Cell>,
+        durability: impl Into<WriteDurability>,
+    ) -> Result<()> {
+        self.rows
+            .mutate_row_resolving_latest(table, row, cells, durability.into())
+    }
+
+    /// Bytes that accepted writes hold while waiting for their memstores.
+    pub fn write_bytes_in_flight(&self) -> usize {
+        self.rows.write_bytes_in_flight()
+    }
+
+    /// Reads one row; `None` when nothing in it is visible.
+    pub fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
+        self.rows.get(table, get)
+    }
+
+    /// Reads one row through `filter`; `None` when nothing in it passes.
+    pub fn get_filtered(
+        &self,
+        table: &TableName,
+        get: &Get,
+        filter: Option<crate::filter::Filter>,
+    ) -> Result<Option<RowResult>> {
+        self.rows.get_filtered(table, get, filter)
+    }
+
+    /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.
+    pub fn check_and_mutate(
+        &self,
+        table: &TableName,
+        check: &Check,
+        cells: Vec<Cell>,
+        durability: impl Into<WriteDurability>,
+    ) -> Result<bool> {
+        self.rows
+            .check_and_mutate(table, check, cells, durability.into())
+    }
+
+    /// Atomically appends each `(family, qualifier, suffix)` to its cell's value and
+    /// returns the new cells (see `rows/single_row.rs` for HBase's rules).
+    pub fn append(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        columns: &[(Bytes, Bytes, Bytes)],
+    ) -> Result<Vec<Cell>> {
+        self.rows.append(table, row, columns)
+    }
+
+    /// Atomically adds `amount` to the 8-byte big-endian counter in a cell and returns the
+    /// new value (see `rows/single_row.rs` for HBase's rules).
+    pub fn increment(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        amount: i64,
+    ) -> Result<i64> {
+        self.rows.increment(table, row, family, qualifier, amount)
+    }
+
+    /// Reads `read` (one row) under that row's lock, calls `compute` with the row and the
+    /// server's time in milliseconds, and writes the cells it returns atomically and
+    /// durably; returns its second value. `compute` may run more than once (see
+    /// `rows/locked_row.rs`).
+    pub fn read_modify_write_row<T>(
+        &self,
+        table: &TableName,
+        read: &Get,
+        compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
+    ) -> Result<T> {
+        self.read_modify_write_row_in(Dialect::Hbase, table, read, compute)
+    }
+
+    /// [`Service::read_modify_write_row`] under the size limits of `dialect`.
+    pub fn read_modify_write_row_in<T>(
+        &self,
+        dialect: Dialect,
+        table: &TableName,
+        read: &Get,
+        compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
+    ) -> Result<T> {
+        self.rows
+            .read_modify_write_row(dialect, table, read, compute)
+    }
+}
