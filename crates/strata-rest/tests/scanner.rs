@@ -239,3 +239,44 @@ async fn scanners_return_every_version_by_default() {
     let path = open(&h, XML, r#"<Scanner batch="10" maxVersions="2"/>"#).await;
     assert_eq!(json_cells(&h.get(&path, JSON).await.json()).len(), 2);
 }
+
+/// Opens a scanner as the client at `ip` (the address the HTTP server records per request).
+async fn open_as(h: &Harness, ip: [u8; 4]) -> StatusCode {
+    use tower::ServiceExt;
+    let address = std::net::SocketAddr::from((ip, 40000));
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/t/scanner")
+        .header("Content-Type", XML)
+        .extension(axum::extract::ConnectInfo(address))
+        .body(axum::body::Body::from("<Scanner/>"))
+        .unwrap();
+    let response = h.router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        let text = String::from_utf8_lossy(&body);
+        assert!(text.contains("limits.max_scanners_per_client"), "{text}");
+    }
+    status
+}
+
+#[tokio::test]
+async fn each_client_address_holds_at_most_its_share_of_scanners() {
+    let h = Harness::with_service(RestOptions::default(), |o| {
+        o.limits.max_scanners_per_client = 2;
+    });
+    table_with_rows(&h).await;
+    assert_eq!(open_as(&h, [10, 0, 0, 1]).await, StatusCode::CREATED);
+    assert_eq!(open_as(&h, [10, 0, 0, 1]).await, StatusCode::CREATED);
+    assert_eq!(
+        open_as(&h, [10, 0, 0, 1]).await,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+    assert_eq!(open_as(&h, [10, 0, 0, 2]).await, StatusCode::CREATED);
+    // Without a recorded address only the total applies.
+    open(&h, XML, "<Scanner/>").await;
+    open(&h, XML, "<Scanner/>").await;
+}
