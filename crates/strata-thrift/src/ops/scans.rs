@@ -111,23 +111,17 @@ pub fn open(
 
 /// Up to `n` further results; empty once the scanner is exhausted.
 pub fn next(service: &Service, id: i32, n: i32) -> CallResult<Vec<TRowResult>> {
-    let id = registry_id(id)?;
-    if n <= 0 {
-        if !service.scanner_is_open(id) {
-            return Err(invalid(id));
-        }
-        // HBase rejects a negative count outright (and returns nothing for 0).
-        if n < 0 {
-            return Err(Failure::Internal(format!(
-                "the number of rows to fetch is {n}"
-            )));
-        }
-        return Ok(Vec::new());
-    }
-    let want = usize::try_from(n).unwrap_or(usize::MAX);
+    // A count of 0 or less reads nothing but still checks the id (and renews its lease).
+    let want = usize::try_from(n).unwrap_or(0);
     let next = service
-        .scanner_results(&ScannerLookup::THRIFT, id, want)
+        .scanner_results(&ScannerLookup::THRIFT, registry_id(id)?, want)
         .map_err(from_service)?;
+    // HBase rejects a negative count outright (and returns nothing for 0).
+    if n < 0 {
+        return Err(Failure::Internal(format!(
+            "the number of rows to fetch is {n}"
+        )));
+    }
     Ok(row_results(&next.results, next.sorted_columns))
 }
 
@@ -141,10 +135,6 @@ pub fn close(service: &Service, id: i32) -> CallResult<()> {
 /// The registry's id for Thrift id `id` (a negative one was never handed out).
 fn registry_id(id: i32) -> CallResult<u64> {
     u64::try_from(id).map_err(|_| Failure::illegal(format!("scanner ID {id} is invalid")))
-}
-
-fn invalid(id: u64) -> Failure {
-    from_service(strata_server::ServiceError::ScannerNotFound(id))
 }
 
 #[cfg(test)]
