@@ -371,3 +371,42 @@ fn full_disk_refuses_writes_keeps_reads_and_recovers() {
     t.crash(CrashKind::PowerLoss, "after disk-full episode");
     assert!(t.ledger.muts.iter().filter(|m| m.acked).all(|m| m.alive));
 }
+
+/// A manifest commit whose file was written but whose roll-back also failed may have
+/// committed: the store must keep the new SSTable (the disk may list it), not delete it.
+#[test]
+fn a_commit_that_may_have_landed_keeps_its_new_table() {
+    for (i, op) in ["flush", "compaction"].into_iter().enumerate() {
+        let context = format!("{op} whose manifest commit is unknown");
+        let mut t = Faulty::new(300 + i as u64);
+        for _ in 0..3 {
+            t.write(15, Durability::SyncWal);
+            t.db.region().flush().unwrap();
+            t.ledger.flushed();
+        }
+        t.write(15, Durability::SyncWal);
+        // The new manifest is written and synced, its directory sync fails, and so does the
+        // removal that would roll it back: the disk may now hold either state.
+        let sync_dir = FaultRule::error(FaultOp::SyncDir, ErrorKind::Other)
+            .path_contains("/regions/")
+            .times(1);
+        let remove = FaultRule::error(FaultOp::Remove, ErrorKind::Other)
+            .path_contains("MANIFEST")
+            .times(1);
+        let ids = [
+            t.fault.inject(sync_dir).unwrap(),
+            t.fault.inject(remove).unwrap(),
+        ];
+        let result = match op {
+            "flush" => t.db.region().flush(),
+            _ => t.db.region().compact(true).map(|_| ()),
+        };
+        assert!(result.is_err(), "{context}: the commit must fail");
+        for id in ids {
+            t.fault.remove_rule(id);
+        }
+        t.crash(CrashKind::Process, &context);
+        assert!(t.ledger.muts.iter().all(|m| m.alive), "{context}");
+        t.ledger.check_read_paths(t.db.region(), &context);
+    }
+}

@@ -48,6 +48,29 @@ pub fn write_durably(fs: &dyn FileSystem, dir: &Path, path: &Path, bytes: &[u8])
     fs.sync_dir(dir)
 }
 
+/// Makes manifest file `path` durable by rewriting it: its bytes are written and synced to
+/// `MANIFEST.tmp`, which is then renamed over `path`, and the directory is synced.
+///
+/// Open uses this when it finds a valid manifest next to an older one: a process crash in
+/// the middle of a commit can leave the new file complete in the OS cache but not synced, so
+/// removing the older file first could leave an empty manifest as the only one after a
+/// power cut. There is no way to fsync a file by name, and rewriting `path` in place would
+/// tear it if the power went meanwhile; the rename replaces it atomically.
+pub fn rewrite_durably(fs: &dyn FileSystem, dir: &Path, path: &Path) -> Result<()> {
+    let bytes = fs.read_all(path)?;
+    let tmp = dir.join(REWRITE_TMP);
+    let mut file = fs.create(&tmp)?;
+    file.append(&bytes)?;
+    file.sync()?;
+    drop(file);
+    fs.rename(&tmp, path)?;
+    fs.sync_dir(dir)
+}
+
+/// The scratch name of [`rewrite_durably`]; not a manifest name, so open ignores a leftover
+/// and the next rewrite truncates it.
+const REWRITE_TMP: &str = "MANIFEST.tmp";
+
 #[cfg(test)]
 mod tests {
     use super::*;

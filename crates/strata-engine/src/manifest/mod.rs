@@ -22,6 +22,10 @@
 //!   even if an older manifest exists. A durable manifest that later rots must not roll the
 //!   store back to an older file set, whose files compaction may already have deleted.
 //!
+//! Before removing any other manifest, open rewrites the one it loads durably (via
+//! `MANIFEST.tmp` and a rename): after a process crash mid-commit the OS may hold a valid
+//! newest manifest whose bytes never reached the disk.
+//!
 //! File numbers: callers take them from [`Manifest::allocate_file_number`] (an in-memory
 //! counter) and need not touch `next_file_number`; each commit persists the counter.
 

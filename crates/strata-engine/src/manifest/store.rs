@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::fields::Defect;
-use super::files::{list_manifests, manifest_path, write_durably};
+use super::files::{list_manifests, manifest_path, rewrite_durably, write_durably};
 use super::format::{encode_manifest, inspect, DecodedManifest, MAX_MANIFEST_LEN};
 use super::state::ManifestState;
 use crate::error::{Error, Result};
@@ -38,6 +38,14 @@ impl Manifest {
             None => create_initial(fs.as_ref(), &dir)?,
             Some(&newest) => recover(fs.as_ref(), &dir, &numbers, newest)?,
         };
+        // Another manifest present means a commit may have been cut short by a process
+        // crash, and the OS may hold the chosen file's bytes without their having reached
+        // the disk. Removing the others before that file is durable could leave it empty
+        // and alone after a later power cut (crash test seed 46282).
+        if numbers.iter().any(|&n| n != decoded.manifest_number) {
+            let path = manifest_path(&dir, decoded.manifest_number);
+            rewrite_durably(fs.as_ref(), &dir, &path)?;
+        }
         remove_other_manifests(fs.as_ref(), &dir, decoded.manifest_number)?;
         Ok(Manifest {
             next_file_number: decoded.state.next_file_number,
@@ -57,6 +65,12 @@ impl Manifest {
     /// The current durable state.
     pub fn state(&self) -> &ManifestState {
         &self.state
+    }
+
+    /// True after a failed commit that could not be rolled back: the disk may hold the
+    /// state that commit wrote, so the files it added must be kept until a reopen decides.
+    pub fn may_hold_uncommitted_state(&self) -> bool {
+        self.poisoned
     }
 
     /// The number of the manifest file holding the current state.

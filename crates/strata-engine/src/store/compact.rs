@@ -150,8 +150,11 @@ impl Store {
             state.files.push(out.entry.clone());
         }
         if let Err(e) = manifest.commit(state) {
-            if let Some(out) = &output {
-                out.mark_obsolete(); // never became live
+            // Deleted only if the commit surely did not land; otherwise the next open
+            // finds it listed, or removes it as unlisted.
+            match &output {
+                Some(out) if !manifest.may_hold_uncommitted_state() => out.mark_obsolete(),
+                _ => {}
             }
             return Err(e);
         }

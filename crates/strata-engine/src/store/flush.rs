@@ -150,7 +150,11 @@ impl Store {
         state.files.push(file.entry.clone());
         state.flushed_seq = state.flushed_seq.max(max_seq);
         if let Err(e) = manifest.commit(state) {
-            file.mark_obsolete(); // never became live
+            // Deleted only if the commit surely did not land; otherwise the next open
+            // finds it listed, or removes it as unlisted.
+            if !manifest.may_hold_uncommitted_state() {
+                file.mark_obsolete();
+            }
             return Err(e);
         }
         drop(manifest);
