@@ -62,7 +62,10 @@ pub async fn serve_listener(
             tracing::warn!(error = %e, "cannot disable Nagle on an HTTP connection");
         }
     });
-    axum::serve(listener, router)
+    // Each request carries its peer's address: the REST gateway charges a client's
+    // scanners to it (`limits.max_scanners_per_client`).
+    let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, service)
         .with_graceful_shutdown(shutdown)
         .await
 }

@@ -11,10 +11,8 @@ pub mod fuzz_support;
 mod handlers;
 pub mod model;
 pub mod request;
-mod scanners;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -36,10 +34,6 @@ pub struct RestOptions {
     /// Most rows a single GET of a row range, glob or multiget may return (400 above it: use
     /// a scanner).
     pub max_result_rows: usize,
-    /// Most scanners open at once (503 above it).
-    pub max_open_scanners: usize,
-    /// A scanner idle this long is closed.
-    pub scanner_lease: Duration,
     /// Requests served at once; more are answered 503 (HBase's "too busy").
     pub max_in_flight: usize,
     /// The server address reported as region locations.
@@ -52,8 +46,6 @@ impl Default for RestOptions {
             max_body_bytes: 64 << 20,
             max_scanner_batch: 10_000,
             max_result_rows: 100_000,
-            max_open_scanners: 10_000,
-            scanner_lease: strata_server::SCANNER_LEASE,
             max_in_flight: 256,
             location: "localhost:0".to_string(),
         }
@@ -64,7 +56,6 @@ impl Default for RestOptions {
 pub(crate) struct Gateway {
     pub service: Arc<Service>,
     pub options: RestOptions,
-    pub scanners: scanners::RestScanners,
     in_flight: Arc<Semaphore>,
 }
 
@@ -79,7 +70,6 @@ pub fn router_with(service: Arc<Service>, options: RestOptions) -> Router {
         service,
         in_flight: Arc::new(Semaphore::new(options.max_in_flight.max(1))),
         options,
-        scanners: scanners::RestScanners::default(),
     });
     Router::new().fallback(serve).with_state(gateway)
 }

@@ -3,8 +3,11 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 use common::{b64, json_cells, Harness};
+use strata_engine::util::clock::ManualClock;
 use strata_rest::RestOptions;
 
 const JSON: &str = "application/json";
@@ -158,9 +161,8 @@ async fn hbase_json_filters_and_filter_language() {
 
 #[tokio::test]
 async fn scanner_errors_and_limits() {
-    let h = Harness::with_options(RestOptions {
-        max_open_scanners: 2,
-        ..RestOptions::default()
+    let h = Harness::with_service(RestOptions::default(), |o| {
+        o.limits.max_open_scanners = 2;
     });
     table_with_rows(&h).await;
     assert_eq!(
@@ -207,14 +209,16 @@ async fn scanner_errors_and_limits() {
 
 #[tokio::test]
 async fn idle_scanners_expire() {
-    let h = Harness::with_options(RestOptions {
-        scanner_lease: std::time::Duration::from_millis(50),
-        max_open_scanners: 1,
-        ..RestOptions::default()
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let lease = std::time::Duration::from_secs(60);
+    let h = Harness::with_service(RestOptions::default(), |o| {
+        o.engine.clock = clock.clone();
+        o.scanner_lease = lease;
+        o.limits.max_open_scanners = 1;
     });
     table_with_rows(&h).await;
     let path = open(&h, XML, "<Scanner/>").await;
-    tokio::time::sleep(std::time::Duration::from_millis(120)).await;
+    clock.advance(lease.as_millis() as i64);
     // Opening another reaps the idle one (the limit of one would refuse it otherwise).
     open(&h, XML, "<Scanner/>").await;
     assert_eq!(h.get(&path, JSON).await.status, StatusCode::NOT_FOUND);
@@ -234,4 +238,45 @@ async fn scanners_return_every_version_by_default() {
     assert_eq!(json_cells(&h.get(&path, JSON).await.json()).len(), 3);
     let path = open(&h, XML, r#"<Scanner batch="10" maxVersions="2"/>"#).await;
     assert_eq!(json_cells(&h.get(&path, JSON).await.json()).len(), 2);
+}
+
+/// Opens a scanner as the client at `ip` (the address the HTTP server records per request).
+async fn open_as(h: &Harness, ip: [u8; 4]) -> StatusCode {
+    use tower::ServiceExt;
+    let address = std::net::SocketAddr::from((ip, 40000));
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/t/scanner")
+        .header("Content-Type", XML)
+        .extension(axum::extract::ConnectInfo(address))
+        .body(axum::body::Body::from("<Scanner/>"))
+        .unwrap();
+    let response = h.router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        let text = String::from_utf8_lossy(&body);
+        assert!(text.contains("limits.max_scanners_per_client"), "{text}");
+    }
+    status
+}
+
+#[tokio::test]
+async fn each_client_address_holds_at_most_its_share_of_scanners() {
+    let h = Harness::with_service(RestOptions::default(), |o| {
+        o.limits.max_scanners_per_client = 2;
+    });
+    table_with_rows(&h).await;
+    assert_eq!(open_as(&h, [10, 0, 0, 1]).await, StatusCode::CREATED);
+    assert_eq!(open_as(&h, [10, 0, 0, 1]).await, StatusCode::CREATED);
+    assert_eq!(
+        open_as(&h, [10, 0, 0, 1]).await,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+    assert_eq!(open_as(&h, [10, 0, 0, 2]).await, StatusCode::CREATED);
+    // Without a recorded address only the total applies.
+    open(&h, XML, "<Scanner/>").await;
+    open(&h, XML, "<Scanner/>").await;
 }

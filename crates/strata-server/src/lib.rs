@@ -2,7 +2,8 @@
 //! row range, row operations and scanners. The Thrift, gRPC and HTTP servers are thin
 //! adapters that translate their protocol onto this one API, the [`Service`] facade; its
 //! components are the table directory (`directory/`), row operations (`rows/`), the
-//! splitter (`splitter.rs`) and the scanner registry (`scanner.rs`).
+//! splitter (`splitter.rs`) and the scanner registry (`scanners/`, its calls in
+//! `scanner_ops.rs`).
 
 pub mod catalog;
 pub mod connections;
@@ -19,7 +20,8 @@ pub mod request_budget;
 mod row_locks;
 mod row_stream;
 mod rows;
-mod scanner;
+mod scanner_ops;
+pub mod scanners;
 mod service;
 mod splitter;
 pub mod status;
@@ -33,7 +35,9 @@ pub use limits::{Dialect, Limits};
 pub use names::{TableName, DEFAULT_NAMESPACE};
 pub use row_stream::RowStream;
 pub use rows::{Check, CompareOp};
-pub use scanner::SCANNER_LEASE;
+pub use scanners::{
+    ScannerLookup, ScannerOptions, ScannerOwner, ScannerProtocol, ScannerResults, SCANNER_LEASE,
+};
 pub use service::{Service, ServiceOptions};
 pub use splitter::{SplitAt, SplitPolicy};
 pub use table::{RegionInfo, TableDescriptor};

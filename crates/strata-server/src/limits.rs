@@ -41,6 +41,11 @@ pub struct Limits {
     /// Most scanners open at once over every connection (an abandoned one counts until its
     /// lease expires).
     pub max_open_scanners: usize,
+    /// Most scanners one client may hold open (a Thrift connection, a REST client's
+    /// address), so one client cannot take every `max_open_scanners` slot. Scanner ids still
+    /// work from any connection, as in HBase; the client that opened one is charged for it
+    /// until it is closed or expires.
+    pub max_scanners_per_client: usize,
     /// Longest filter-language string (Thrift and REST scanner filters).
     pub filter_max_bytes: usize,
     /// Deepest nesting of parentheses and SKIP/WHILE in a filter string.
@@ -69,9 +74,7 @@ pub const FILTER_MAX_DEPTH_KEY: &str = "filter_max_depth";
 pub const FILTER_REGEX_MAX_BYTES_KEY: &str = "filter_regex_max_bytes";
 pub const MAX_WRITE_BYTES_IN_FLIGHT_KEY: &str = "max_write_bytes_in_flight";
 pub const MAX_REQUEST_BYTES_IN_FLIGHT_KEY: &str = "max_request_bytes_in_flight";
-/// The Thrift server's per-connection scanner cap (a `ThriftLimits` field, named here so
-/// that it is classed as a capacity limit with `max_open_scanners`).
-pub const THRIFT_MAX_SCANNERS_PER_CONNECTION_KEY: &str = "thrift_max_scanners_per_connection";
+pub const MAX_SCANNERS_PER_CLIENT_KEY: &str = "max_scanners_per_client";
 
 impl Default for Limits {
     fn default() -> Self {
@@ -84,6 +87,8 @@ impl Default for Limits {
             max_cells_per_request: 100_000,
             max_rows_per_request: 100_000,
             max_open_scanners: 10_000,
+            // A tenth of `max_open_scanners` (HBase has no such cap).
+            max_scanners_per_client: 1000,
             filter_max_bytes: crate::filter::MAX_FILTER_LEN,
             filter_max_depth: crate::filter::MAX_DEPTH,
             filter_regex_max_bytes: crate::filter::MAX_REGEX_LEN,
@@ -187,12 +192,21 @@ impl Limits {
     pub fn check_scanner_count(&self, open: usize) -> Result<()> {
         over(MAX_OPEN_SCANNERS_KEY, open + 1, self.max_open_scanners)
     }
+
+    /// Checks that a client holding `held` scanners may open one more.
+    pub fn check_client_scanner_count(&self, held: usize) -> Result<()> {
+        over(
+            MAX_SCANNERS_PER_CLIENT_KEY,
+            held + 1,
+            self.max_scanners_per_client,
+        )
+    }
 }
 
 /// True for limits on the server's capacity (open scanners) rather than on one request's
 /// size: a client may retry those later, never a request that is too large.
 pub fn is_capacity_limit(limit: &str) -> bool {
-    limit == MAX_OPEN_SCANNERS_KEY || limit == THRIFT_MAX_SCANNERS_PER_CONNECTION_KEY
+    limit == MAX_OPEN_SCANNERS_KEY || limit == MAX_SCANNERS_PER_CLIENT_KEY
 }
 
 /// True for limits on how much a request carries (value bytes, cells, rows), which HTTP

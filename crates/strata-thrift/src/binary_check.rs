@@ -12,49 +12,21 @@
 //! process (finding 7). So for a request whose method is known the walk follows the schema
 //! (`schema_check.rs`); otherwise every binary value says its own type and size.
 
+pub use crate::binary_walk::{CheckError, MAX_REQUEST_ELEMENTS};
+
+use crate::binary_walk::{invalid, Walk};
 use crate::compact::MAX_MESSAGE_BYTES;
 use crate::schema;
 use crate::schema_check::SchemaWalk;
-
-/// Nesting deeper than this is rejected (pilota's own skip limit).
-pub(crate) const MAX_DEPTH: usize = 64;
-
-/// Container elements (list and set elements, map entries) allowed in one message, all
-/// containers together. Why: every element takes at least one byte on the wire but far more
-/// once decoded, so without a cap a 16 MiB message of 1-byte empty structs (a list of
-/// `Mutation`s, say) would become 16 million structs of ~100 bytes each, a 1.6 GB request.
-/// A million keeps one request's decoded containers near 100 MB.
-pub const MAX_REQUEST_ELEMENTS: usize = 1_000_000;
 
 /// The binary message type of an exception: volo decodes its body as an
 /// `ApplicationException`, whatever the method name says.
 const EXCEPTION_MESSAGE: u8 = 3;
 
-/// Why a message was not accepted.
-#[derive(Debug, PartialEq, Eq)]
-pub enum CheckError {
-    /// The message continues past the end of the buffer: at least `need` bytes in total are
-    /// required (final for a frame; for a buffered stream, read more and look again).
-    Incomplete { need: usize },
-    /// Malformed whatever follows.
-    Invalid(String),
-}
-
-impl std::fmt::Display for CheckError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CheckError::Incomplete { need } => {
-                write!(f, "binary message runs past its frame (needs {need} bytes)")
-            }
-            CheckError::Invalid(reason) => write!(f, "invalid binary message: {reason}"),
-        }
-    }
-}
-
 /// The number of bytes of the complete binary message at the start of `input`.
 pub fn binary_message_len(input: &[u8]) -> Result<usize, CheckError> {
     let mut walk = Walk::new(input, MAX_MESSAGE_BYTES);
-    walk.message()?;
+    message(&mut walk)?;
     Ok(walk.pos)
 }
 
@@ -69,159 +41,33 @@ pub fn check_binary_message(input: &[u8]) -> Result<(), CheckError> {
 /// capped again.
 pub fn check_transcoded_message(input: &[u8]) -> Result<(), CheckError> {
     let mut walk = Walk::new(input, input.len().max(MAX_MESSAGE_BYTES));
-    walk.message()
+    message(&mut walk)
 }
 
-pub(crate) fn invalid<T>(reason: impl Into<String>) -> Result<T, CheckError> {
-    Err(CheckError::Invalid(reason.into()))
-}
-
-/// A cursor over one message, counting the container elements it has passed.
-pub(crate) struct Walk<'a> {
-    input: &'a [u8],
-    pos: usize,
-    /// Bytes the message may take.
-    max_len: usize,
-    elements: usize,
-}
-
-impl<'a> Walk<'a> {
-    fn new(input: &'a [u8], max_len: usize) -> Self {
-        Walk {
-            input,
-            pos: 0,
-            max_len,
-            elements: 0,
-        }
+/// Walks a whole message: header, method name, then the body by the method's schema.
+fn message(walk: &mut Walk<'_>) -> Result<(), CheckError> {
+    let header = walk.i32()?;
+    if header >= 0 {
+        return invalid("not a strict binary message");
     }
-
-    fn message(&mut self) -> Result<(), CheckError> {
-        let header = self.i32()?;
-        if header >= 0 {
-            return invalid("not a strict binary message");
-        }
-        // The low four bits, as pilota reads them (it ignores the rest of the low half).
-        let message_type = (header & 0x0f) as u8;
-        let name_len = self.len()?;
-        let name_start = self.pos;
-        self.skip(name_len)?;
-        let input = self.input;
-        let name = &input[name_start..self.pos];
-        // pilota reads the name as a str without checking (see schema_check.rs).
-        if std::str::from_utf8(name).is_err() {
-            return invalid("the method name is not UTF-8");
-        }
-        self.skip(4)?; // sequence id
-        if message_type == EXCEPTION_MESSAGE {
-            return SchemaWalk::exception().body(self);
-        }
-        match schema::method(name) {
-            Some(method) => SchemaWalk::request(method).body(self),
-            // volo answers an unknown method with an exception without reading its body.
-            None => self.value(12, 0),
-        }
+    // The low four bits, as pilota reads them (it ignores the rest of the low half).
+    let message_type = (header & 0x0f) as u8;
+    let name_len = walk.len()?;
+    let name_start = walk.pos;
+    walk.skip(name_len)?;
+    let name = &walk.input[name_start..walk.pos];
+    // pilota reads the name as a str without checking (see schema_check.rs).
+    if std::str::from_utf8(name).is_err() {
+        return invalid("the method name is not UTF-8");
     }
-
-    /// Passes one string value; false if it is not UTF-8.
-    pub(crate) fn utf8_string(&mut self) -> Result<bool, CheckError> {
-        let n = self.len()?;
-        let at = self.pos;
-        self.skip(n)?;
-        Ok(std::str::from_utf8(&self.input[at..self.pos]).is_ok())
+    walk.skip(4)?; // sequence id
+    if message_type == EXCEPTION_MESSAGE {
+        return SchemaWalk::exception().body(walk);
     }
-
-    fn skip(&mut self, n: usize) -> Result<(), CheckError> {
-        let end = self.pos.saturating_add(n);
-        if end > self.max_len {
-            return invalid(format!("message longer than {} bytes", self.max_len));
-        }
-        if end > self.input.len() {
-            return Err(CheckError::Incomplete { need: end });
-        }
-        self.pos = end;
-        Ok(())
-    }
-
-    pub(crate) fn byte(&mut self) -> Result<u8, CheckError> {
-        let at = self.pos;
-        self.skip(1)?;
-        Ok(self.input[at])
-    }
-
-    fn i32(&mut self) -> Result<i32, CheckError> {
-        let at = self.pos;
-        self.skip(4)?;
-        let mut be = [0u8; 4];
-        be.copy_from_slice(&self.input[at..at + 4]);
-        Ok(i32::from_be_bytes(be))
-    }
-
-    pub(crate) fn i16(&mut self) -> Result<i16, CheckError> {
-        let at = self.pos;
-        self.skip(2)?;
-        Ok(i16::from_be_bytes([self.input[at], self.input[at + 1]]))
-    }
-
-    /// A length or count: non-negative.
-    fn len(&mut self) -> Result<usize, CheckError> {
-        let n = self.i32()?;
-        usize::try_from(n).or_else(|_| invalid(format!("negative length {n}")))
-    }
-
-    /// A container's element count, added to the message's total.
-    pub(crate) fn count(&mut self) -> Result<usize, CheckError> {
-        let n = self.len()?;
-        self.elements = self.elements.saturating_add(n);
-        if self.elements > MAX_REQUEST_ELEMENTS {
-            return invalid(format!(
-                "more than {MAX_REQUEST_ELEMENTS} container elements in one message"
-            ));
-        }
-        Ok(n)
-    }
-
-    /// Skips one value of binary type `ttype`.
-    pub(crate) fn value(&mut self, ttype: u8, depth: usize) -> Result<(), CheckError> {
-        if depth > MAX_DEPTH {
-            return invalid("values nested too deeply");
-        }
-        match ttype {
-            2 | 3 => self.skip(1),
-            6 => self.skip(2),
-            8 => self.skip(4),
-            4 | 10 => self.skip(8),
-            16 => self.skip(16),
-            11 => {
-                let n = self.len()?;
-                self.skip(n)
-            }
-            12 => loop {
-                let field_type = self.byte()?;
-                if field_type == 0 {
-                    return Ok(());
-                }
-                self.skip(2)?; // field id
-                self.value(field_type, depth + 1)?;
-            },
-            13 => {
-                let (key, val) = (self.byte()?, self.byte()?);
-                let n = self.count()?;
-                for _ in 0..n {
-                    self.value(key, depth + 1)?;
-                    self.value(val, depth + 1)?;
-                }
-                Ok(())
-            }
-            14 | 15 => {
-                let elem = self.byte()?;
-                let n = self.count()?;
-                for _ in 0..n {
-                    self.value(elem, depth + 1)?;
-                }
-                Ok(())
-            }
-            t => invalid(format!("unknown binary type {t} at offset {}", self.pos)),
-        }
+    match schema::method(name) {
+        Some(method) => SchemaWalk::request(method).body(walk),
+        // volo answers an unknown method with an exception without reading its body.
+        None => walk.value(12, 0),
     }
 }
 

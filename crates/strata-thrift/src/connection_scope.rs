@@ -2,7 +2,7 @@
 //! their arguments, so the connection's decoder tags each request's context with the
 //! connection's id, and [`ScopeLayer`] makes that id visible to the call as a task-local.
 //! It is used to charge scanners to the connection that opened them
-//! (`ThriftLimits::max_scanners_per_connection`).
+//! (`limits.max_scanners_per_client`).
 
 use volo::{Layer, Service};
 use volo_thrift::context::ServerContext;

@@ -8,6 +8,7 @@ pub mod gen {
 }
 
 pub mod binary_check;
+mod binary_walk;
 pub mod codec;
 pub mod columns;
 pub mod compact;
@@ -23,7 +24,6 @@ pub mod ops;
 mod reply_encoder;
 pub mod request_reader;
 pub mod results;
-mod scanner_reaper;
 pub mod schema;
 mod schema_check;
 pub mod server;

@@ -9,11 +9,10 @@
 //!   spent running a request does not count: a long scan batch is not cut off.
 //! - `max_connections`: connections past this many are closed as soon as they are accepted,
 //!   so a flood of connections cannot exhaust memory or file descriptors.
-//! - `max_scanners_per_connection`: scanners one connection may hold open; past it,
-//!   scannerOpen* answers IOError naming the key (see `connection_scope.rs`).
 //!
-//! Abandoned scanners are closed by the service's scanner lease (`ServiceOptions::
-//! scanner_lease`), enforced by a reaper the server runs (see `server.rs`).
+//! Scanners are the service's: its registry caps them per connection
+//! (`limits.max_scanners_per_client`, charged to the connection through
+//! `connection_scope.rs`) and closes abandoned ones when their lease runs out.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -23,9 +22,6 @@ use std::time::Duration;
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(60);
 /// Open connections accepted at once by default (HBase's default Thrift worker pool size).
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1000;
-/// Scanners one connection may hold open by default: a tenth of the server-wide
-/// `max_open_scanners`, so one client cannot take every slot (HBase has no such cap).
-pub const DEFAULT_MAX_SCANNERS_PER_CONNECTION: usize = 1000;
 
 /// Per-server limits on client connections.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,9 +30,6 @@ pub struct ThriftLimits {
     pub read_timeout: Option<Duration>,
     /// Most connections open at once.
     pub max_connections: usize,
-    /// Most scanners one connection may hold open (scanner ids still work from any
-    /// connection, as in HBase; the one that opened a scanner is charged for it).
-    pub max_scanners_per_connection: usize,
 }
 
 impl Default for ThriftLimits {
@@ -44,7 +37,6 @@ impl Default for ThriftLimits {
         ThriftLimits {
             read_timeout: Some(DEFAULT_READ_TIMEOUT),
             max_connections: DEFAULT_MAX_CONNECTIONS,
-            max_scanners_per_connection: DEFAULT_MAX_SCANNERS_PER_CONNECTION,
         }
     }
 }

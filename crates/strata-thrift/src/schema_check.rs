@@ -14,7 +14,7 @@
 //! is UTF-8 (`from_bytes_unchecked`), which would hand the server a `str` that is not one; so
 //! every value the IDL types `string` must be UTF-8 here.
 
-use crate::binary_check::{invalid, CheckError, Walk, MAX_DEPTH};
+use crate::binary_walk::{invalid, CheckError, Walk, MAX_DEPTH};
 use crate::schema::{wire_type_name, Method, StructDef, Ty, APPLICATION_EXCEPTION};
 
 /// Walks one message body of a known struct type, remembering which field it is in for error

@@ -76,15 +76,7 @@ pub async fn serve_listener_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let handler = Handler::new(
-        Arc::clone(&service),
-        port,
-        limits.max_scanners_per_connection,
-    );
-    let reaper = tokio::spawn(crate::scanner_reaper::run(
-        Arc::clone(&service),
-        handler.scanners(),
-    ));
+    let handler = Handler::new(Arc::clone(&service), port);
     let incoming = StoppableIncoming {
         listener,
         shutdown: Box::pin(shutdown),
@@ -98,7 +90,6 @@ pub async fn serve_listener_with(
         .run(incoming)
         .await
         .map_err(|e| ServeError::Server(e.to_string()));
-    reaper.abort();
     result
 }
 

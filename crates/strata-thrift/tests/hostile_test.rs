@@ -41,13 +41,13 @@ async fn start() -> Server {
     let dir = tempfile::tempdir().unwrap();
     let mut options = ServiceOptions::new(dir.path());
     options.scanner_lease = SCANNER_LEASE;
+    options.limits.max_scanners_per_client = MAX_SCANNERS_PER_CONNECTION;
     let service = Service::open(options).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let limits = ThriftLimits {
         read_timeout: Some(READ_TIMEOUT),
         max_connections: MAX_CONNECTIONS,
-        max_scanners_per_connection: MAX_SCANNERS_PER_CONNECTION,
     };
     let connections = ConnectionCount::default();
     let (stop, stopped) = oneshot::channel::<()>();
@@ -281,7 +281,7 @@ async fn one_connection_cannot_take_every_scanner_slot() {
     match hog.scanner_open(t("s"), t(""), None, None).await {
         Ok(MaybeException::Exception(e)) => {
             let e = format!("{e:?}");
-            assert!(e.contains("thrift_max_scanners_per_connection"), "{e}");
+            assert!(e.contains("limits.max_scanners_per_client"), "{e}");
         }
         _ => panic!("one scanner past the cap was not refused with an IOError"),
     }

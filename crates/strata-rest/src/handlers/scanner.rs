@@ -1,11 +1,17 @@
 //! Stateful scanners: `PUT`/`POST /<table>/scanner` opens one (201 with its URL in
 //! `Location`), `GET /<table>/scanner/<id>` fetches the next batch of cells (204 when it is
-//! exhausted), `DELETE` closes it.
+//! exhausted), `DELETE` closes it. The scanners are the service's (ids, leases, the
+//! per-client cap, the cell batching); a REST id is the registry's id in hex, and a scanner
+//! is found only under the table it was opened on.
 
+use std::net::SocketAddr;
+
+use axum::extract::ConnectInfo;
 use axum::http::{header, StatusCode};
 use axum::response::Response;
-use strata_engine::{Scan, TimeRange};
-use strata_server::ServiceError;
+use strata_engine::{Cell, Scan, TimeRange};
+use strata_server::{ScannerLookup, ScannerOptions, ScannerOwner, ScannerProtocol};
+use strata_server::{ServiceError, TableName};
 
 use super::read::selection;
 use super::{ok_document, ok_empty, table_name, Call};
@@ -45,17 +51,17 @@ pub(crate) fn create(call: &Call<'_>, table: &str) -> RestResult<Response> {
         }
     };
     let gateway = call.gateway;
-    let service_id = gateway
-        .service
-        .open_filtered_scanner(&table, scan, filter)?;
-    let batch = model.batch.min(gateway.options.max_scanner_batch).max(1);
-    let limits = (
-        gateway.options.max_open_scanners,
-        gateway.options.scanner_lease,
+    let options = ScannerOptions {
+        scan,
+        filter,
+        batch: Some(model.batch.min(gateway.options.max_scanner_batch).max(1)),
+        sorted_columns: false,
+        owner: ScannerOwner::rest(client_address(call)),
+    };
+    let id = format!(
+        "{:016x}",
+        gateway.service.open_scanner_with(&table, options)?
     );
-    let id = gateway
-        .scanners
-        .add(&gateway.service, table, service_id, batch, limits)?;
     let mut response = ok_empty();
     *response.status_mut() = StatusCode::CREATED;
     let path = call.parts.uri.path().trim_end_matches('/');
@@ -73,29 +79,27 @@ pub(crate) fn create(call: &Call<'_>, table: &str) -> RestResult<Response> {
 pub(crate) fn next(call: &Call<'_>, table: &str, id: &str) -> RestResult<Response> {
     let n = call.negotiate(&[Format::Xml, Format::Json])?;
     let table = table_name(table)?;
-    let gateway = call.gateway;
-    let scanner = gateway.scanners.get(&table, id)?;
-    let max_values = request::query_number::<usize>(&call.params, "c")?.unwrap_or(0);
+    let max_cells = match request::query_number::<usize>(&call.params, "c")? {
+        Some(c) if c > 0 => Some(c.min(call.gateway.options.max_scanner_batch)),
+        _ => None, // the scanner's batch
+    };
     let max_rows = request::query_number::<usize>(&call.params, "n")?.unwrap_or(0);
-    let mut scanner = scanner.lock();
-    let limit = if max_values > 0 {
-        max_values
-    } else {
-        scanner.batch
-    };
-    let limit = limit.min(gateway.options.max_scanner_batch);
-    let cells = match scanner.next_cells(&gateway.service, limit, max_rows) {
-        Err(RestError::Service(ServiceError::ScannerNotFound(_))) => {
-            gateway.scanners.forget(id);
-            return Err(RestError::NotFound(format!("scanner {id} has expired")));
-        }
-        other => other?,
-    };
+    let registry_id = parse_id(id)?;
+    let cells = call
+        .gateway
+        .service
+        .scanner_cells(&lookup(&table), registry_id, max_cells, max_rows)
+        .map_err(|e| not_found_as_rest(e, id))?;
     if cells.is_empty() {
         let mut response = ok_empty();
         *response.status_mut() = StatusCode::NO_CONTENT;
         return Ok(response);
     }
+    Ok(ok_document(n, cell_set(cells).render(n.format)))
+}
+
+/// Cells as a CellSet: one row model per run of cells of the same row.
+fn cell_set(cells: Vec<Cell>) -> CellSet {
     let mut set = CellSet::default();
     for cell in cells {
         let model = CellModel {
@@ -111,13 +115,48 @@ pub(crate) fn next(call: &Call<'_>, table: &str, id: &str) -> RestResult<Respons
             }),
         }
     }
-    Ok(ok_document(n, set.render(n.format)))
+    set
 }
 
 pub(crate) fn delete(call: &Call<'_>, table: &str, id: &str) -> RestResult<Response> {
     let table = table_name(table)?;
     call.gateway
-        .scanners
-        .remove(&call.gateway.service, &table, id)?;
+        .service
+        .close_scanner_as(&lookup(&table), parse_id(id)?)
+        .map_err(|e| not_found_as_rest(e, id))?;
     Ok(ok_empty())
+}
+
+/// How REST finds a scanner: through its own protocol, under the URL's table.
+fn lookup(table: &TableName) -> ScannerLookup<'_> {
+    ScannerLookup {
+        protocol: ScannerProtocol::Rest,
+        table: Some(table),
+    }
+}
+
+/// The registry's id for REST id `id` (hex, as handed out in `Location`).
+fn parse_id(id: &str) -> RestResult<u64> {
+    u64::from_str_radix(id, 16).map_err(|_| unknown(id))
+}
+
+/// A scanner the registry does not have (never opened, closed or expired), named by the
+/// id the client sent.
+fn not_found_as_rest(e: ServiceError, id: &str) -> RestError {
+    match e {
+        ServiceError::ScannerNotFound(_) => unknown(id),
+        e => e.into(),
+    }
+}
+
+fn unknown(id: &str) -> RestError {
+    RestError::NotFound(format!("scanner {id} does not exist or has expired"))
+}
+
+/// The client's address, when the server records it (charged for the client's scanners).
+fn client_address(call: &Call<'_>) -> Option<std::net::IpAddr> {
+    call.parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip())
 }

@@ -54,7 +54,7 @@ impl RowOperations {
                 .map(|row| filter.filter_row(row))
             {
                 Some(crate::filter::RowOutcome::Keep(row)) => {
-                    Some(crate::scanner::trim_versions(row, get.max_versions))
+                    Some(crate::scanners::trim_versions(row, get.max_versions))
                 }
                 _ => None,
             },

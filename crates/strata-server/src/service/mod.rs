@@ -3,7 +3,7 @@
 //! - [`TableDirectory`] (`directory/`): namespaces, tables, the catalog and region routing;
 //! - [`RowOperations`] (`rows/`): mutations, point reads and read-modify-writes;
 //! - [`Splitter`] (`splitter.rs`): when regions split and merge;
-//! - the scanner registry (`scanner.rs`).
+//! - the scanner registry (`scanners/`; the service's scanner calls are `scanner_ops.rs`).
 //!
 //! The facade opens them, closes them and hands each call to the one that owns it; it holds
 //! no logic of its own beyond operations composed of several components (`drop_range.rs`).
@@ -21,7 +21,7 @@ use crate::directory::TableDirectory;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::rows::RowOperations;
-use crate::scanner::Scanners;
+use crate::scanners::ScannerRegistry;
 use crate::splitter::Splitter;
 use crate::table::TableState;
 
@@ -42,7 +42,7 @@ impl ServiceOptions {
     pub fn new(data_dir: impl Into<PathBuf>) -> Self {
         ServiceOptions {
             engine: EngineOptions::new(data_dir),
-            scanner_lease: crate::scanner::SCANNER_LEASE,
+            scanner_lease: crate::scanners::SCANNER_LEASE,
             split: crate::splitter::SplitPolicy::default(),
             limits: crate::limits::Limits::default(),
         }
@@ -55,7 +55,7 @@ pub struct Service {
     directory: Arc<TableDirectory>,
     rows: RowOperations,
     splitter: Arc<Splitter>,
-    pub(crate) scanners: Scanners,
+    pub(crate) scanners: ScannerRegistry,
     pub(crate) metrics: Arc<crate::metrics::RequestMetrics>,
     connections: crate::connections::Connections,
     /// Bytes of requests being received and served (see `request_budget.rs`).
@@ -84,16 +84,17 @@ impl Service {
             Arc::clone(&splitter),
             options.limits.clone(),
             Arc::clone(&metrics),
-            clock,
+            Arc::clone(&clock),
         );
         let request_budget =
             crate::request_budget::RequestBudget::new(options.limits.max_request_bytes_in_flight);
+        let scanners = ScannerRegistry::new(clock, options.scanner_lease);
         Ok(Arc::new(Service {
             options,
             directory,
             rows,
             splitter,
-            scanners: Scanners::default(),
+            scanners,
             metrics,
             connections: crate::connections::Connections::default(),
             request_budget,

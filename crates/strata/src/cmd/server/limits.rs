@@ -21,12 +21,15 @@ pub struct LimitsConfig {
     pub max_cells_per_request: Option<usize>,
     pub max_rows_per_request: Option<usize>,
     pub max_open_scanners: Option<usize>,
+    pub max_scanners_per_client: Option<usize>,
     pub filter_max_bytes: Option<usize>,
     pub filter_max_depth: Option<usize>,
     pub filter_regex_max_bytes: Option<usize>,
     pub max_write_bytes_in_flight: Option<usize>,
     pub max_request_bytes_in_flight: Option<usize>,
     pub thrift_max_connections: Option<usize>,
+    /// The older, Thrift-only name of `max_scanners_per_client`; still accepted, and
+    /// `max_scanners_per_client` wins when both are set.
     pub thrift_max_scanners_per_connection: Option<usize>,
     pub thrift_read_timeout_ms: Option<u64>,
     pub grpc_max_connections: Option<usize>,
@@ -98,6 +101,11 @@ impl LimitsConfig {
         );
         set(&mut limits.max_rows_per_request, self.max_rows_per_request);
         set(&mut limits.max_open_scanners, self.max_open_scanners);
+        set(
+            &mut limits.max_scanners_per_client,
+            self.max_scanners_per_client
+                .or(self.thrift_max_scanners_per_connection),
+        );
         set(&mut limits.filter_max_bytes, self.filter_max_bytes);
         set(&mut limits.filter_max_depth, self.filter_max_depth);
         set(
@@ -118,10 +126,6 @@ impl LimitsConfig {
     pub fn network(&self) -> NetworkLimits {
         let mut n = NetworkLimits::default();
         set(&mut n.thrift.max_connections, self.thrift_max_connections);
-        set(
-            &mut n.thrift.max_scanners_per_connection,
-            self.thrift_max_scanners_per_connection,
-        );
         if let Some(ms) = self.thrift_read_timeout_ms {
             n.thrift.read_timeout = timeout(ms);
         }
@@ -166,6 +170,10 @@ pub fn entries(limits: &Limits, n: &NetworkLimits) -> Vec<(String, String)> {
             limits.max_rows_per_request.to_string(),
         ),
         ("max_open_scanners", limits.max_open_scanners.to_string()),
+        (
+            "max_scanners_per_client",
+            limits.max_scanners_per_client.to_string(),
+        ),
         ("filter_max_bytes", limits.filter_max_bytes.to_string()),
         ("filter_max_depth", limits.filter_max_depth.to_string()),
         (
@@ -183,10 +191,6 @@ pub fn entries(limits: &Limits, n: &NetworkLimits) -> Vec<(String, String)> {
         (
             "thrift_max_connections",
             n.thrift.max_connections.to_string(),
-        ),
-        (
-            "thrift_max_scanners_per_connection",
-            n.thrift.max_scanners_per_connection.to_string(),
         ),
         ("thrift_read_timeout_ms", ms(n.thrift.read_timeout)),
         ("grpc_max_connections", n.grpc.max_connections.to_string()),
@@ -236,7 +240,7 @@ mod tests {
              grpc_max_value_bytes = 4\nmax_cells_per_request = 5\nmax_rows_per_request = 6\n\
              max_open_scanners = 7\nfilter_max_bytes = 8\nfilter_max_depth = 9\n\
              filter_regex_max_bytes = 10\nmax_write_bytes_in_flight = 11\n\
-             max_request_bytes_in_flight = 12\n",
+             max_request_bytes_in_flight = 12\nmax_scanners_per_client = 13\n",
         );
         let mut limits = Limits::default();
         config.apply_to_service(&mut limits);
@@ -253,6 +257,7 @@ mod tests {
             filter_regex_max_bytes: 10,
             max_write_bytes_in_flight: 11,
             max_request_bytes_in_flight: 12,
+            max_scanners_per_client: 13,
         };
         assert_eq!(limits, want);
     }
@@ -261,7 +266,6 @@ mod tests {
     fn connection_limit_keys_are_applied_and_zero_timeouts_mean_none() {
         let n = parse(
             "thrift_max_connections = 3\nthrift_read_timeout_ms = 0\ngrpc_max_connections = 4\n\
-             thrift_max_scanners_per_connection = 9\n\
              grpc_max_request_bytes = 1024\ngrpc_handshake_timeout_ms = 250\n\
              grpc_keepalive_interval_ms = 0\ngrpc_keepalive_timeout_ms = 700\n\
              rest_max_body_bytes = 100\nrest_max_in_flight = 2\n",
@@ -269,7 +273,6 @@ mod tests {
         .network();
         assert_eq!(n.thrift.max_connections, 3);
         assert_eq!(n.thrift.read_timeout, None);
-        assert_eq!(n.thrift.max_scanners_per_connection, 9);
         assert_eq!(n.grpc.max_connections, 4);
         assert_eq!(n.grpc.max_request_bytes, 1024);
         assert_eq!(n.grpc.handshake_timeout, Some(Duration::from_millis(250)));
@@ -291,13 +294,13 @@ mod tests {
             "max_cells_per_request",
             "max_rows_per_request",
             "max_open_scanners",
+            "max_scanners_per_client",
             "filter_max_bytes",
             "filter_max_depth",
             "filter_regex_max_bytes",
             "max_write_bytes_in_flight",
             "max_request_bytes_in_flight",
             "thrift_max_connections",
-            "thrift_max_scanners_per_connection",
             "thrift_read_timeout_ms",
             "grpc_max_connections",
             "grpc_max_request_bytes",
@@ -322,6 +325,16 @@ mod tests {
             let want = (format!("limits.{key}"), (i + 1).to_string());
             assert!(shown.contains(&want), "{want:?} not in {shown:?}");
         }
+    }
+
+    #[test]
+    fn the_thrift_scanner_key_is_the_older_name_of_the_per_client_one() {
+        let mut limits = Limits::default();
+        parse("thrift_max_scanners_per_connection = 9").apply_to_service(&mut limits);
+        assert_eq!(limits.max_scanners_per_client, 9);
+        let both = "thrift_max_scanners_per_connection = 9\nmax_scanners_per_client = 4";
+        parse(both).apply_to_service(&mut limits);
+        assert_eq!(limits.max_scanners_per_client, 4, "the general key wins");
     }
 
     #[test]

@@ -1,0 +1,142 @@
+//! The service's scanner calls, for every front end: opening checks the limits and plans
+//! the scan over the table's regions, and the rest goes to the registry (`scanners/`). The
+//! embedded API's calls (`open_scanner`, `scanner_next`, `close_scanner`) are the general
+//! ones with the embedded owner and whole rows.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use strata_engine::{Cell, Region, RowResult, Scan};
+
+use crate::error::Result;
+use crate::filter::Filter;
+use crate::metrics::Operation;
+use crate::names::TableName;
+use crate::scanners::{CursorPlan, ScannerLookup, ScannerOptions, ScannerResults};
+use crate::service::Service;
+
+impl Service {
+    /// Opens a scanner over `table`; returns its id.
+    pub fn open_scanner(&self, table: &TableName, scan: Scan) -> Result<u64> {
+        self.open_scanner_with(table, ScannerOptions::embedded(scan, None))
+    }
+
+    /// Opens a scanner whose rows pass through `filter` (HBase's filter language), applied
+    /// after the versions of each row are chosen, as HBase does.
+    pub fn open_filtered_scanner(
+        &self,
+        table: &TableName,
+        scan: Scan,
+        filter: Option<Filter>,
+    ) -> Result<u64> {
+        self.open_scanner_with(table, ScannerOptions::embedded(scan, filter))
+    }
+
+    /// Opens a scanner for any front end: checks the open-scanner limits (overall and the
+    /// owner's), then registers it; returns its id.
+    pub fn open_scanner_with(&self, table: &TableName, mut options: ScannerOptions) -> Result<u64> {
+        let _timer = self.metrics.start(Operation::OpenScanner, Some(table));
+        self.scanners.expire_idle();
+        self.scanners.check_room(self.limits(), options.owner)?;
+        options.batch = options.batch.filter(|b| *b > 0);
+        let plan = self.plan_scan(table, &mut options)?;
+        Ok(self.scanners.insert(table.clone(), &options, plan))
+    }
+
+    /// What a scanner of `options` reads: the table's regions in scan order, and the filter
+    /// set up to see every version the family stores.
+    fn plan_scan(&self, table: &TableName, options: &mut ScannerOptions) -> Result<CursorPlan> {
+        let state = self.table(table)?;
+        state.check_enabled()?;
+        for family in options.scan.columns.keys() {
+            state.check_family(family)?;
+        }
+        let mut regions: VecDeque<Arc<Region>> = state
+            .regions
+            .iter()
+            .map(|r| Arc::clone(&r.region))
+            .collect();
+        let mut scan = std::mem::replace(&mut options.scan, Scan::new());
+        if scan.reversed {
+            regions = regions.into_iter().rev().collect();
+        }
+        let versions_after_filter = scan.max_versions;
+        let mut filter = options.filter.take();
+        if let Some(f) = filter.as_mut() {
+            f.set_reversed(scan.reversed);
+            f.set_versions_after_filter(versions_after_filter);
+            scan.max_versions = u32::MAX; // the family's VERSIONS caps it
+        }
+        Ok(CursorPlan {
+            scan,
+            filter,
+            versions_after_filter,
+            regions,
+            batch: options.batch,
+        })
+    }
+
+    /// Up to `max_rows` further rows of embedded scanner `id` (empty when it is exhausted).
+    pub fn scanner_next(&self, id: u64, max_rows: usize) -> Result<Vec<RowResult>> {
+        let next = self.scanner_results(&ScannerLookup::EMBEDDED, id, max_rows.max(1))?;
+        Ok(next.results)
+    }
+
+    /// Up to `max_results` further results of scanner `id`: rows, or parts of rows when the
+    /// scanner has a batch. Empty when it is exhausted.
+    pub fn scanner_results(
+        &self,
+        lookup: &ScannerLookup<'_>,
+        id: u64,
+        max_results: usize,
+    ) -> Result<ScannerResults> {
+        let _timer = self.metrics.start(Operation::ScannerNext, None);
+        self.scanners.results(lookup, id, max_results)
+    }
+
+    /// Up to `max_cells` further cells of scanner `id` (`None`: the scanner's batch, or
+    /// every cell of the next row without one), from at most `max_rows` rows (0: any
+    /// number). HBase REST hands out cells this way; a row may span fetches.
+    pub fn scanner_cells(
+        &self,
+        lookup: &ScannerLookup<'_>,
+        id: u64,
+        max_cells: Option<usize>,
+        max_rows: usize,
+    ) -> Result<Vec<Cell>> {
+        let _timer = self.metrics.start(Operation::ScannerNext, None);
+        self.scanners.cells(lookup, id, max_cells, max_rows)
+    }
+
+    /// Closes embedded scanner `id`.
+    pub fn close_scanner(&self, id: u64) -> Result<()> {
+        self.close_scanner_as(&ScannerLookup::EMBEDDED, id)
+    }
+
+    /// Closes scanner `id`, as `lookup` sees it.
+    pub fn close_scanner_as(&self, lookup: &ScannerLookup<'_>, id: u64) -> Result<()> {
+        self.scanners.remove(lookup, id)
+    }
+
+    /// Whether scanner `id` is still open (not closed, not expired).
+    pub fn scanner_is_open(&self, id: u64) -> bool {
+        self.scanners.contains(id)
+    }
+
+    /// Number of open scanners.
+    pub fn open_scanner_count(&self) -> usize {
+        self.scanners.count()
+    }
+
+    /// Closes every scanner idle longer than the lease; returns how many. The registry's
+    /// own thread does this periodically; a caller may force it.
+    pub fn expire_idle_scanners(&self) -> usize {
+        self.scanners.expire_idle()
+    }
+
+    /// The scanner lease: how long a scanner may sit idle.
+    pub fn scanner_lease(&self) -> Duration {
+        self.scanners.lease()
+    }
+}

@@ -1,0 +1,195 @@
+//! One open scanner's position: the regions still to scan, the current one, and the results
+//! cut from a row but not handed out yet. HBase's batching lives here: with a batch of `b`
+//! cells, a row of more than `b` cells comes back as several partial results of at most `b`
+//! cells each (Thrift's `batchSize`, REST's `batch`).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use strata_engine::{Cell, Region, RegionScanner, RowResult, Scan};
+
+use crate::error::Result;
+use crate::filter::{Filter, RowOutcome};
+
+/// What a scanner reads, fixed when it is opened.
+pub(crate) struct CursorPlan {
+    pub scan: Scan,
+    pub filter: Option<Filter>,
+    /// With a filter, the engine reads every stored version and this many per column are
+    /// kept after the filter (HBase filters among the stored versions first).
+    pub versions_after_filter: u32,
+    /// The table's regions in scan order.
+    pub regions: VecDeque<Arc<Region>>,
+    /// Most cells per result; `None` returns whole rows.
+    pub batch: Option<usize>,
+}
+
+/// A scanner's position in its table.
+pub(super) struct Cursor {
+    plan: CursorPlan,
+    current: Option<RegionScanner>,
+    /// Rows read so far, for the scan's row limit.
+    rows_read: usize,
+    /// Results cut from rows by the batch (or a result handed out in part, by cells), in
+    /// order, before any further row is read.
+    ready: VecDeque<RowResult>,
+}
+
+impl Cursor {
+    pub fn new(plan: CursorPlan) -> Cursor {
+        Cursor {
+            plan,
+            current: None,
+            rows_read: 0,
+            ready: VecDeque::new(),
+        }
+    }
+
+    /// Up to `max_results` further results (rows, or parts of rows with a batch).
+    pub fn take_results(&mut self, max_results: usize) -> Result<Vec<RowResult>> {
+        let mut results = Vec::with_capacity(max_results.min(1024));
+        while results.len() < max_results && self.fill()? {
+            if let Some(result) = self.ready.pop_front() {
+                results.push(result);
+            }
+        }
+        Ok(results)
+    }
+
+    /// Up to `max_cells` further cells, from at most `max_rows` rows (0: any number). A
+    /// result is split wherever `max_cells` ends; the rest of it comes first next time.
+    pub fn take_cells(&mut self, max_cells: usize, max_rows: usize) -> Result<Vec<Cell>> {
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut rows = 0usize;
+        while cells.len() < max_cells && self.fill()? {
+            let Some(front) = self.ready.front_mut() else {
+                break;
+            };
+            if cells.last().is_none_or(|c| c.row != front.row) {
+                if max_rows > 0 && rows == max_rows {
+                    break;
+                }
+                rows += 1;
+            }
+            let room = max_cells - cells.len();
+            if front.cells.len() <= room {
+                cells.append(&mut front.cells);
+                self.ready.pop_front();
+            } else {
+                cells.extend(front.cells.drain(..room));
+            }
+        }
+        Ok(cells)
+    }
+
+    /// Makes sure a result is ready; false when the scan is over.
+    fn fill(&mut self) -> Result<bool> {
+        while self.ready.front().is_some_and(|r| r.cells.is_empty()) {
+            self.ready.pop_front();
+        }
+        if !self.ready.is_empty() {
+            return Ok(true);
+        }
+        let Some(row) = self.next_row()? else {
+            return Ok(false);
+        };
+        match self.plan.batch {
+            Some(batch) if row.cells.len() > batch => self.ready.extend(split(row, batch)),
+            _ => self.ready.push_back(row),
+        }
+        Ok(true)
+    }
+
+    /// The next row that passes the filter, from whichever region holds it.
+    fn next_row(&mut self) -> Result<Option<RowResult>> {
+        if self.plan.scan.limit.is_some_and(|l| self.rows_read >= l) {
+            return Ok(None);
+        }
+        loop {
+            if let Some(scanner) = &mut self.current {
+                if let Some(row) = scanner.next_row()? {
+                    let outcome = match self.plan.filter.as_mut() {
+                        None => RowOutcome::Keep(row),
+                        Some(filter) => filter.filter_row(row),
+                    };
+                    match outcome {
+                        RowOutcome::Keep(row) => {
+                            self.rows_read += 1;
+                            return Ok(Some(trim_versions(row, self.plan.versions_after_filter)));
+                        }
+                        RowOutcome::Skip => continue,
+                        RowOutcome::StopScan => {
+                            self.plan.regions.clear();
+                            self.current = None;
+                            return Ok(None);
+                        }
+                    }
+                }
+            }
+            let Some(region) = self.plan.regions.pop_front() else {
+                return Ok(None);
+            };
+            // A region holds only its own rows, so the scan's bounds apply unchanged.
+            self.current = Some(region.scan(&self.plan.scan)?);
+        }
+    }
+}
+
+/// Keeps the newest `versions` cells of each column (cells come ordered by column, newest
+/// first).
+pub(crate) fn trim_versions(mut row: RowResult, versions: u32) -> RowResult {
+    crate::filter::keep_newest(&mut row.cells, versions);
+    row
+}
+
+/// Splits a row into results of at most `batch` cells each, as HBase's `Scan.setBatch` does.
+fn split(row: RowResult, batch: usize) -> Vec<RowResult> {
+    row.cells
+        .chunks(batch.max(1))
+        .map(|cells| RowResult {
+            row: row.row.clone(),
+            cells: cells.to_vec(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+
+    fn row_of(cells: usize) -> RowResult {
+        RowResult {
+            row: Bytes::from_static(b"r"),
+            cells: (0..cells)
+                .map(|i| Cell::put("r", "f", format!("q{i}"), 1, "v"))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn split_cuts_wide_rows() {
+        let parts = split(row_of(5), 2);
+        let sizes: Vec<usize> = parts.iter().map(|p| p.cells.len()).collect();
+        assert_eq!(sizes, [2, 2, 1]);
+    }
+
+    #[test]
+    fn cells_are_taken_across_results_and_the_rest_waits() {
+        let mut cursor = Cursor::new(CursorPlan {
+            scan: Scan::new(),
+            filter: None,
+            versions_after_filter: 1,
+            regions: VecDeque::new(),
+            batch: Some(2),
+        });
+        cursor.ready.extend(split(row_of(5), 2));
+        assert_eq!(cursor.take_cells(3, 0).unwrap().len(), 3);
+        assert_eq!(
+            cursor.take_results(5).unwrap().len(),
+            2,
+            "one cell, then two"
+        );
+        assert!(cursor.take_cells(3, 0).unwrap().is_empty());
+    }
+}
