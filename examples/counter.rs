@@ -3,6 +3,7 @@
 //! and reopening the database.
 //!
 //! Run: `cargo run -p strata-examples --example counter [DATA_DIR]`
+#![allow(clippy::disallowed_methods)] // an example program: user code, which starts its own threads
 
 use std::thread;
 

@@ -1,7 +1,7 @@
 //! Background flushes and compactions under load, and backpressure: the memory limit and
 //! the blocking file count turn into `Error::TooBusy` after the wait timeout, never into
 //! unbounded memory or a hang.
-
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

@@ -1,7 +1,7 @@
 //! The background lanes: a flush, or a small compaction, completes while a long compaction
 //! runs. With one FIFO thread for all background work (before the lanes), both waited until
 //! the compaction ended.
-
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

@@ -1,7 +1,7 @@
 //! Writes queued before they are durable (`Region::mutate_queued`): they share a group
 //! commit, read-modify-writes see them, a failed WAL batch takes them all back out before
 //! anyone sees them, and a flush never writes one that is unresolved.
-
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

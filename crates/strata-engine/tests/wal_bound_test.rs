@@ -2,7 +2,7 @@
 //! crash soak (tests/reliability), where the server's catalog region, written once at
 //! table creation and never flushed, pinned every WAL segment, so the WAL and the restart
 //! time grew with the whole history.
-
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::{Duration, Instant};

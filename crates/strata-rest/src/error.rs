@@ -4,7 +4,7 @@
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use strata_server::{ErrorKind, ServiceError};
+use strata_server::{ErrorKind, LimitClass, ServiceError};
 
 use crate::request::RequestError;
 
@@ -67,7 +67,7 @@ impl RestError {
 /// a limit by what it limits.
 fn service_status(e: &ServiceError) -> (StatusCode, &'static str) {
     match (e, e.kind()) {
-        (ServiceError::LimitExceeded { limit, .. }, _) => limit_status(limit),
+        (ServiceError::LimitExceeded { class, .. }, _) => limit_status(*class),
         (ServiceError::TableDisabled(_), _) => (StatusCode::SERVICE_UNAVAILABLE, "Unavailable"),
         (_, ErrorKind::NotFound) => (StatusCode::NOT_FOUND, "Not found"),
         (
@@ -84,13 +84,11 @@ fn service_status(e: &ServiceError) -> (StatusCode, &'static str) {
 
 /// Too many scanners open is the server's condition (503, retried later); too much in one
 /// request is 413; a key or filter over its limit is a bad request.
-fn limit_status(limit: &str) -> (StatusCode, &'static str) {
-    if strata_server::limits::is_capacity_limit(limit) {
-        (StatusCode::SERVICE_UNAVAILABLE, "Unavailable")
-    } else if strata_server::limits::is_payload_limit(limit) {
-        (StatusCode::PAYLOAD_TOO_LARGE, "Request entity too large")
-    } else {
-        (StatusCode::BAD_REQUEST, "Bad request")
+fn limit_status(class: LimitClass) -> (StatusCode, &'static str) {
+    match class {
+        LimitClass::Capacity => (StatusCode::SERVICE_UNAVAILABLE, "Unavailable"),
+        LimitClass::Payload => (StatusCode::PAYLOAD_TOO_LARGE, "Request entity too large"),
+        LimitClass::Shape => (StatusCode::BAD_REQUEST, "Bad request"),
     }
 }
 

@@ -39,6 +39,8 @@ pub enum ServiceError {
         limit: &'static str,
         value: u64,
         max: u64,
+        /// What the limit bounds, which decides how a client may react.
+        class: LimitClass,
     },
     #[error("catalog is corrupt: {0}")]
     CatalogCorrupt(String),
@@ -80,6 +82,17 @@ impl ErrorKind {
     }
 }
 
+/// What a configured limit bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitClass {
+    /// The server's capacity (open scanners): it may clear, so the request may be retried.
+    Capacity,
+    /// How much one request carries (value bytes, cells, rows): HTTP's 413.
+    Payload,
+    /// The shape of a request (a key, qualifier or filter too long or too deep).
+    Shape,
+}
+
 impl ServiceError {
     /// What a caller can do about the error.
     pub fn kind(&self) -> ErrorKind {
@@ -98,13 +111,10 @@ impl ServiceError {
             ServiceError::InvalidArgument(_) | ServiceError::IllegalName(_) => {
                 ErrorKind::InvalidArgument
             }
-            ServiceError::LimitExceeded { limit, .. } => {
-                if crate::limits::is_capacity_limit(limit) {
-                    ErrorKind::Busy
-                } else {
-                    ErrorKind::InvalidArgument
-                }
-            }
+            ServiceError::LimitExceeded { class, .. } => match class {
+                LimitClass::Capacity => ErrorKind::Busy,
+                LimitClass::Payload | LimitClass::Shape => ErrorKind::InvalidArgument,
+            },
             ServiceError::CatalogCorrupt(_) => ErrorKind::Corruption,
             ServiceError::Engine(e) => engine_kind(e.kind()),
         }
@@ -139,9 +149,10 @@ mod tests {
         assert_eq!(corrupt.kind(), ErrorKind::Corruption);
         assert!(!corrupt.kind().is_retryable());
         let scanners = ServiceError::LimitExceeded {
-            limit: crate::limits::MAX_OPEN_SCANNERS_KEY,
+            limit: "max_open_scanners",
             value: 2,
             max: 1,
+            class: LimitClass::Capacity,
         };
         assert_eq!(
             scanners.kind(),

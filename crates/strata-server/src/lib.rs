@@ -30,7 +30,7 @@ pub mod write_budget;
 
 pub use directory::{AlterOp, TableDirectory};
 pub use durability::WriteDurability;
-pub use error::{ErrorKind, Result, ServiceError};
+pub use error::{ErrorKind, LimitClass, Result, ServiceError};
 pub use limits::{Dialect, Limits};
 pub use names::{TableName, DEFAULT_NAMESPACE};
 pub use row_stream::RowStream;

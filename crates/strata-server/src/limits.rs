@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use strata_engine::Cell;
 
-use crate::error::{Result, ServiceError};
+use crate::error::{LimitClass, Result, ServiceError};
 
 const MIB: usize = 1 << 20;
 
@@ -203,22 +203,23 @@ impl Limits {
     }
 }
 
-/// True for limits on the server's capacity (open scanners) rather than on one request's
-/// size: a client may retry those later, never a request that is too large.
-pub fn is_capacity_limit(limit: &str) -> bool {
-    limit == MAX_OPEN_SCANNERS_KEY || limit == MAX_SCANNERS_PER_CLIENT_KEY
-}
-
-/// True for limits on how much a request carries (value bytes, cells, rows), which HTTP
-/// answers with 413; a key or qualifier too long is a malformed request (400).
-pub fn is_payload_limit(limit: &str) -> bool {
-    [
+/// What the limit named `limit` bounds: the server's capacity (open scanners: a client may
+/// retry later), how much one request carries (value bytes, cells, rows), or else the
+/// request's shape (a key or qualifier too long is a malformed request).
+pub fn class_of(limit: &str) -> LimitClass {
+    let payload = [
         MAX_VALUE_BYTES_KEY,
         GRPC_MAX_VALUE_BYTES_KEY,
         MAX_CELLS_PER_REQUEST_KEY,
         MAX_ROWS_PER_REQUEST_KEY,
-    ]
-    .contains(&limit)
+    ];
+    if limit == MAX_OPEN_SCANNERS_KEY || limit == MAX_SCANNERS_PER_CLIENT_KEY {
+        LimitClass::Capacity
+    } else if payload.contains(&limit) {
+        LimitClass::Payload
+    } else {
+        LimitClass::Shape
+    }
 }
 
 /// `LimitExceeded` when `value` is above `max`.
@@ -228,6 +229,7 @@ fn over(limit: &'static str, value: usize, max: usize) -> Result<()> {
             limit,
             value: value as u64,
             max: max as u64,
+            class: class_of(limit),
         });
     }
     Ok(())

@@ -326,6 +326,7 @@ impl Drop for RequestTimer<'_> {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+    #![allow(clippy::disallowed_methods)] // a timing test measures real time
     use super::*;
     use strata_engine::util::clock::ManualClock;
 

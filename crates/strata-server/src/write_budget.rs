@@ -95,6 +95,7 @@ impl WriteBudget {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // these tests race real threads in real time
 mod tests {
     use super::*;
 

@@ -1,6 +1,7 @@
 //! One test per configurable limit of the service (`strata_server::Limits`): a request over
 //! the limit fails with `LimitExceeded` naming its config key, nothing of it is written, and
 //! the service keeps serving (a request within the limit succeeds right after).
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;

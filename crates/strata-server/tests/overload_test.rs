@@ -4,6 +4,7 @@
 //! accept writes again once the load stops.
 //!
 //! Run with `--nocapture` to print the memory samples (docs/reliability-fuzz.md quotes them).
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -1,5 +1,5 @@
 //! The service layer end to end on a real engine in a temporary directory.
-
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! that reach a sealed region are retried on its successors), and none is applied twice.
 //! The test also prints the longest single write while splits ran, as a first figure for
 //! the split pause (measured properly by a benchmark later).
-
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::atomic::{AtomicBool, Ordering};

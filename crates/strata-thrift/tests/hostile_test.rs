@@ -2,6 +2,7 @@
 //! flood of idle connections, scanners opened and abandoned. The server must close the
 //! offenders within its limits (`ThriftLimits`, the scanner lease) and keep serving everyone
 //! else with bounded latency.
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

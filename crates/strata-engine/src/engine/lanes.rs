@@ -195,6 +195,7 @@ impl Drop for RunningTask<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // these tests race real threads in real time
 mod tests {
     use super::*;
 

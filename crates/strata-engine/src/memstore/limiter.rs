@@ -90,6 +90,7 @@ impl MemoryLimiter {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // these tests race real threads in real time
 mod tests {
     use super::*;
     use crate::util::clock::system;

@@ -79,6 +79,7 @@ impl Mvcc {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // these tests race real threads in real time
 mod tests {
     use super::*;
     use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! A region on its own: no engine, a host that only records what it is told.
-
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used)]
 
 use std::path::PathBuf;

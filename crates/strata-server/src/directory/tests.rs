@@ -1,5 +1,6 @@
 //! The directory on an engine in memory: tables, routing, and the change notification that
 //! wakes writers waiting on a sealed region.
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -41,6 +41,7 @@ impl RowOperations {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // these tests race real threads in real time
 mod tests {
     use std::sync::Arc;
 
