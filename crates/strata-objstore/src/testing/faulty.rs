@@ -79,6 +79,11 @@ impl FaultyStore {
         self.script.lock().push_back((op, fault));
     }
 
+    /// Drops every fault not yet used.
+    pub fn clear(&self) {
+        self.script.lock().clear();
+    }
+
     /// Faults not yet used.
     pub fn pending_faults(&self) -> usize {
         self.script.lock().len()
