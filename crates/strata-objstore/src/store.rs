@@ -4,10 +4,13 @@
 //! whole batch and its followers wait on a condvar), and at most one WAL PUT is in flight
 //! per stream. An async WAL would need the whole write path to become async for no gain.
 //!
-//! Why a *current-thread* runtime owned by the facade: the thread that calls (the group
-//! commit leader, a fencer, a replaying region) drives its own request, so the facade starts
-//! no threads of its own, and its I/O cannot be starved by a server's busy request runtime.
-//! Several threads may call at once; tokio hands the runtime's driver from one to the next.
+//! Why a small runtime of its own, with one I/O thread: the calling thread (the group
+//! commit leader, a fencer, a replaying region) blocks on its request while the I/O thread
+//! keeps the HTTP client's pooled connections driven. A current-thread runtime, driven
+//! only by callers, was tried first: an S3 client's connections are tasks of the runtime
+//! that opened them, so a request that picked up a connection of another runtime (or one
+//! idle between calls) stalled until its 10 s timeout (seen against S3Proxy). The server's
+//! request runtime is not used either, so WAL I/O cannot queue behind request handling.
 //! Callers must be plain threads (or `spawn_blocking` ones), never async tasks: tokio
 //! refuses to block inside an async context.
 //!
@@ -54,7 +57,9 @@ impl BlockingStore {
     /// Wraps `inner`; `name` (normally the store URL) appears in every error.
     pub fn new(inner: Arc<dyn ObjectStore>, name: impl Into<String>) -> Result<Self> {
         let name: String = name.into();
-        let runtime = tokio::runtime::Builder::new_current_thread()
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("strata-objstore-io")
             .enable_all()
             .build()
             .map_err(|e| Error::Io {
@@ -68,6 +73,19 @@ impl BlockingStore {
             name: name.into(),
             runtime: Arc::new(runtime),
         })
+    }
+
+    /// `wrap(inner)` (a test's fault injector, a throttle...) sharing this store's runtime
+    /// and name.
+    pub fn with_inner(
+        &self,
+        wrap: impl FnOnce(Arc<dyn ObjectStore>) -> Arc<dyn ObjectStore>,
+    ) -> Self {
+        BlockingStore {
+            inner: wrap(self.inner.clone()),
+            name: self.name.clone(),
+            runtime: self.runtime.clone(),
+        }
     }
 
     /// The store's name (its URL) as used in errors.

@@ -116,6 +116,15 @@ impl WalStreamWriter {
         Ok(durable)
     }
 
+    /// Stores a group commit's batch bytes (the engine's framed WAL v1 records, regions
+    /// mixed) as the next object, sectioned by region: the seam the engine's group commit
+    /// leader calls in place of a segment write and sync.
+    pub fn append_framed(&mut self, framed: &[u8]) -> Result<Durable> {
+        let mut batch = WalObjectBuilder::new();
+        batch.add_framed_records(framed)?;
+        self.append(&batch)
+    }
+
     fn refuse_if_fenced(&self) -> Result<()> {
         match self.fenced_at {
             Some(object_id) => Err(self.fenced(object_id)),

@@ -197,6 +197,21 @@ fn a_second_fencer_replays_only_up_to_the_first_fence() {
 }
 
 #[test]
+fn a_group_commit_batch_is_sectioned_by_region() {
+    let h = Harness::new();
+    let mut writer = h.writer(1);
+    let mut framed = Vec::new();
+    for e in [edit(2, 1), edit(1, 2), edit(2, 3)] {
+        let record = strata_engine::wal::format::encode_record(1, |b| e.encode_payload(b)).unwrap();
+        framed.extend_from_slice(&record);
+    }
+    assert_eq!(writer.append_framed(&framed).unwrap().object_id, 0);
+    let fenced = h.fence(2).unwrap();
+    assert_eq!(seqs(&h.replay(&fenced, 2)), [1, 3]);
+    assert_eq!(seqs(&h.replay(&fenced, 1)), [2]);
+}
+
+#[test]
 fn replay_filters_by_region_and_seq() {
     let h = Harness::new();
     let mut writer: WalStreamWriter = h.writer(1);
