@@ -118,3 +118,64 @@ fn a_flipped_byte_anywhere_is_an_error_naming_object_and_offset() {
     }
     assert_eq!(seen_ok, 0, "every flipped byte must be caught");
 }
+
+/// The example of `docs/format.md`, "WAL objects": region 7, seq 300, one Put.
+fn golden_object() -> Bytes {
+    let header = ObjectHeader {
+        kind: ObjectKind::Batch,
+        server_id: 5,
+        incarnation: 2,
+        object_id: 9,
+        token: WriterToken(*b"0123456789abcdef"),
+        created_at_ms: 1_700_000_000_000,
+    };
+    let put = strata_engine::Cell::put("row", "cf", "q", 1000, "val");
+    batch(&[strata_engine::wal::WalEdit::new(7, 300, vec![put])]).finish(&header)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn golden_bytes_match_the_spec() {
+    let expected = concat!(
+        // header: magic, version 1, kind 1 (batch) + 3 reserved, server 5, incarnation 2,
+        // object 9, token, created_at, crc
+        "5354524154574c4f",
+        "01000000",
+        "01000000",
+        "0500000000000000",
+        "0200000000000000",
+        "0900000000000000",
+        "30313233343536373839616263646566",
+        "0068e5cf8b010000",
+        "878aae5f",
+        // region 7's section, one record: len 26, crc, type 1, payload
+        "1a000000",
+        "82117dd0",
+        "01",
+        "07ac0201",
+        "03726f77",
+        "026366",
+        "0171",
+        "e803000000000000",
+        "04",
+        "0376616c",
+        // footer: 1 entry (region 7, offset 68, len 35, seqs 300..=300, 1 record), crc
+        "01000000",
+        "0700000000000000",
+        "4400000000000000",
+        "2300000000000000",
+        "2c01000000000000",
+        "2c01000000000000",
+        "01000000",
+        "d60b37e0",
+        // trailer: footer at 103, 52 bytes long, magic, crc
+        "6700000000000000",
+        "34000000",
+        "5354524154574c54",
+        "ca407c93",
+    );
+    assert_eq!(hex(&golden_object()), expected);
+}
