@@ -10,9 +10,10 @@ use crate::store::{BlockingStore, CreateOutcome};
 use crate::stream::StreamId;
 use crate::writer::WriterDeps;
 
-/// How many taken ids the fencer steps over before giving up: a writer racing the fencer
-/// wins each id at most once per PUT, and a live writer would need this many PUTs in a row.
-const MAX_FENCE_ATTEMPTS: u64 = 1_000;
+/// How many times the fencer re-reads the stream's head after losing an id before giving
+/// up. Each round it aims just past the newest object, so a writer keeps it out only by
+/// storing an object in every list-to-PUT window.
+const MAX_FENCE_ROUNDS: u32 = 100;
 
 /// The result of fencing a stream.
 #[derive(Debug, Clone)]
@@ -23,16 +24,18 @@ pub struct Fenced {
     pub replay: Vec<StreamObject>,
 }
 
-/// Fences `stream`: lists it, creates a fence object at max id + 1 (or 0 when empty),
-/// stepping up past ids the writer takes meanwhile, then lists again for the replay set.
+/// Fences `stream`: creates a fence object just past the newest object (at 0 when the
+/// stream is empty). When the writer takes that id first, the fencer lists again and
+/// aims past the new head. The fence never leaves a hole below it, so every object the
+/// writer could still store lies below the fence and is in the replay set, listed last.
 ///
 /// The stream's newest object must never be deleted while its writer may live (the GC
 /// rule); otherwise the fence could land below the writer's next id.
 pub fn fence_stream(store: &BlockingStore, stream: StreamId, deps: &WriterDeps) -> Result<Fenced> {
-    let listed = list_stream(store, stream, &deps.retry)?;
-    let first_free = listed.last().map_or(0, |o| o.id + 1);
     let token = deps.tokens.next_token();
-    for id in first_free..first_free.saturating_add(MAX_FENCE_ATTEMPTS) {
+    let mut listed = list_stream(store, stream, &deps.retry)?;
+    for _ in 0..MAX_FENCE_ROUNDS {
+        let id = listed.last().map_or(0, |o| o.id + 1);
         let header = ObjectHeader {
             kind: ObjectKind::Fence,
             server_id: stream.server_id,
@@ -42,24 +45,29 @@ pub fn fence_stream(store: &BlockingStore, stream: StreamId, deps: &WriterDeps) 
             created_at_ms: deps.clock.now_millis(),
         };
         if fence_at(store, stream, &header, deps)? {
-            let objects = list_stream(store, stream, &deps.retry)?;
-            let below: Vec<StreamObject> = objects.into_iter().filter(|o| o.id < id).collect();
+            let below: Vec<StreamObject> = list_stream(store, stream, &deps.retry)?
+                .into_iter()
+                .filter(|o| o.id < id)
+                .collect();
             tracing::info!(%stream, fence_id = id, "WAL stream fenced");
             return Ok(Fenced {
                 fence_id: id,
                 replay: replayable(&below),
             });
         }
+        listed = list_stream(store, stream, &deps.retry)?;
     }
     Err(Error::Unavailable {
         store: store.name().to_owned(),
         op: "fence",
         path: stream.to_string(),
-        reason: format!("{MAX_FENCE_ATTEMPTS} ids in a row were taken; is the writer alive?"),
+        reason: format!(
+            "the writer took the next id {MAX_FENCE_ROUNDS} times in a row; is it alive?"
+        ),
     })
 }
 
-/// Tries to create the fence `header` describes; `Ok(false)` when someone else owns the id.
+/// Tries to create the fence `header` describes; `Ok(false)` when the id is taken.
 fn fence_at(
     store: &BlockingStore,
     stream: StreamId,
@@ -68,8 +76,16 @@ fn fence_at(
 ) -> Result<bool> {
     let path = stream.object_path(header.object_id);
     let bytes = bytes::Bytes::copy_from_slice(&header.encode());
-    match deps.retry.run(|| store.put_create(&path, bytes.clone()))? {
+    let mut attempts = 0;
+    let outcome = deps.retry.run(|| {
+        attempts += 1;
+        store.put_create(&path, bytes.clone())
+    })?;
+    match outcome {
         CreateOutcome::Created => Ok(true),
+        // Taken at the first attempt: someone else's. (Were it our own, landed through a
+        // client-internal retry, the next round would only add a second fence above it.)
+        CreateOutcome::AlreadyExists if attempts == 1 => Ok(false),
         CreateOutcome::AlreadyExists => {
             let head = deps
                 .retry

@@ -8,20 +8,20 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::prefix::PrefixStore;
-use object_store::{ClientOptions, ObjectStore, RetryConfig};
+use object_store::{ClientConfigKey, ObjectStore, RetryConfig};
 
 use crate::error::{Error, Result};
 use crate::store::BlockingStore;
 
 /// Per-request timeout on S3. A WAL PUT is at most a few MiB; a request that takes longer
 /// is treated as failed and retried (with the same bytes) by the caller's retry policy.
-const S3_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-const S3_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+const S3_REQUEST_TIMEOUT: &str = "10s";
+const S3_CONNECT_TIMEOUT: &str = "2s";
 
 /// A parsed store URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,28 +89,23 @@ fn with_prefix(store: Arc<dyn ObjectStore>, prefix: &str) -> Arc<dyn ObjectStore
 }
 
 fn open_s3(url: &str, bucket: &str) -> Result<Arc<dyn ObjectStore>> {
+    // Timeouts go in as config keys: `with_client_options` would replace the client
+    // options from_env read (AWS_ALLOW_HTTP among them).
+    let client = |key| AmazonS3ConfigKey::Client(key);
     let mut builder = AmazonS3Builder::from_env()
         .with_bucket_name(bucket)
-        .with_client_options(
-            ClientOptions::new()
-                .with_timeout(S3_REQUEST_TIMEOUT)
-                .with_connect_timeout(S3_CONNECT_TIMEOUT),
-        )
+        .with_config(client(ClientConfigKey::Timeout), S3_REQUEST_TIMEOUT)
+        .with_config(client(ClientConfigKey::ConnectTimeout), S3_CONNECT_TIMEOUT)
         // A couple of quick transport-level retries; the WAL's own policy (with the
         // injected clock) is the one that decides when a write has failed.
         .with_retry(RetryConfig {
             max_retries: 2,
-            retry_timeout: S3_REQUEST_TIMEOUT,
+            retry_timeout: Duration::from_secs(10),
             ..RetryConfig::default()
         });
     if std::env::var_os("AWS_REGION").is_none() && std::env::var_os("AWS_DEFAULT_REGION").is_none()
     {
         builder = builder.with_region("us-east-1");
-    }
-    // from_env reads AWS_ALLOW_HTTP only as a client option; carry it over explicitly so
-    // an http:// endpoint (S3Proxy, MinIO on loopback) works when it is "true".
-    if std::env::var("AWS_ALLOW_HTTP").is_ok_and(|v| v.eq_ignore_ascii_case("true")) {
-        builder = builder.with_allow_http(true);
     }
     let store = builder.build().map_err(|e| {
         Error::InvalidArgument(format!("store URL {url:?}: cannot configure S3: {e}"))

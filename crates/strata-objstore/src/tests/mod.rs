@@ -6,6 +6,7 @@ mod format;
 mod model;
 mod probe;
 mod protocol;
+mod threads;
 
 use std::sync::Arc;
 

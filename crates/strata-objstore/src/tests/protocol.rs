@@ -98,6 +98,38 @@ fn a_writer_winning_the_race_is_replayed_and_the_fencer_steps_over() {
         .is_fenced());
 }
 
+/// Regression (found by the free race in `threads.rs`): a fencer that stepped one id at a
+/// time never caught up with a writer storing an object per step; it now lists again and
+/// aims past the new head.
+#[test]
+fn the_fencer_catches_up_with_a_writer_that_keeps_writing() {
+    let h = Harness::new();
+    let zombie = Arc::new(Mutex::new(h.writer(1)));
+    zombie.lock().append(&batch(&[edit(1, 1)])).unwrap();
+    let z = zombie.clone();
+    h.master_faults.inject(
+        Op::Put,
+        Fault::RunBefore(Box::new(move || {
+            run_on_other_thread(move || {
+                for seq in 2..=6 {
+                    z.lock().append(&batch(&[edit(1, seq)])).unwrap();
+                }
+            })
+        })),
+    );
+    let fenced = h.fence(2).unwrap();
+    assert_eq!(
+        fenced.fence_id, 6,
+        "one lost id, then straight past the new head"
+    );
+    assert_eq!(seqs(&h.replay(&fenced, 1)), [1, 2, 3, 4, 5, 6]);
+    assert!(zombie
+        .lock()
+        .append(&batch(&[edit(1, 7)]))
+        .unwrap_err()
+        .is_fenced());
+}
+
 #[test]
 fn an_ambiguous_put_that_landed_is_acknowledged_after_reading_back_the_token() {
     let h = Harness::new();
