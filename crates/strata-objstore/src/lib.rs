@@ -1,0 +1,39 @@
+//! Object-store access and the WAL-as-objects format with fencing, for Strata's cluster
+//! mode (design record: `docs/rfcs/0005-object-wal.md`; bytes: `docs/format.md`, "WAL
+//! objects").
+//!
+//! - [`location`]: store URLs (`s3://`, `file://`, `memory://`) → a [`BlockingStore`];
+//! - [`store`]: the blocking facade the engine's synchronous group commit calls;
+//! - [`probe`]: refuses a store whose create-if-absent is not atomic;
+//! - [`format`]: WAL object format version 1 (header, region sections, footer, trailer);
+//! - [`stream`], [`writer`], [`fencer`], [`reader`]: one server's stream of create-only
+//!   objects, how a master seals it, and how a new owner replays its regions;
+//! - [`testing`]: fault-injecting stores for deterministic protocol tests.
+
+pub mod error;
+pub mod fencer;
+pub mod format;
+pub mod location;
+pub mod probe;
+pub mod reader;
+pub mod retry;
+pub mod store;
+pub mod stream;
+pub mod testing;
+pub mod token;
+pub mod writer;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{Error, ErrorKind, Result};
+pub use fencer::{fence_stream, Fenced};
+pub use format::WalObjectBuilder;
+pub use location::{open_store, StoreUrl};
+pub use probe::{probe_atomic_create, ProbeReport};
+pub use reader::{list_stream, replayable, StreamObject, StreamReader};
+pub use retry::RetryPolicy;
+pub use store::{BlockingStore, CreateOutcome};
+pub use stream::StreamId;
+pub use token::{RandomTokens, SeededTokens, TokenSource, WriterToken};
+pub use writer::{Durable, WalStreamWriter, WriterDeps};

@@ -1,0 +1,198 @@
+//! A blocking facade over an async [`ObjectStore`].
+//!
+//! Why blocking: the engine's WAL group commit is synchronous threads (the leader writes a
+//! whole batch and its followers wait on a condvar), and at most one WAL PUT is in flight
+//! per stream. An async WAL would need the whole write path to become async for no gain.
+//!
+//! Why a small runtime of its own, with one I/O thread: the calling thread (the group
+//! commit leader, a fencer, a replaying region) blocks on its request while the I/O thread
+//! keeps the HTTP client's pooled connections driven. A current-thread runtime, driven
+//! only by callers, was tried first: an S3 client's connections are tasks of the runtime
+//! that opened them, so a request that picked up a connection of another runtime (or one
+//! idle between calls) stalled until its 10 s timeout (seen against S3Proxy). The server's
+//! request runtime is not used either, so WAL I/O cannot queue behind request handling.
+//! Callers must be plain threads (or `spawn_blocking` ones), never async tasks: tokio
+//! refuses to block inside an async context.
+//!
+//! Each call is one attempt; [`crate::retry`] decides what to retry.
+
+use std::fmt;
+use std::future::Future;
+use std::ops::Range;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures_util::TryStreamExt;
+use object_store::path::Path;
+use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
+
+use crate::error::{Error, Result};
+
+/// The outcome of a create-if-absent PUT that reached the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreateOutcome {
+    /// The object did not exist and now holds our bytes.
+    Created,
+    /// An object already existed at the key (maybe our own earlier attempt's).
+    AlreadyExists,
+}
+
+/// An object store plus the runtime that drives it; cheap to clone.
+#[derive(Clone)]
+pub struct BlockingStore {
+    inner: Arc<dyn ObjectStore>,
+    name: Arc<str>,
+    runtime: Arc<tokio::runtime::Runtime>,
+}
+
+impl fmt::Debug for BlockingStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BlockingStore")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl BlockingStore {
+    /// Wraps `inner`; `name` (normally the store URL) appears in every error.
+    pub fn new(inner: Arc<dyn ObjectStore>, name: impl Into<String>) -> Result<Self> {
+        let name: String = name.into();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("strata-objstore-io")
+            .enable_all()
+            .build()
+            .map_err(|e| Error::Io {
+                store: name.clone(),
+                op: "start runtime",
+                path: String::new(),
+                reason: e.to_string(),
+            })?;
+        Ok(BlockingStore {
+            inner,
+            name: name.into(),
+            runtime: Arc::new(runtime),
+        })
+    }
+
+    /// `wrap(inner)` (a test's fault injector, a throttle...) sharing this store's runtime
+    /// and name.
+    pub fn with_inner(
+        &self,
+        wrap: impl FnOnce(Arc<dyn ObjectStore>) -> Arc<dyn ObjectStore>,
+    ) -> Self {
+        BlockingStore {
+            inner: wrap(self.inner.clone()),
+            name: self.name.clone(),
+            runtime: self.runtime.clone(),
+        }
+    }
+
+    /// The store's name (its URL) as used in errors.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The async store underneath, for tests and for tools that are async already.
+    pub fn inner(&self) -> &Arc<dyn ObjectStore> {
+        &self.inner
+    }
+
+    /// Runs `future` to completion on this store's runtime.
+    pub(crate) fn block_on<F: Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
+    }
+
+    /// PUTs `bytes` at `path` only if no object exists there (`If-None-Match: *`).
+    pub fn put_create(&self, path: &Path, bytes: Bytes) -> Result<CreateOutcome> {
+        let result = self.block_on(put_create_async(self.inner.as_ref(), path, bytes));
+        classify_create(result).map_err(|e| self.error("put", path, e))
+    }
+
+    /// The bytes of `path` in `range`.
+    pub fn get_range(&self, path: &Path, range: Range<u64>) -> Result<Bytes> {
+        self.block_on(self.inner.get_range(path, range))
+            .map_err(|e| self.error("get", path, e))
+    }
+
+    /// The bytes of `path` in each of `ranges`, fetched together (the store may coalesce).
+    pub fn get_ranges(&self, path: &Path, ranges: &[Range<u64>]) -> Result<Vec<Bytes>> {
+        self.block_on(self.inner.get_ranges(path, ranges))
+            .map_err(|e| self.error("get", path, e))
+    }
+
+    /// Every object under `prefix`, sorted by key (stores do not all list in order).
+    pub fn list(&self, prefix: &Path) -> Result<Vec<ObjectMeta>> {
+        let listing = self.block_on(self.inner.list(Some(prefix)).try_collect::<Vec<_>>());
+        let mut objects = listing.map_err(|e| self.error("list", prefix, e))?;
+        objects.sort_by(|a, b| a.location.cmp(&b.location));
+        Ok(objects)
+    }
+
+    /// Deletes `path`; deleting a missing object is not an error.
+    pub fn delete(&self, path: &Path) -> Result<()> {
+        match self.block_on(self.inner.delete(path)) {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(self.error("delete", path, e)),
+        }
+    }
+
+    /// Maps an object_store error to this crate's, naming the store and the key.
+    pub(crate) fn error(&self, op: &'static str, path: &Path, e: object_store::Error) -> Error {
+        map_error(&self.name, op, path, e)
+    }
+}
+
+/// One create-if-absent PUT, shared by the facade and the concurrent start-up probe.
+pub(crate) async fn put_create_async(
+    store: &dyn ObjectStore,
+    path: &Path,
+    bytes: Bytes,
+) -> object_store::Result<object_store::PutResult> {
+    let opts = PutOptions {
+        mode: PutMode::Create,
+        ..PutOptions::default()
+    };
+    store.put_opts(path, PutPayload::from(bytes), opts).await
+}
+
+/// Splits a create's result into "created", "already there" and a real error. Some servers
+/// answer a lost `If-None-Match` race with 412 Precondition Failed rather than a mapped
+/// `AlreadyExists`; both mean the key is taken.
+pub(crate) fn classify_create(
+    result: object_store::Result<object_store::PutResult>,
+) -> std::result::Result<CreateOutcome, object_store::Error> {
+    match result {
+        Ok(_) => Ok(CreateOutcome::Created),
+        Err(object_store::Error::AlreadyExists { .. })
+        | Err(object_store::Error::Precondition { .. }) => Ok(CreateOutcome::AlreadyExists),
+        Err(e) => Err(e),
+    }
+}
+
+/// Which object_store errors may pass on a retry: transport failures, timeouts and server
+/// errors all arrive as `Generic`; everything else is a definite answer.
+fn map_error(store: &str, op: &'static str, path: &Path, e: object_store::Error) -> Error {
+    let reason = e.to_string();
+    let store = store.to_owned();
+    let path = path.to_string();
+    match e {
+        object_store::Error::NotFound { .. } => {
+            Error::NotFound(format!("{path} in object store {store}"))
+        }
+        object_store::Error::Generic { .. } | object_store::Error::JoinError { .. } => {
+            Error::Unavailable {
+                store,
+                op,
+                path,
+                reason,
+            }
+        }
+        _ => Error::Io {
+            store,
+            op,
+            path,
+            reason,
+        },
+    }
+}
