@@ -1,0 +1,113 @@
+//! Where each piece of cluster metadata lives in etcd (`docs/format.md`, "Cluster metadata
+//! in etcd"). Everything sits under `/strata/<cluster>/`, so clusters can share an etcd.
+
+use crate::error::{Error, Result};
+
+/// A region's id. Formatted with 20 digits so that etcd's key order is numeric order.
+pub type RegionId = u64;
+
+/// The key layout of one cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keys {
+    root: String,
+}
+
+impl Keys {
+    /// The layout of cluster `cluster` (letters, digits, '-', '_', '.').
+    pub fn new(cluster: &str) -> Result<Self> {
+        check_name("cluster name", cluster)?;
+        Ok(Keys {
+            root: format!("/strata/{cluster}/"),
+        })
+    }
+
+    /// `/strata/<c>/servers/`: one key per live server, attached to its lease.
+    pub fn servers(&self) -> String {
+        format!("{}servers/", self.root)
+    }
+
+    pub fn server(&self, sid: &str) -> String {
+        format!("{}{sid}", self.servers())
+    }
+
+    /// `/strata/<c>/master`: the elected master, attached to its lease.
+    pub fn master(&self) -> String {
+        format!("{}master", self.root)
+    }
+
+    /// `/strata/<c>/regions/`: the region directory. A record's mod revision is its epoch.
+    pub fn regions(&self) -> String {
+        format!("{}regions/", self.root)
+    }
+
+    pub fn region(&self, rid: RegionId) -> String {
+        format!("{}{rid:020}", self.regions())
+    }
+
+    /// `/strata/<c>/own/<rid>`: who serves the region now, attached to its lease.
+    pub fn owners(&self) -> String {
+        format!("{}own/", self.root)
+    }
+
+    pub fn owner(&self, rid: RegionId) -> String {
+        format!("{}{rid:020}", self.owners())
+    }
+
+    /// `/strata/<c>/manifests/<rid>/<family>`: the committed manifest of a store.
+    pub fn manifests(&self) -> String {
+        format!("{}manifests/", self.root)
+    }
+
+    pub fn manifest(&self, rid: RegionId, family: &str) -> String {
+        format!("{}{rid:020}/{family}", self.manifests())
+    }
+
+    /// The region id at the end of a directory or owner key.
+    pub fn region_id_of(&self, key: &str) -> Result<RegionId> {
+        let digits = key.rsplit('/').next().unwrap_or_default();
+        digits
+            .parse()
+            .map_err(|_| Error::corruption(key, "the key does not end in a region id"))
+    }
+
+    /// The server id at the end of a membership key.
+    pub fn server_id_of<'k>(&self, key: &'k str) -> &'k str {
+        key.strip_prefix(&self.servers()).unwrap_or(key)
+    }
+}
+
+/// Ids that become key segments: non-empty, no '/', printable ASCII.
+pub fn check_name(what: &str, name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 128
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(format!(
+            "{what} {name:?} must be 1-128 of [A-Za-z0-9-_.:]"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_sort_by_region_id_and_round_trip() {
+        let keys = Keys::new("c1").unwrap();
+        assert_eq!(keys.region(42), "/strata/c1/regions/00000000000000000042");
+        assert!(keys.region(9) < keys.region(10));
+        assert_eq!(keys.region_id_of(&keys.owner(77)).unwrap(), 77);
+        assert_eq!(
+            keys.manifest(3, "cf"),
+            "/strata/c1/manifests/00000000000000000003/cf"
+        );
+        assert_eq!(keys.server_id_of(&keys.server("rs-1")), "rs-1");
+        assert!(Keys::new("a/b").is_err());
+        assert!(check_name("server id", "").is_err());
+    }
+}

@@ -1,0 +1,46 @@
+//! Cluster coordination for Strata over etcd (design record:
+//! `docs/rfcs/0006-coordination.md`; keys and values: `docs/format.md`, "Cluster metadata
+//! in etcd").
+//!
+//! - [`coordinator`]: the [`Coordinator`] trait (sessions, membership, region directory
+//!   with epochs, manifest pointers, split/merge, master election) and its one
+//!   implementation [`KvCoordinator`], written over [`MetaKv`];
+//! - [`lease`]: a server's lease and its own-clock deadline (the acknowledgement rule);
+//! - [`kv`]: the slice of etcd's model the coordinator uses;
+//! - [`etcd`]: [`MetaKv`] on a real etcd (`etcd-client`); [`mem`]: its in-memory twin on
+//!   an injected clock, for deterministic tests;
+//! - [`keys`], [`records`]: the key layout and the versioned values.
+
+pub mod coordinator;
+mod directory;
+mod election;
+pub mod error;
+pub mod etcd;
+pub mod keys;
+pub mod kv;
+pub mod lease;
+pub mod mem;
+pub mod records;
+mod session;
+mod trait_impl;
+
+#[cfg(test)]
+mod tests;
+
+pub use coordinator::{
+    Campaign, CoordOptions, Coordinator, Epoch, Incarnation, KvCoordinator, Leadership, LiveServer,
+    MasterInfo, MembershipEvent, MembershipWatch, Owner, Region,
+};
+pub use error::{Error, ErrorKind, Result};
+pub use etcd::EtcdKv;
+pub use keys::{Keys, RegionId};
+pub use kv::MetaKv;
+pub use lease::Lease;
+pub use mem::MemKv;
+pub use records::{ManifestPointer, RegionRecord, RegionState};
+
+/// The coordinator on etcd.
+pub type EtcdCoordinator = KvCoordinator<EtcdKv>;
+
+/// The coordinator on the in-memory twin.
+pub type MemCoordinator = KvCoordinator<MemKv>;

@@ -1,0 +1,173 @@
+//! The values stored in etcd: JSON objects with a format version `"v": 1`
+//! (`docs/format.md`, "Cluster metadata in etcd"). JSON because the records are small, are
+//! read rarely (at assignment and on watches, never per request), and stay readable with
+//! `etcdctl get`. Row keys are bytes, so they are stored as lowercase hex.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::keys::RegionId;
+
+/// The only value format version so far.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// `/servers/<sid>`: a live server. Its incarnation is the key's create revision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerRecord {
+    pub v: u32,
+    /// Where its internal RPC listens (`host:port`).
+    pub addr: String,
+}
+
+/// The lifecycle of a region in the directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RegionState {
+    /// No server may serve it.
+    Offline,
+    /// Assigned to `owner`.
+    Open,
+    /// Replaced by its successors (a split's daughters, a merge's result); kept until the
+    /// master's GC has handed its files over.
+    Retired,
+}
+
+/// `/regions/<rid>`: one entry of the region directory. The epoch is not stored: it is
+/// the key's mod revision, so every change of the record fences the previous holder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionRecord {
+    pub v: u32,
+    /// `namespace:table`.
+    pub table: String,
+    /// First row (inclusive), hex; empty is the start of the table.
+    #[serde(with = "hex_bytes")]
+    pub start: Vec<u8>,
+    /// Last row (exclusive), hex; empty is the end of the table.
+    #[serde(with = "hex_bytes")]
+    pub end: Vec<u8>,
+    pub state: RegionState,
+    /// The assigned server id, when `state` is `open`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// For a retired region: the regions that replaced it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub successors: Vec<RegionId>,
+}
+
+impl RegionRecord {
+    /// An offline region of `table` covering `[start, end)`.
+    pub fn new(table: &str, start: &[u8], end: &[u8]) -> Self {
+        RegionRecord {
+            v: FORMAT_VERSION,
+            table: table.to_owned(),
+            start: start.to_vec(),
+            end: end.to_vec(),
+            state: RegionState::Offline,
+            owner: None,
+            successors: Vec::new(),
+        }
+    }
+}
+
+/// `/manifests/<rid>/<family>`: the store's committed manifest number, and the region
+/// epoch under which it was committed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestPointer {
+    pub v: u32,
+    pub manifest: u64,
+    pub epoch: i64,
+}
+
+/// `/own/<rid>`: the server that serves the region now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwnerRecord {
+    pub v: u32,
+    pub sid: String,
+    pub incarnation: i64,
+    pub epoch: i64,
+}
+
+/// `/master`: the elected master.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MasterRecord {
+    pub v: u32,
+    pub sid: String,
+    pub addr: String,
+}
+
+/// Encodes a record.
+pub fn encode<T: Serialize>(record: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(record).map_err(|e| Error::InvalidArgument(format!("encode: {e}")))
+}
+
+/// Decodes the record stored at `key`, refusing unknown format versions.
+pub fn decode<T: DeserializeOwned>(key: &str, bytes: &[u8]) -> Result<T> {
+    #[derive(Deserialize)]
+    struct Version {
+        v: u32,
+    }
+    let version: Version = serde_json::from_slice(bytes).map_err(|e| Error::corruption(key, e))?;
+    if version.v != FORMAT_VERSION {
+        return Err(Error::corruption(
+            key,
+            format!(
+                "unknown format version {} (this build reads {FORMAT_VERSION})",
+                version.v
+            ),
+        ));
+    }
+    serde_json::from_slice(bytes).map_err(|e| Error::corruption(key, e))
+}
+
+mod hex_bytes {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        let text: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        s.serialize_str(&text)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.len() % 2 != 0 {
+            return Err(serde::de::Error::custom("odd hex length"));
+        }
+        (0..text.len())
+            .step_by(2)
+            .map(|i| {
+                text.get(i..i + 2)
+                    .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                    .ok_or_else(|| serde::de::Error::custom("bad hex digit"))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_region_record_round_trips_and_reads_well() {
+        let mut record = RegionRecord::new("default:t", b"a\x00", b"");
+        record.state = RegionState::Open;
+        record.owner = Some("rs1".into());
+        let bytes = encode(&record).unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert_eq!(
+            text,
+            r#"{"v":1,"table":"default:t","start":"6100","end":"","state":"open","owner":"rs1"}"#
+        );
+        assert_eq!(decode::<RegionRecord>("/k", &bytes).unwrap(), record);
+    }
+
+    #[test]
+    fn unknown_versions_and_garbage_are_corruption() {
+        let err = decode::<ManifestPointer>("/k", br#"{"v":2,"manifest":1,"epoch":1}"#);
+        assert!(matches!(err, Err(Error::Corruption { .. })));
+        assert!(decode::<ManifestPointer>("/k", b"nope").is_err());
+        let odd = br#"{"v":1,"table":"t","start":"abc","end":"","state":"offline"}"#;
+        assert!(decode::<RegionRecord>("/k", odd).is_err());
+    }
+}
