@@ -1,0 +1,161 @@
+//! The coordinator against a real etcd. Ignored by default: `scripts/coord-etcd-test`
+//! starts a throwaway etcd (scripts/etcd-env), sets STRATA_ETCD_ENDPOINT and runs them.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use strata_coord::{
+    Campaign, CoordOptions, EtcdCoordinator, EtcdKv, Leadership, MembershipEvent, RegionRecord,
+    RegionState,
+};
+use strata_engine::util::clock;
+
+fn endpoint() -> String {
+    std::env::var("STRATA_ETCD_ENDPOINT")
+        .expect("STRATA_ETCD_ENDPOINT (run scripts/coord-etcd-test)")
+}
+
+/// A coordinator on its own cluster name, so tests never see each other's keys.
+fn coordinator(test: &str) -> EtcdCoordinator {
+    let kv = EtcdKv::connect(&endpoint(), Duration::from_secs(2)).unwrap();
+    let cluster = format!(
+        "{test}-{}-{}",
+        std::process::id(),
+        clock::system().now_millis()
+    );
+    EtcdCoordinator::new(kv, clock::system(), CoordOptions::new(&cluster)).unwrap()
+}
+
+fn elect(coord: &EtcdCoordinator, sid: &str) -> Leadership {
+    let lease = coord.grant_lease().unwrap();
+    match coord.campaign(&lease, sid, "m:1").unwrap() {
+        Campaign::Won(lead) => lead,
+        Campaign::Lost(other) => panic!("lost to {other:?}"),
+    }
+}
+
+#[test]
+#[ignore = "needs etcd: scripts/coord-etcd-test"]
+fn the_protocol_holds_on_etcd() {
+    let coord = coordinator("protocol");
+    let lead = elect(&coord, "m");
+    let lease = coord.grant_lease().unwrap();
+    let inc = coord.register_server(&lease, "a", "a:1").unwrap();
+    assert_eq!(coord.live_servers().unwrap().len(), 1);
+    let created = coord
+        .create_region(&lead, 1, &RegionRecord::new("default:t", b"", b""))
+        .unwrap();
+    let epoch = coord.assign_region(&lead, 1, created, Some("a")).unwrap();
+    assert!(epoch > created);
+    coord.claim_region(&lease, "a", inc, 1, epoch).unwrap();
+    coord.commit_manifest(&lease, 1, epoch, "cf", 4).unwrap();
+    assert_eq!(coord.manifest(1, "cf").unwrap().unwrap().manifest, 4);
+    assert!(coord
+        .commit_manifest(&lease, 1, created, "cf", 5)
+        .unwrap_err()
+        .is_fenced());
+
+    // A move wins over a split that read the same epoch; the split changes nothing.
+    let moved = coord.assign_region(&lead, 1, epoch, None).unwrap();
+    assert_eq!(coord.owner(1).unwrap(), None);
+    let daughters = [
+        (2, RegionRecord::new("default:t", b"", b"m")),
+        (3, RegionRecord::new("default:t", b"m", b"")),
+    ];
+    assert!(coord
+        .commit_split(&lease, 1, epoch, daughters.clone())
+        .unwrap_err()
+        .is_fenced());
+    assert!(coord.region(2).unwrap().is_none());
+    let split = coord.commit_split(&lease, 1, moved, daughters).unwrap();
+    assert_eq!(
+        coord.region(1).unwrap().unwrap().record.state,
+        RegionState::Retired
+    );
+    assert_eq!(coord.region(3).unwrap().unwrap().epoch, split);
+
+    // A resigned master is refused by etcd.
+    coord.resign(&lead).unwrap();
+    let record = RegionRecord::new("default:t", b"", b"");
+    assert!(coord
+        .create_region(&lead, 9, &record)
+        .unwrap_err()
+        .is_fenced());
+    coord.revoke(&lease).unwrap();
+    assert!(coord.live_servers().unwrap().is_empty());
+}
+
+#[test]
+#[ignore = "needs etcd: scripts/coord-etcd-test"]
+fn an_unreachable_etcd_is_a_clear_error_naming_it() {
+    let clock = clock::system();
+    let start = clock.now();
+    let err = EtcdKv::connect("http://127.0.0.1:1", Duration::from_millis(500)).unwrap_err();
+    let text = err.to_string();
+    assert!(err.kind().is_retryable(), "{text}");
+    assert!(text.contains("etcd at http://127.0.0.1:1"), "{text}");
+    assert!(
+        clock.elapsed(start) < Duration::from_secs(3),
+        "{:?}",
+        clock.elapsed(start)
+    );
+    eprintln!("unreachable etcd: {text}");
+}
+
+#[test]
+#[ignore = "needs etcd: scripts/coord-etcd-test"]
+fn a_lease_without_keepalives_ends_on_its_own_clock_before_etcd_expires_it() {
+    let coord = coordinator("expiry");
+    let clock = clock::system();
+    let lease = coord.grant_lease().unwrap();
+    coord.register_server(&lease, "a", "a:1").unwrap();
+    let (_, watch) = coord.watch_servers().unwrap();
+    coord.keep_alive(&lease).unwrap();
+    let deadline = lease.deadline().unwrap();
+    let event = watch
+        .next_timeout(Duration::from_secs(5))
+        .expect("no expiry within 5 s");
+    let seen = clock.now();
+    assert_eq!(event.unwrap(), MembershipEvent::Left { sid: "a".into() });
+    assert!(!lease.is_valid(seen));
+    let lead_ms = seen.saturating_duration_since(deadline).as_millis();
+    eprintln!("own deadline passed {lead_ms} ms before etcd's expiry was observed");
+    assert!(seen > deadline);
+    assert!(coord.keep_alive(&lease).unwrap_err().is_lease_expired());
+}
+
+#[test]
+#[ignore = "needs etcd: scripts/coord-etcd-test"]
+fn timings_on_local_etcd() {
+    let coord = coordinator("timings");
+    let clock = clock::system();
+    let lease = coord.grant_lease().unwrap();
+    let lead = elect(&coord, "m");
+    let created = coord
+        .create_region(&lead, 1, &RegionRecord::new("default:t", b"", b""))
+        .unwrap();
+    let epoch = coord.assign_region(&lead, 1, created, Some("a")).unwrap();
+    let mut keepalive = Vec::new();
+    let mut commit = Vec::new();
+    for n in 0..200u64 {
+        let start = clock.now();
+        coord.keep_alive(&lease).unwrap();
+        keepalive.push(clock.elapsed(start));
+        let start = clock.now();
+        coord.commit_manifest(&lease, 1, epoch, "cf", n).unwrap();
+        commit.push(clock.elapsed(start));
+    }
+    report("keepalive round trip", &mut keepalive);
+    report("manifest commit txn", &mut commit);
+}
+
+fn report(what: &str, samples: &mut [Duration]) {
+    samples.sort();
+    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
+    eprintln!(
+        "{what}: p50 {:?} p90 {:?} p99 {:?}",
+        at(0.5),
+        at(0.9),
+        at(0.99)
+    );
+}
