@@ -282,8 +282,12 @@ impl MetaKv for EtcdKv {
         )?;
         let (sender, receiver) = channel();
         let endpoint = self.endpoint.clone();
-        self.runtime.spawn(forward_watch(stream, sender, endpoint));
-        Ok(WatchReceiver { events: receiver })
+        self.runtime
+            .spawn(forward_watch(stream, sender, endpoint.clone()));
+        Ok(WatchReceiver {
+            events: receiver,
+            endpoint,
+        })
     }
 }
 

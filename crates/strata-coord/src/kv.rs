@@ -113,6 +113,8 @@ pub enum WatchEvent {
 #[derive(Debug)]
 pub struct WatchReceiver {
     pub(crate) events: Receiver<Result<WatchEvent>>,
+    /// The store's endpoint, for the error when the watch ends.
+    pub(crate) endpoint: String,
 }
 
 impl WatchReceiver {
@@ -128,7 +130,7 @@ impl WatchReceiver {
             Ok(event) => Some(event),
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => Some(Err(crate::Error::Unavailable {
-                endpoint: String::from("watch"),
+                endpoint: self.endpoint.clone(),
                 op: "watch",
                 reason: "the watch stream ended".into(),
             })),

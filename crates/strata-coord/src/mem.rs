@@ -337,6 +337,9 @@ impl MetaKv for MemKv {
             prefix: prefix.to_owned(),
             events: sender,
         });
-        Ok(WatchReceiver { events: receiver })
+        Ok(WatchReceiver {
+            events: receiver,
+            endpoint: self.name.to_string(),
+        })
     }
 }

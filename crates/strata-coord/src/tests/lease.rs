@@ -99,10 +99,3 @@ fn membership_watch_sees_joins_and_lease_expiry() {
         .unwrap_err()
         .is_fenced());
 }
-
-impl Cluster {
-    pub fn clock_now(&self) -> std::time::Instant {
-        use strata_engine::util::clock::Clock;
-        self.clock.now()
-    }
-}

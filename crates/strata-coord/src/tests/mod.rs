@@ -40,6 +40,11 @@ impl Cluster {
         .unwrap()
     }
 
+    pub fn clock_now(&self) -> std::time::Instant {
+        use strata_engine::util::clock::Clock;
+        self.clock.now()
+    }
+
     pub fn advance(&self, millis: i64) {
         self.clock.advance(millis);
         self.store.expire_leases();
