@@ -6,6 +6,7 @@
 //!   with epochs, manifest pointers, split/merge, master election) and its one
 //!   implementation [`KvCoordinator`], written over [`MetaKv`];
 //! - [`lease`]: a server's lease and its own-clock deadline (the acknowledgement rule);
+//!   [`keeper`]: the thread that keeps it alive;
 //! - [`kv`]: the slice of etcd's model the coordinator uses;
 //! - [`etcd`]: [`MetaKv`] on a real etcd (`etcd-client`); [`mem`]: its in-memory twin on
 //!   an injected clock, for deterministic tests;
@@ -16,6 +17,7 @@ mod directory;
 mod election;
 pub mod error;
 pub mod etcd;
+pub mod keeper;
 pub mod keys;
 pub mod kv;
 pub mod lease;
@@ -33,6 +35,7 @@ pub use coordinator::{
 };
 pub use error::{Error, ErrorKind, Result};
 pub use etcd::EtcdKv;
+pub use keeper::KeepAlive;
 pub use keys::{Keys, RegionId};
 pub use kv::MetaKv;
 pub use lease::Lease;

@@ -109,6 +109,11 @@ impl MemKv {
         drop(self.locked());
     }
 
+    /// Drops a lease as etcd's lessor (or another client's revoke) would.
+    pub fn revoke_lease_for_test(&self, lease: LeaseId) {
+        self.locked().drop_lease(lease);
+    }
+
     /// The store's current revision.
     pub fn revision(&self) -> Revision {
         self.state.lock().revision
