@@ -159,3 +159,70 @@ fn report(what: &str, samples: &mut [Duration]) {
         at(0.99)
     );
 }
+
+/// etcd lost while running (SIGSTOP of the test's own etcd, ETCD_PID from
+/// scripts/coord-etcd-test): calls fail fast naming etcd, writes stop at the lease's own
+/// deadline with a retryable error, and service resumes when etcd returns (the old lease
+/// if etcd still holds it, else a new registration).
+#[test]
+#[ignore = "needs etcd: scripts/coord-etcd-test"]
+fn writes_stop_at_the_deadline_while_etcd_is_gone_and_resume_after() {
+    let Ok(pid) = std::env::var("ETCD_PID") else {
+        eprintln!("ETCD_PID not set: skipped");
+        return;
+    };
+    let kv = EtcdKv::connect(&endpoint(), Duration::from_millis(300)).unwrap();
+    let cluster = format!(
+        "lost-{}-{}",
+        std::process::id(),
+        clock::system().now_millis()
+    );
+    let coord = EtcdCoordinator::new(kv, clock::system(), CoordOptions::new(&cluster)).unwrap();
+    let clock = clock::system();
+    let lead = elect(&coord, "m");
+    let lease = coord.grant_lease().unwrap();
+    let inc = coord.register_server(&lease, "a", "a:1").unwrap();
+    let created = coord
+        .create_region(&lead, 1, &RegionRecord::new("default:t", b"", b""))
+        .unwrap();
+    let epoch = coord.assign_region(&lead, 1, created, Some("a")).unwrap();
+    coord.claim_region(&lease, "a", inc, 1, epoch).unwrap();
+
+    signal(&pid, "-STOP");
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let err = coord.keep_alive(&lease).unwrap_err();
+        assert!(
+            err.kind().is_retryable() && err.to_string().contains(&endpoint()),
+            "{err}"
+        );
+        let deadline = lease.deadline().unwrap();
+        while clock.now() < deadline {
+            clock.sleep(Duration::from_millis(50));
+        }
+        let err = coord
+            .commit_manifest(&lease, 1, epoch, "cf", 1)
+            .unwrap_err();
+        assert!(err.is_lease_expired() && err.kind().is_retryable(), "{err}");
+        eprintln!("while etcd is stopped: {err}");
+    }));
+    signal(&pid, "-CONT");
+    result.unwrap();
+
+    match coord.keep_alive(&lease) {
+        Ok(()) => coord.commit_manifest(&lease, 1, epoch, "cf", 1).unwrap(),
+        Err(e) => {
+            assert!(e.is_lease_expired(), "{e}");
+            let lease = coord.grant_lease().unwrap();
+            assert!(coord.register_server(&lease, "a", "a:1").unwrap() > inc);
+            eprintln!("etcd expired the old lease while stopped; registered again");
+        }
+    }
+}
+
+fn signal(pid: &str, sig: &str) {
+    let status = std::process::Command::new("kill")
+        .args([sig, pid])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill {sig} {pid}");
+}
