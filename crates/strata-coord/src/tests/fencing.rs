@@ -238,3 +238,26 @@ fn a_merge_retires_both_parents_in_one_transaction() {
     }
     check_ownership(&cluster);
 }
+
+/// Regression (found while writing the split-vs-move race): a move that reads a region the
+/// split just retired was refused as `InvalidArgument`, which a master would not retry
+/// elsewhere; it is a lost race, so `Fenced`.
+#[test]
+fn regression_a_move_of_a_retired_region_is_fenced() {
+    let cluster = Cluster::new();
+    let a = Server::start(&cluster, "a");
+    let m = Server::start(&cluster, "m");
+    let lead = elect(&m);
+    let epoch = region_for(&m, &lead, 1, "a");
+    let daughters = [
+        (2, RegionRecord::new("default:t", b"", b"m")),
+        (3, RegionRecord::new("default:t", b"m", b"")),
+    ];
+    a.coord.commit_split(&a.lease, 1, epoch, daughters).unwrap();
+    let retired = m.coord.region(1).unwrap().unwrap().epoch;
+    let err = m
+        .coord
+        .assign_region(&lead, 1, retired, Some("a"))
+        .unwrap_err();
+    assert!(matches!(err, Error::Fenced(_)), "{err}");
+}
