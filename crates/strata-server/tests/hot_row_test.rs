@@ -121,3 +121,32 @@ fn a_put_at_server_time_after_quick_increments_is_not_hidden() {
     let other_ts = svc.get(&table, &Get::new("other")).unwrap().unwrap().cells[0].timestamp;
     assert!(other_ts >= versions[0].timestamp);
 }
+
+/// Found by `tests/differential` (seed 2): an increment of a cell whose newest version a
+/// client wrote with a far-future timestamp goes one past it, as in HBase, but the region's
+/// other server-time writes stay at the clock instead of following it into the future.
+#[test]
+fn regression_an_increment_above_an_explicit_future_version_does_not_drag_the_region() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(1_000_000));
+    let (svc, table) = open(
+        dir.path(),
+        Some(Arc::clone(&clock)),
+        WriteDurability::UseDefault,
+    );
+    let future = 4_000_000_000_007;
+    let explicit = Cell::put("row", "cf", "c", future, 5i64.to_be_bytes().to_vec());
+    svc.mutate(&table, vec![explicit], Durability::SyncWal)
+        .unwrap();
+    assert_eq!(svc.increment(&table, b"row", b"cf", b"c", 1).unwrap(), 6);
+    let newest = svc.get(&table, &Get::new("row")).unwrap().unwrap().cells[0].timestamp;
+    assert_eq!(newest, future + 1, "HBase: max(now, previous + 1)");
+    let other = Cell::put("other", "cf", "c", LATEST_TIMESTAMP, "x");
+    svc.mutate(&table, vec![other], Durability::SyncWal)
+        .unwrap();
+    let other_ts = svc.get(&table, &Get::new("other")).unwrap().unwrap().cells[0].timestamp;
+    assert_eq!(
+        other_ts, 1_000_000,
+        "a put elsewhere in the region gets the clock's time"
+    );
+}

@@ -139,8 +139,18 @@ impl Region {
     /// below `at_least` nor below any timestamp this region handed out before, so a later
     /// write is never hidden behind an earlier one that was stamped ahead of the clock (an
     /// increment is stamped at least one past the cell's previous version).
+    ///
+    /// `at_least` is one past a stored version. A version above everything this region has
+    /// stamped was written with a client's explicit timestamp: the write still goes above
+    /// it (HBase's `max(now, previous + 1)`), but it does not carry the region's other
+    /// writes into that future with it, as HBase's would not be.
     pub fn server_timestamp(&self, at_least: i64) -> i64 {
-        let ts = self.ctx.clock.now_millis().max(at_least);
+        let now = self.ctx.clock.now_millis();
+        let ts = now.max(at_least);
+        let stamped = self.last_server_ts.load(Ordering::Acquire);
+        if at_least > now && at_least.saturating_sub(1) > stamped {
+            return ts;
+        }
         let previous = self.last_server_ts.fetch_max(ts, Ordering::AcqRel);
         ts.max(previous)
     }
