@@ -7,9 +7,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
-use strata_engine::cache::{CacheStats, TierStats};
+use strata_engine::stats::WalStats;
 use strata_engine::stats::{BackgroundStats, MemoryStats};
-use strata_engine::wal::WalStats;
+use strata_engine::stats::{CacheStats, TierStats};
 use strata_server::metrics::{Operation, SlowRequest};
 use strata_server::TableName;
 

@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 
 use parking_lot::Mutex;
 
-pub use lanes::{Lane, LaneLoad};
+pub use lanes::Lane;
 pub use options::EngineOptions;
 
 use crate::cache::BlockCache;

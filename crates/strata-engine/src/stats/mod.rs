@@ -9,8 +9,11 @@ use serde::Serialize;
 
 pub use events::{BackgroundEvent, BackgroundTotals, EventKind, EventLog, RegionRequests};
 
-use crate::cache::{CacheStats, TierStats};
-use crate::wal::WalStats;
+// The cache and the WAL keep their counters next to the code that bumps them; their report
+// shapes are named here, with the rest of the snapshot.
+pub use crate::cache::{CacheStats, TierStats};
+pub use crate::wal::stats::SYNC_LATENCY_BUCKETS;
+pub use crate::wal::WalStats;
 
 /// Everything the engine reports.
 #[derive(Debug, Clone, Serialize)]
