@@ -96,7 +96,7 @@ fn close_flushes_regions_whose_handles_were_dropped() {
         )
         .unwrap();
     h.restart_clean();
-    let files: usize = h.region().stores().values().map(|s| s.file_count()).sum();
+    let files = h.region().stats().file_count;
     assert_eq!(files, 1, "close must have flushed the memstore");
     assert_eq!(
         h.engine.as_ref().unwrap().memstore_bytes(),

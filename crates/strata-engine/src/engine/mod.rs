@@ -162,16 +162,6 @@ impl Engine {
         }
     }
 
-    /// The block cache, for statistics.
-    pub fn block_cache(&self) -> &Arc<BlockCache> {
-        &self.cache
-    }
-
-    /// The WAL, for statistics.
-    pub fn wal(&self) -> &Arc<Wal> {
-        &self.context.wal
-    }
-
     /// Bytes held in all memstores.
     pub fn memstore_bytes(&self) -> u64 {
         self.context.memory.used()
