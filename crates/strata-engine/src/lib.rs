@@ -5,7 +5,8 @@
 //!
 //! The public surface is deliberately small (the rest of the crate is `pub(crate)`, so it
 //! can change without breaking callers):
-//! - the root re-exports: [`Engine`], [`Region`], cells, reads, options, errors, stats;
+//! - the root re-exports: [`Engine`], [`Region`] and [`RegionScanner`], [`Cell`], [`Get`],
+//!   [`Scan`], [`RowResult`], the family and WAL options, [`Error`] and [`Result`];
 //! - [`fs`]: the file-system seam (local, in-memory, fault-injecting, volumes);
 //! - [`util::clock`] and [`util::thread`]: the time and thread seams;
 //! - [`options`] and [`stats`]: configuration and the shapes of the engine's reports;
