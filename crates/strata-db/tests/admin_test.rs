@@ -148,7 +148,7 @@ fn flush_compact_and_split_keep_the_data() {
 
 /// Edits the WAL has logged so far.
 fn logged(db: &Db) -> u64 {
-    db.service().engine().wal().stats().appends
+    db.service().engine().wal_stats().appends
 }
 
 #[test]

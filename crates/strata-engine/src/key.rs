@@ -92,6 +92,7 @@ pub fn column_start(row: &[u8], qualifier: &[u8]) -> Vec<u8> {
 }
 
 /// The smallest byte string greater than every key of column (`row`, `qualifier`).
+#[cfg(test)]
 pub fn column_end(row: &[u8], qualifier: &[u8]) -> Vec<u8> {
     let mut buf = column_start(row, qualifier);
     if let Some(last) = buf.last_mut() {

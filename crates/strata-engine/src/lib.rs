@@ -3,6 +3,17 @@
 //! See `docs/architecture.md` for the module map and the write and read paths, and
 //! `docs/format.md` for the on-disk formats.
 //!
+//! The public surface is deliberately small (the rest of the crate is `pub(crate)`, so it
+//! can change without breaking callers):
+//! - the root re-exports: [`Engine`], [`Region`] and [`RegionScanner`], [`Cell`], [`Get`],
+//!   [`Scan`], [`RowResult`], the family and WAL options, [`Error`] and [`Result`];
+//! - [`fs`]: the file-system seam (local, in-memory, fault-injecting, volumes);
+//! - [`util::clock`] and [`util::thread`]: the time and thread seams;
+//! - [`options`] and [`stats`]: configuration and the shapes of the engine's reports;
+//! - [`tools`]: offline inspection of WAL segments, SSTables and manifests (the `strata`
+//!   CLI); [`codec`]: the byte encodings other crates persist or ship (WAL records, varints);
+//! - `fuzz_support`, behind the `fuzz` feature, for the fuzz targets and corpus replay.
+//!
 //! ```
 //! use strata_engine::{Cell, Durability, Engine, EngineOptions, FamilyOptions, Get, RegionSpec, Scan};
 //!
@@ -20,32 +31,35 @@
 //! # }
 //! ```
 
-pub mod api;
-pub mod cache;
-pub mod cell;
-pub mod compaction;
-pub mod engine;
-pub mod error;
+pub(crate) mod api;
+pub(crate) mod cache;
+pub(crate) mod cell;
+pub mod codec;
+pub(crate) mod compaction;
+pub(crate) mod engine;
+pub(crate) mod error;
 pub mod fs;
+#[cfg(feature = "fuzz")]
 pub mod fuzz_support;
-pub mod iter;
-pub mod key;
-pub mod manifest;
-pub mod memstore;
+pub(crate) mod iter;
+pub(crate) mod key;
+pub(crate) mod manifest;
+pub(crate) mod memstore;
 pub mod options;
-pub mod read;
-pub mod region;
+pub(crate) mod read;
+pub(crate) mod region;
 pub mod stats;
-pub mod store;
-pub mod table;
+pub(crate) mod store;
+pub(crate) mod table;
+pub mod tools;
 pub mod util;
-pub mod wal;
+pub(crate) mod wal;
 
-pub use api::{Get, RowResult, Scan, TimeRange};
-pub use cell::{Cell, CellType, LATEST_TIMESTAMP};
+pub use api::{ColumnSelection, Get, RowResult, Scan, TimeRange};
+pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LEN};
 pub use engine::{Engine, EngineOptions};
 pub use error::{Error, ErrorKind, Result};
-pub use iter::KvIter;
+pub use manifest::RowRange;
 pub use options::{
     BloomType, Compression, DataBlockEncoding, Durability, FamilyOptions, KeepDeletedCells,
     WalOptions,

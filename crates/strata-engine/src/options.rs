@@ -4,6 +4,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
+// Minor compaction tuning is set through `EngineOptions::compaction`; the policy that reads
+// it stays private.
+pub use crate::compaction::policy::CompactionConfig;
+
 /// Block compression codec.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Compression {

@@ -58,7 +58,8 @@ fn concurrent_writers_with_background_flush_and_compaction() {
                         Durability::AsyncWal
                     };
                     region.mutate(row_cells(t, i), durability).unwrap();
-                    let files = region.stores().values().map(|s| s.file_count()).max();
+                    let stats = region.stats();
+                    let files = stats.stores.iter().map(|s| s.files.len()).max();
                     max_files.fetch_max(files.unwrap_or(0), std::sync::atomic::Ordering::Relaxed);
                 }
             });
@@ -76,7 +77,7 @@ fn concurrent_writers_with_background_flush_and_compaction() {
         "the background worker flushed what the last writes left ({} bytes)",
         db.engine().memstore_bytes()
     );
-    let stats = db.engine().wal().stats();
+    let stats = db.engine().wal_stats();
     let files = db.file_count();
     assert!(files >= 2, "background flushes wrote SSTables ({files})");
     let peak = max_files.load(std::sync::atomic::Ordering::Relaxed);

@@ -40,7 +40,7 @@ fn sst_file_corpus() {
 #[test]
 fn regression_wal_edit_overlong_varint() {
     let bytes = b"\xae\xa7\x02\xff\xf6\xa5\xa5\xa5\xa5\xff\xff\x00\x00";
-    let edit = strata_engine::wal::WalEdit::decode_payload(&bytes::Bytes::from_static(bytes))
+    let edit = strata_engine::codec::WalEdit::decode_payload(&bytes::Bytes::from_static(bytes))
         .expect("the over-long varint is accepted");
     let mut again = Vec::new();
     edit.encode_payload(&mut again);

@@ -195,6 +195,6 @@ fn a_failing_wal_leaves_exactly_the_acknowledged_increments() {
             found.windows(2).all(|w| w[0] == w[1] + 1),
             "{op:?}: {found:?}"
         );
-        assert!(db.engine().wal().stats().write_errors >= 1, "{op:?}");
+        assert!(db.engine().wal_stats().write_errors >= 1, "{op:?}");
     }
 }

@@ -45,7 +45,7 @@ fn newest(db: &Db, queued: bool) -> Option<String> {
 fn queued_writes_of_one_row_share_a_group_commit_and_are_read_by_the_next() {
     let (_fault, db) = open();
     let region = db.region();
-    let batches_before = db.engine().wal().stats().batches;
+    let batches_before = db.engine().wal_stats().batches;
     let first = region
         .mutate_queued(put("one"), Durability::SyncWal, None)
         .unwrap();
@@ -65,7 +65,7 @@ fn queued_writes_of_one_row_share_a_group_commit_and_are_read_by_the_next() {
     first.wait().unwrap();
     second.wait().unwrap();
     assert_eq!(
-        db.engine().wal().stats().batches - batches_before,
+        db.engine().wal_stats().batches - batches_before,
         1,
         "both edits went out in one group commit"
     );

@@ -47,7 +47,7 @@ fn a_quiet_region_is_flushed_once_it_pins_too_many_wal_segments() {
     );
     // One more flush of the busy region lets the freed segments go.
     busy.flush().unwrap();
-    let segments = engine.wal().stats().segments;
+    let segments = engine.wal_stats().segments;
     assert!(
         segments <= SEGMENT_LIMIT + 2,
         "{segments} WAL segments kept"

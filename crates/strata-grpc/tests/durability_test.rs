@@ -117,7 +117,7 @@ async fn bigtable_writes_follow_the_tables_durability() {
     create(&server, "quiet", WriteDurability::SkipWal);
     create(&server, "plain", WriteDurability::UseDefault);
     let mut client = server.client().await;
-    let appends = || server.service.engine().wal().stats().appends;
+    let appends = || server.service.engine().wal_stats().appends;
 
     let before = appends();
     every_kind_of_write(&mut client, "quiet").await;

@@ -7,9 +7,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
-use strata_engine::cache::{CacheStats, TierStats};
+use strata_engine::stats::WalStats;
 use strata_engine::stats::{BackgroundStats, MemoryStats};
-use strata_engine::wal::WalStats;
+use strata_engine::stats::{CacheStats, TierStats};
 use strata_server::metrics::{Operation, SlowRequest};
 use strata_server::TableName;
 
@@ -102,8 +102,8 @@ pub struct CacheReport {
 }
 
 pub fn cache(state: &AppState) -> CacheReport {
-    let cache = state.service.engine().block_cache();
-    let totals = cache.stats();
+    let engine = state.service.engine();
+    let totals = engine.cache_stats();
     let lookups = totals.hits + totals.misses;
     CacheReport {
         hit_ratio: if lookups == 0 {
@@ -112,7 +112,7 @@ pub fn cache(state: &AppState) -> CacheReport {
             totals.hits as f64 / lookups as f64
         },
         totals,
-        tiers: cache.tier_stats(),
+        tiers: engine.cache_tier_stats(),
     }
 }
 
@@ -128,7 +128,7 @@ pub struct WalReport {
 }
 
 pub fn wal(state: &AppState) -> WalReport {
-    let stats = state.service.engine().wal().stats();
+    let stats = state.service.engine().wal_stats();
     let q = |q| log2_quantile(&stats.sync_latency_buckets, q);
     WalReport {
         sync_p50_micros: q(0.5),

@@ -22,7 +22,7 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
 }
 
 /// Reads one figure of a cache tier.
-type TierValue = fn(&strata_engine::cache::TierStats) -> u64;
+type TierValue = fn(&strata_engine::stats::TierStats) -> u64;
 
 fn request_histogram(e: &mut Exposition, name: &str, labels: &[(&str, &str)], h: &LatencySnapshot) {
     e.histogram(

@@ -5,7 +5,7 @@
 use std::ops::RangeInclusive;
 
 use object_store::path::Path;
-use strata_engine::wal::WalEdit;
+use strata_engine::codec::WalEdit;
 
 use crate::error::{Error, Result};
 use crate::format::{

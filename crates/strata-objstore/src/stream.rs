@@ -7,7 +7,7 @@
 //! scales request rates per prefix. Ids have 20 digits so key order is id order.
 
 use object_store::path::Path;
-use strata_engine::util::crc::crc32c;
+use strata_engine::codec::crc32c;
 
 const ID_DIGITS: usize = 20;
 const SUFFIX: &str = ".wal";

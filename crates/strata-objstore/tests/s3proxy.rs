@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use strata_engine::codec::WalEdit;
 use strata_engine::util::clock;
-use strata_engine::wal::WalEdit;
 use strata_engine::Cell;
 use strata_objstore::testing::{Fault, FaultyStore, Op};
 use strata_objstore::{

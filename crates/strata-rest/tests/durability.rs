@@ -72,7 +72,7 @@ async fn a_skip_wal_tables_rest_writes_are_not_logged() {
     let body = r#"{"name":"t","DURABILITY":"SKIP_WAL","ColumnSchema":[{"name":"cf"}]}"#;
     h.send("PUT", "/t/schema", JSON, body).await;
     h.create_table("logged", &["cf"], 1).await;
-    let appends = || h.service.engine().wal().stats().appends;
+    let appends = || h.service.engine().wal_stats().appends;
     let before = appends();
     h.put_cell("t", b"r", "cf:q", None, b"v").await;
     assert_eq!(appends(), before);

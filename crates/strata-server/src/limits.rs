@@ -79,7 +79,7 @@ pub const MAX_SCANNERS_PER_CLIENT_KEY: &str = "max_scanners_per_client";
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_row_key_bytes: strata_engine::cell::MAX_ROW_LEN,
+            max_row_key_bytes: strata_engine::MAX_ROW_LEN,
             max_qualifier_bytes: 64 * 1024,
             max_value_bytes: 10 * MIB,
             grpc_max_value_bytes: 100 * MIB,
@@ -111,7 +111,7 @@ impl Limits {
             (
                 MAX_ROW_KEY_BYTES_KEY,
                 self.max_row_key_bytes,
-                strata_engine::cell::MAX_ROW_LEN,
+                strata_engine::MAX_ROW_LEN,
             ),
             (
                 FILTER_MAX_BYTES_KEY,

@@ -36,9 +36,9 @@ fn put(row: &str, value: &str) -> Cell {
 
 /// Edits the WAL logged while `write` ran.
 fn logged_by(svc: &Service, write: impl FnOnce()) -> u64 {
-    let before = svc.engine().wal().stats().appends;
+    let before = svc.engine().wal_stats().appends;
     write();
-    svc.engine().wal().stats().appends - before
+    svc.engine().wal_stats().appends - before
 }
 
 /// Runs one write of every kind a table takes; returns how many there were.
@@ -119,11 +119,11 @@ fn an_fsync_wal_table_fsyncs_its_increments() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = create(&svc, "counters", WriteDurability::FsyncWal);
-    let before = svc.engine().wal().stats().syncs;
+    let before = svc.engine().wal_stats().syncs;
     for _ in 0..3 {
         svc.increment(&table, b"r", b"cf", b"n", 1).unwrap();
     }
-    let syncs = svc.engine().wal().stats().syncs - before;
+    let syncs = svc.engine().wal_stats().syncs - before;
     assert!(syncs >= 3, "three FSYNC_WAL increments made {syncs} syncs");
 }
 

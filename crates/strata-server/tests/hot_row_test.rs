@@ -37,8 +37,7 @@ fn increments_of_one_cell_share_group_commits_and_never_lose_a_step() {
     // queue behind it, however the scheduler runs them; a SYNC_WAL write can finish before
     // the next thread gets the CPU, so even shared batches would look serial under load.
     let (svc, table) = open(dir.path(), None, WriteDurability::FsyncWal);
-    let wal = Arc::clone(svc.engine().wal());
-    let batches_before = wal.stats().batches;
+    let batches_before = svc.engine().wal_stats().batches;
     let seen: Vec<Vec<i64>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..THREADS)
             .map(|_| {
@@ -65,7 +64,7 @@ fn increments_of_one_cell_share_group_commits_and_never_lose_a_step() {
             "a client's values grow"
         );
     }
-    let batches = wal.stats().batches - batches_before;
+    let batches = svc.engine().wal_stats().batches - batches_before;
     // Holding the row lock across the WAL wait made this exactly one batch per increment.
     assert!(
         batches < total as u64,

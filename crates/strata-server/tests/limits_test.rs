@@ -310,7 +310,7 @@ fn limits_above_their_ceilings_are_refused_at_open() {
 fn default_limits_allow_hbase_and_bigtable_sized_writes() {
     let dir = tempfile::tempdir().unwrap();
     let (svc, table) = open(dir.path(), Limits::default());
-    let key = vec![b'k'; strata_engine::cell::MAX_ROW_LEN];
+    let key = vec![b'k'; strata_engine::MAX_ROW_LEN];
     let ten_mib = vec![1u8; 10 << 20];
     mutate(&svc, &table, vec![put(key, "q", ten_mib)]).unwrap();
     assert_limit(

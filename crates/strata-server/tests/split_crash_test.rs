@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strata_engine::fs::MemFs;
-use strata_engine::manifest::RowRange;
+use strata_engine::RowRange;
 use strata_engine::{Cell, Durability, FamilyOptions, Scan};
 use strata_server::{Service, ServiceOptions, SplitAt, SplitPolicy, TableName};
 

@@ -83,7 +83,7 @@ fn a_skip_wal_tables_shell_writes_are_not_logged() {
     let mut sh = server.session();
     sh.ok("create 'quiet', 'f', DURABILITY => 'SKIP_WAL'");
     sh.ok("create 'loud', 'f'");
-    let logged = || server.service.engine().wal().stats().appends;
+    let logged = || server.service.engine().wal_stats().appends;
     let writes = "put '{t}', 'r', 'f:q', 'v'; incr '{t}', 'r', 'f:n'; \
                   append '{t}', 'r', 'f:q', 'w'; deleteall '{t}', 'r', 'f:q'";
     let before = logged();

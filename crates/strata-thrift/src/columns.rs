@@ -5,7 +5,7 @@
 //! the family) and may itself contain colons.
 
 use bytes::Bytes;
-use strata_engine::api::ColumnSelection;
+use strata_engine::ColumnSelection;
 
 /// A parsed column spec.
 #[derive(Debug, Clone, PartialEq, Eq)]

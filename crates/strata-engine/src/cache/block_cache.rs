@@ -181,6 +181,7 @@ impl BlockCache {
     }
 
     /// A cache that holds nothing.
+    #[cfg(test)]
     pub fn disabled() -> Arc<BlockCache> {
         BlockCache::new(0)
     }
@@ -349,11 +350,13 @@ impl BlockCache {
     }
 
     /// Number of cached blocks.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.stats().entries as usize
     }
 
     /// True when no block is cached.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

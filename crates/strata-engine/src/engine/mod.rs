@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 
 use parking_lot::Mutex;
 
-pub use lanes::{Lane, LaneLoad};
+pub use lanes::Lane;
 pub use options::EngineOptions;
 
 use crate::cache::BlockCache;
@@ -160,16 +160,6 @@ impl Engine {
             Some(_) => Err(Error::InvalidArgument(format!("region {id} is still open"))),
             None => Ok(()),
         }
-    }
-
-    /// The block cache, for statistics.
-    pub fn block_cache(&self) -> &Arc<BlockCache> {
-        &self.cache
-    }
-
-    /// The WAL, for statistics.
-    pub fn wal(&self) -> &Arc<Wal> {
-        &self.context.wal
     }
 
     /// Bytes held in all memstores.

@@ -93,7 +93,7 @@ impl EngineOptions {
     }
 
     /// When regions flush, compact and make writers wait.
-    pub fn region_limits(&self) -> RegionLimits {
+    pub(crate) fn region_limits(&self) -> RegionLimits {
         RegionLimits {
             memstore_flush_size: self.memstore_flush_size,
             blocking_store_files: self.blocking_store_files,

@@ -5,7 +5,8 @@
 use super::{Engine, Lane};
 use crate::fs::Volumes;
 use crate::stats::{
-    BackgroundStats, EngineStats, LaneStats, MemoryStats, RegionStats, VolumeStats,
+    BackgroundStats, CacheStats, EngineStats, LaneStats, MemoryStats, RegionStats, TierStats,
+    VolumeStats, WalStats,
 };
 
 impl Engine {
@@ -36,6 +37,21 @@ impl Engine {
             volumes: volume_stats(&self.volumes, &regions),
             regions,
         }
+    }
+
+    /// The WAL's counters alone: cheaper than [`Engine::stats`], which visits every region.
+    pub fn wal_stats(&self) -> WalStats {
+        self.context.wal.stats()
+    }
+
+    /// The block cache's totals alone (see [`Engine::wal_stats`] for why).
+    pub fn cache_stats(&self) -> CacheStats {
+        self.cache.stats()
+    }
+
+    /// The block cache's tiers alone (see [`Engine::wal_stats`] for why).
+    pub fn cache_tier_stats(&self) -> Vec<TierStats> {
+        self.cache.tier_stats()
     }
 
     /// The engine clock's wall-clock milliseconds (what stats timestamps use).

@@ -43,7 +43,8 @@ mod store_tests;
 #[cfg(test)]
 mod test_util;
 
-pub use files::{manifest_file_name, parse_manifest_file_name};
-pub use format::{decode_manifest, encode_manifest, DecodedManifest};
-pub use state::{FileOrigin, ManifestState, RowRange, StoreFileEntry, FORMAT_VERSION};
+#[cfg(test)]
+pub use files::manifest_file_name;
+pub use files::parse_manifest_file_name;
+pub use state::{FileOrigin, ManifestState, RowRange, StoreFileEntry};
 pub use store::Manifest;

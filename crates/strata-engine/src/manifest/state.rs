@@ -38,7 +38,7 @@ impl FileOrigin {
 /// One live SSTable of the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreFileEntry {
-    /// Unique within the store; allocated by [`crate::manifest::Manifest::allocate_file_number`].
+    /// Unique within the store; allocated by the store's manifest, never reused.
     pub file_number: u64,
     /// The volume (disk or bucket) holding the file.
     pub volume: String,

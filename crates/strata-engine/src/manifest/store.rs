@@ -58,6 +58,7 @@ impl Manifest {
     }
 
     /// The store directory holding the manifest files.
+    #[cfg(test)]
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -74,6 +75,7 @@ impl Manifest {
     }
 
     /// The number of the manifest file holding the current state.
+    #[cfg(test)]
     pub fn manifest_number(&self) -> u64 {
         self.number
     }

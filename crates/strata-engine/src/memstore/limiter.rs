@@ -35,11 +35,6 @@ impl MemoryLimiter {
         }
     }
 
-    /// The configured limit in bytes.
-    pub fn limit(&self) -> u64 {
-        self.limit
-    }
-
     /// Bytes currently charged.
     pub fn used(&self) -> u64 {
         *self.used.lock()

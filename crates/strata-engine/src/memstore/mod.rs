@@ -74,6 +74,7 @@ impl Memstore {
     }
 
     /// Number of entries.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.map.len()
     }

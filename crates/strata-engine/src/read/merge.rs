@@ -109,12 +109,14 @@ impl KvIter for MergingIter {
     }
 }
 
-/// A [`KvIter`] over a sorted in-memory vector; used in tests and for small sources.
+/// A [`KvIter`] over a sorted in-memory vector, for tests.
+#[cfg(test)]
 pub struct VecIter {
     entries: Vec<(Vec<u8>, Vec<u8>)>,
     pos: usize,
 }
 
+#[cfg(test)]
 impl VecIter {
     /// Iterates `entries`, which must be sorted by key.
     pub fn new(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Self {
@@ -123,6 +125,7 @@ impl VecIter {
     }
 }
 
+#[cfg(test)]
 impl KvIter for VecIter {
     fn seek(&mut self, target: &[u8]) -> Result<()> {
         self.pos = self.entries.partition_point(|(k, _)| k.as_slice() < target);

@@ -70,7 +70,7 @@ pub struct Region {
 impl Region {
     /// Opens the region's stores in `ctx` and replays its recovered WAL edits. The region
     /// tells `host` when it needs a flush or compaction, and what it flushed.
-    pub fn open(
+    pub(crate) fn open(
         spec: RegionSpec,
         ctx: Arc<RegionContext>,
         host: Weak<dyn RegionHost>,
@@ -144,12 +144,25 @@ impl Region {
     }
 
     /// The region's stores by family name.
-    pub fn stores(&self) -> &BTreeMap<Bytes, Arc<Store>> {
+    pub(crate) fn stores(&self) -> &BTreeMap<Bytes, Arc<Store>> {
         &self.stores
     }
 
+    /// Applies altered settings of an existing family to its live store: new files and
+    /// reads use them. Returns false (and changes nothing) when the region has no such
+    /// family; adding or removing a family needs the region reopened.
+    pub fn set_family(&self, family: FamilyOptions) -> bool {
+        match self.stores.get(family.name.as_slice()) {
+            Some(store) => {
+                store.set_family(family);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The store of `family`, or InvalidArgument naming it.
-    pub fn store(&self, family: &[u8]) -> Result<&Arc<Store>> {
+    pub(crate) fn store(&self, family: &[u8]) -> Result<&Arc<Store>> {
         self.stores.get(family).ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "column family '{}' does not exist",

@@ -113,7 +113,7 @@ impl Region {
                 family: family.clone(),
                 iter,
                 matcher: RowMatcher::new(params),
-                view,
+                _view: view,
             });
         }
         Ok(RegionScanner::new(

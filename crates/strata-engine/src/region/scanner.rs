@@ -19,8 +19,8 @@ pub struct FamilyCursor {
     pub family: Bytes,
     pub iter: MergingIter,
     pub matcher: RowMatcher,
-    /// Keeps the files and memstores of the scan's snapshot alive.
-    pub view: Arc<StoreView>,
+    /// Keeps the files and memstores of the scan's snapshot alive: held, never read.
+    pub _view: Arc<StoreView>,
 }
 
 /// Greater than every escaped row: rows are at most `MAX_ROW_LEN` bytes, so this many 0xFF
@@ -47,7 +47,7 @@ pub struct RegionScanner {
 impl RegionScanner {
     /// A scanner over `cursors` between `start_row` and `stop_row` (HBase semantics: for a
     /// reversed scan the start row is the high end).
-    pub fn new(
+    pub(crate) fn new(
         cursors: Vec<FamilyCursor>,
         start_row: &[u8],
         stop_row: &[u8],

@@ -1,16 +1,21 @@
 //! What the engine reports to operators: the shapes of its snapshot (memory, block cache,
 //! WAL, background work, volumes, and every open region with its stores and files) and the
-//! recorders that regions write to as they work. A leaf: the engine and its regions fill
+//! recorders that regions write to as they work (crate-private: callers read snapshots). A leaf: the engine and its regions fill
 //! these in (`engine/stats.rs`, `region/stats.rs`); nothing here reaches back to them.
 
 mod events;
 
 use serde::Serialize;
 
-pub use events::{BackgroundEvent, BackgroundTotals, EventKind, EventLog, RegionRequests};
+pub use events::{BackgroundEvent, BackgroundTotals, EventKind};
+// The recorders are written by regions and read into the snapshot; not for callers.
+pub(crate) use events::{EventLog, RegionRequests};
 
-use crate::cache::{CacheStats, TierStats};
-use crate::wal::WalStats;
+// The cache and the WAL keep their counters next to the code that bumps them; their report
+// shapes are named here, with the rest of the snapshot.
+pub use crate::cache::{CacheStats, TierStats};
+pub use crate::wal::stats::SYNC_LATENCY_BUCKETS;
+pub use crate::wal::WalStats;
 
 /// Everything the engine reports.
 #[derive(Debug, Clone, Serialize)]

@@ -56,11 +56,6 @@ impl StoreFile {
         self.entry.range.is_some()
     }
 
-    /// Where the file lives.
-    pub fn path(&self) -> &PathBuf {
-        &self.path
-    }
-
     /// Marks the file for deletion once nothing references it. Call only after the manifest
     /// that drops it is durable. A reference is never deleted here: its owner's directory is
     /// removed as a whole once no region references it.

@@ -72,11 +72,6 @@ impl BloomBuilder {
         self.hashes.push(bloom_hash(key));
     }
 
-    /// Number of keys added.
-    pub fn len(&self) -> usize {
-        self.hashes.len()
-    }
-
     /// True when no key was added.
     pub fn is_empty(&self) -> bool {
         self.hashes.is_empty()

@@ -1,6 +1,6 @@
 //! Writes a table sequentially: data blocks as they fill, then index, bloom, meta, trailer.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::error::{Error, Result};
 use crate::fs::WritableFile;
@@ -97,12 +97,8 @@ impl TableBuilder {
         Ok(())
     }
 
-    /// Number of entries added so far.
-    pub fn entry_count(&self) -> u64 {
-        self.meta.entry_count
-    }
-
     /// Approximate size of the file if it were finished now.
+    #[cfg(test)]
     pub fn estimated_size(&self) -> u64 {
         self.offset + (self.data.estimated_size() + self.index.estimated_size()) as u64
     }
@@ -129,11 +125,6 @@ impl TableBuilder {
         self.append(&trailer)?;
         self.file.sync()?;
         Ok(self.meta)
-    }
-
-    /// The file being written.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     fn flush_data_block(&mut self) -> Result<()> {

@@ -32,7 +32,6 @@ pub mod options;
 pub mod reader;
 
 pub use builder::TableBuilder;
-pub use iter::TableIter;
 pub use meta::TableMeta;
 pub use options::{CachePolicy, TableOptions};
 pub use reader::TableReader;

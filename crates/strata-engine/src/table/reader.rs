@@ -138,6 +138,7 @@ impl TableReader {
     }
 
     /// The id this reader's blocks are cached under.
+    #[cfg(test)]
     pub fn file_id(&self) -> u64 {
         self.file_id
     }

@@ -73,12 +73,14 @@ impl RateLimiter {
     }
 
     /// The current limit in bytes per second, `None` when unlimited.
+    #[cfg(test)]
     pub fn rate(&self) -> Option<u64> {
         self.bucket.lock().rate
     }
 
     /// Changes the limit. Allowance already earned carries over (capped at the new burst);
     /// callers already sleeping finish their current wait.
+    #[cfg(test)]
     pub fn set_rate(&self, bytes_per_second: Option<u64>) {
         let mut bucket = self.bucket.lock();
         bucket.refill(self.clock.now());

@@ -25,6 +25,6 @@ mod writer;
 mod tests;
 
 pub use edit::WalEdit;
-pub use group_commit::{FailedWait, FailureGuard, Ticket};
-pub use stats::{WalStats, SYNC_LATENCY_BUCKETS};
+pub use group_commit::{FailureGuard, Ticket};
+pub use stats::WalStats;
 pub use writer::Wal;

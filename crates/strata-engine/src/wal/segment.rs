@@ -63,6 +63,7 @@ impl SegmentSet {
     }
 
     /// The active segment's number, if one is open.
+    #[cfg(test)]
     pub(crate) fn active_number(&self) -> Option<u64> {
         self.active.as_ref().map(|a| a.meta.number)
     }

@@ -97,6 +97,7 @@ impl Wal {
     /// handed to the OS, `FsyncWal` once it is on stable storage. On an error the edit is
     /// not acknowledged (it may or may not be replayed later). An edit whose payload exceeds
     /// 256 MiB is `Error::InvalidArgument`.
+    #[cfg(test)]
     pub fn append(&self, edit: &WalEdit, durability: Durability) -> Result<()> {
         match self.enqueue(edit, durability, None)? {
             None => Ok(()),
@@ -236,13 +237,9 @@ impl Wal {
     }
 
     /// The number of the segment being appended to, if one is open.
+    #[cfg(test)]
     pub fn active_segment(&self) -> Option<u64> {
         self.segments.lock().active_number()
-    }
-
-    /// The WAL directory.
-    pub fn dir(&self) -> &std::path::Path {
-        &self.dir
     }
 
     /// The background flusher's work: writes queued `AsyncWal` edits to the OS, and

@@ -1,16 +1,14 @@
 //! Builds one batch object from the engine's edits, grouped into per-region sections.
 //!
-//! Records keep the engine's WAL v1 framing (`strata_engine::wal::format`), so the group
+//! Records keep the engine's WAL v1 framing (`strata_engine::codec`), so the group
 //! commit's batch bytes, already framed, are moved into sections without re-encoding.
 
 use std::collections::BTreeMap;
 
 use bytes::Bytes;
-use strata_engine::util::coding::Decoder;
-use strata_engine::wal::format::{
-    encode_record, RecordHeader, RECORD_HEADER_LEN, RECORD_TYPE_EDIT,
-};
-use strata_engine::wal::WalEdit;
+use strata_engine::codec::Decoder;
+use strata_engine::codec::WalEdit;
+use strata_engine::codec::{encode_record, RecordHeader, RECORD_HEADER_LEN, RECORD_TYPE_EDIT};
 
 use super::footer::{encode_footer, SectionEntry, Trailer};
 use super::header::{ObjectHeader, ObjectKind};

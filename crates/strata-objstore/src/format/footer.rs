@@ -1,6 +1,6 @@
 //! The footer index (one entry per region section) and the fixed trailer that locates it.
 
-use strata_engine::util::crc::crc32c;
+use strata_engine::codec::crc32c;
 
 use super::{le_u32, le_u64};
 use crate::error::{Error, Result};

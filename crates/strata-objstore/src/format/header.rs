@@ -1,6 +1,6 @@
 //! The fixed 68-byte header that opens every WAL object, and the whole of a fence object.
 
-use strata_engine::util::crc::crc32c;
+use strata_engine::codec::crc32c;
 
 use super::{le_u32, le_u64};
 use crate::error::{Error, Result};

@@ -1,8 +1,8 @@
 //! Decodes one region's section back into the engine's edits.
 
 use bytes::Bytes;
-use strata_engine::wal::format::{RecordHeader, RECORD_HEADER_LEN, RECORD_TYPE_EDIT};
-use strata_engine::wal::WalEdit;
+use strata_engine::codec::WalEdit;
+use strata_engine::codec::{RecordHeader, RECORD_HEADER_LEN, RECORD_TYPE_EDIT};
 
 use super::footer::SectionEntry;
 use crate::error::{Error, Result};

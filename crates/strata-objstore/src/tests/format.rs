@@ -46,7 +46,7 @@ fn sections_group_edits_by_region_in_order() {
 }
 
 /// Decoding sets every cell's seq to its edit's.
-fn with_seq(mut e: strata_engine::wal::WalEdit) -> strata_engine::wal::WalEdit {
+fn with_seq(mut e: strata_engine::codec::WalEdit) -> strata_engine::codec::WalEdit {
     let seq = e.seq;
     e.cells.iter_mut().for_each(|c| c.seq = seq);
     e
@@ -57,7 +57,7 @@ fn framed_group_commit_bytes_build_the_same_object() {
     let edits = [edit(2, 10), edit(1, 11), edit(2, 12)];
     let mut framed = Vec::new();
     for e in &edits {
-        let record = strata_engine::wal::format::encode_record(1, |b| e.encode_payload(b)).unwrap();
+        let record = strata_engine::codec::encode_record(1, |b| e.encode_payload(b)).unwrap();
         framed.extend_from_slice(&record);
     }
     let mut from_framed = WalObjectBuilder::new();
@@ -130,7 +130,7 @@ fn golden_object() -> Bytes {
         created_at_ms: 1_700_000_000_000,
     };
     let put = strata_engine::Cell::put("row", "cf", "q", 1000, "val");
-    batch(&[strata_engine::wal::WalEdit::new(7, 300, vec![put])]).finish(&header)
+    batch(&[strata_engine::codec::WalEdit::new(7, 300, vec![put])]).finish(&header)
 }
 
 fn hex(bytes: &[u8]) -> String {

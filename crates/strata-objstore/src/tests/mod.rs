@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use object_store::memory::InMemory;
 use object_store::ObjectStore;
+use strata_engine::codec::WalEdit;
 use strata_engine::util::clock::ManualClock;
-use strata_engine::wal::WalEdit;
 use strata_engine::Cell;
 
 use crate::testing::FaultyStore;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use strata_engine::wal::WalEdit;
+use strata_engine::codec::WalEdit;
 
 use super::{batch, deps, edit, Harness};
 use crate::testing::{run_on_other_thread, Fault, Op};

@@ -9,7 +9,7 @@ use crate::testing::{run_on_other_thread, Fault, Op};
 use crate::{fence_stream, Error, Fenced, WalStreamWriter};
 
 /// Decoded edits carry their edit's seq in every cell.
-fn seqs(edits: &[strata_engine::wal::WalEdit]) -> Vec<u64> {
+fn seqs(edits: &[strata_engine::codec::WalEdit]) -> Vec<u64> {
     edits.iter().map(|e| e.seq).collect()
 }
 
@@ -234,7 +234,7 @@ fn a_group_commit_batch_is_sectioned_by_region() {
     let mut writer = h.writer(1);
     let mut framed = Vec::new();
     for e in [edit(2, 1), edit(1, 2), edit(2, 3)] {
-        let record = strata_engine::wal::format::encode_record(1, |b| e.encode_payload(b)).unwrap();
+        let record = strata_engine::codec::encode_record(1, |b| e.encode_payload(b)).unwrap();
         framed.extend_from_slice(&record);
     }
     assert_eq!(writer.append_framed(&framed).unwrap().object_id, 0);

@@ -2,7 +2,7 @@
 //! and bounded scans.
 
 use bytes::Bytes;
-use strata_engine::api::ColumnSelection;
+use strata_engine::ColumnSelection;
 use strata_engine::{Get, RowResult, Scan, TimeRange};
 use strata_server::TableName;
 

@@ -4,8 +4,8 @@
 //! history: docs/format.md, "Catalog table record".
 
 use bytes::Bytes;
+use strata_engine::codec::{put_len_prefixed, put_varint, Decoder};
 use strata_engine::options::{BloomType, Compression, DataBlockEncoding, KeepDeletedCells};
-use strata_engine::util::coding::{put_len_prefixed, put_varint, Decoder};
 use strata_engine::FamilyOptions;
 
 use crate::durability::WriteDurability;

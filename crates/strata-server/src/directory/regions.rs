@@ -25,7 +25,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_engine::manifest::RowRange;
+use strata_engine::RowRange;
 use strata_engine::{Region, RegionSpec};
 
 use super::{same_regions, TableDirectory};

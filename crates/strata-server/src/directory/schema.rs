@@ -71,9 +71,9 @@ impl TableDirectory {
         if let AlterOp::ModifyFamily(f) = &op {
             self.catalog.put_table(name, &record)?;
             for r in &state.regions {
-                if let Some(store) = r.region.stores().get(f.name.as_slice()) {
-                    store.set_family(f.clone());
-                }
+                // The family is in the table's record (checked above), so every open region
+                // has its store; one that does not has nothing to alter.
+                r.region.set_family(f.clone());
             }
             self.replace_state(name, record, &state);
             return Ok(());

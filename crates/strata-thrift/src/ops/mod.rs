@@ -33,11 +33,11 @@ pub fn check_row(row: &Bytes) -> CallResult<()> {
     if row.is_empty() {
         return Err(Failure::Internal("row key must not be empty".to_string()));
     }
-    if row.len() > strata_engine::cell::MAX_ROW_LEN {
+    if row.len() > strata_engine::MAX_ROW_LEN {
         return Err(Failure::Internal(format!(
             "row key is {} bytes, the limit is {}",
             row.len(),
-            strata_engine::cell::MAX_ROW_LEN
+            strata_engine::MAX_ROW_LEN
         )));
     }
     Ok(())

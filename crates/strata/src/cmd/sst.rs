@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use strata_engine::fs::LocalFs;
-use strata_engine::key::parse_key;
-use strata_engine::table::inspect::{InspectedTable, TableEntry};
+use strata_engine::tools::parse_key;
+use strata_engine::tools::{InspectedTable, TableEntry};
 
 /// `println!` that never panics: see [`emit`].
 macro_rules! out {

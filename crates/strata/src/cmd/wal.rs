@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use strata_engine::codec::WalEdit;
 use strata_engine::fs::LocalFs;
-use strata_engine::wal::inspect::inspect_segment;
-use strata_engine::wal::WalEdit;
+use strata_engine::tools::inspect_segment;
 
 use super::sst::escape;
 

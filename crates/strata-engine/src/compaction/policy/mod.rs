@@ -94,12 +94,8 @@ impl Selection {
         self.end - self.start
     }
 
-    /// True for an empty selection (never returned by [`select_minor`]).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The file numbers of the selected files.
+    #[cfg(test)]
     pub fn file_numbers(&self, files: &[CandidateFile]) -> Vec<u64> {
         files[self.range()].iter().map(|f| f.file_number).collect()
     }

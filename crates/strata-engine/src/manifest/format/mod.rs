@@ -13,8 +13,6 @@
 //! The header has its own CRC so that a flipped length field cannot make a complete file
 //! look truncated (which would wrongly select the crash fallback in `Manifest::open`).
 
-use std::path::Path;
-
 use super::fields::{
     put_bytes_field, put_i64_field, put_varint_field, require, Defect, FieldReader,
 };
@@ -142,7 +140,8 @@ fn encode_file(f: &StoreFileEntry) -> Vec<u8> {
 
 /// Decodes a whole manifest file. `path` only names the file in errors; every defect,
 /// including truncation, is an [`Error::Corruption`] with the offset of the problem.
-pub fn decode_manifest(path: &Path, bytes: &[u8]) -> Result<DecodedManifest> {
+#[cfg(test)]
+pub fn decode_manifest(path: &std::path::Path, bytes: &[u8]) -> Result<DecodedManifest> {
     inspect(bytes).map_err(|d| Error::corruption(path, d.offset, d.reason))
 }
 

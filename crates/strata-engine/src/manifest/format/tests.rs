@@ -1,3 +1,5 @@
+use std::path::Path;
+
 use super::*;
 use crate::manifest::test_util::StateGen;
 use crate::util::coding::put_varint;

@@ -70,11 +70,6 @@ impl BlockBuilder {
         self.entries == 0
     }
 
-    /// Number of entries added since the last `finish`.
-    pub fn len(&self) -> usize {
-        self.entries
-    }
-
     /// The last key added.
     pub fn last_key(&self) -> &[u8] {
         &self.last_key

@@ -48,11 +48,6 @@ impl BlockIter {
         self.block.slice_bytes(self.value)
     }
 
-    /// Offset of the block in its file.
-    pub fn offset(&self) -> u64 {
-        self.block.offset()
-    }
-
     /// Positions at the first entry (unpositioned if the block is empty).
     pub fn seek_to_first(&mut self) -> Result<()> {
         self.start_at_restart(0)?;

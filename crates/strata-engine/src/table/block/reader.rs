@@ -168,11 +168,13 @@ impl Block {
     }
 
     /// The block's bytes.
+    #[cfg(test)]
     pub fn into_bytes(self) -> Bytes {
         self.data
     }
 
     /// The block's raw size in bytes.
+    #[cfg(test)]
     pub fn size(&self) -> usize {
         self.data.len()
     }

@@ -391,7 +391,7 @@ fn readers_and_iterators_can_cross_threads() {
     fn assert_send<T: Send>() {}
     assert_send_sync::<TableReader>();
     assert_send_sync::<BlockCache>();
-    assert_send::<crate::table::TableIter>();
+    assert_send::<crate::table::iter::TableIter>();
 }
 
 #[test]

@@ -4,9 +4,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use strata_engine::fs::FileSystem;
-use strata_engine::manifest::inspect::{read_manifest, ManifestRead};
-use strata_engine::manifest::{parse_manifest_file_name, ManifestState, StoreFileEntry};
-use strata_engine::table::inspect::InspectedTable;
+use strata_engine::tools::InspectedTable;
+use strata_engine::tools::{parse_manifest_file_name, ManifestState, StoreFileEntry};
+use strata_engine::tools::{read_manifest, ManifestRead};
 
 use super::report::{list, Report};
 

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use strata_engine::fs::FileSystem;
-use strata_engine::wal::format::parse_segment_file_name;
-use strata_engine::wal::inspect::inspect_segment;
+use strata_engine::tools::inspect_segment;
+use strata_engine::tools::parse_segment_file_name;
 
 use super::report::{list, Report};
 

@@ -6,7 +6,7 @@
 //! - memstores (`[engine] memstore_limit_mb`): 40 % of what is left after the reserve;
 //! - block cache (`[engine] block_cache_mb`): 30 %, the open files' index and bloom memory
 //!   included (it is charged to the cache, whose data blocks get the rest; see
-//!   `strata_engine::cache`);
+//!   the engine's block cache, `crates/strata-engine/src/cache`);
 //! - writes waiting for memstore room (`[limits] max_write_bytes_in_flight`): 10 %;
 //! - requests being received and served (`[limits] max_request_bytes_in_flight`): 10 %.
 //!
