@@ -40,7 +40,10 @@ pub struct TableDirectory {
     next_region_id: AtomicU64,
     clock: Arc<dyn Clock>,
     /// Counts publications of table states and unsealed regions; see `wait_for_change`.
-    changes: Mutex<u64>,
+    /// Read without a lock on every write (`change_count`); changed only under
+    /// `change_lock`, which waiters hold while they check it, so no wake-up is missed.
+    changes: AtomicU64,
+    change_lock: Mutex<()>,
     changed: Condvar,
 }
 
@@ -78,7 +81,8 @@ impl TableDirectory {
             tables: RwLock::new(tables),
             next_region_id: AtomicU64::new(next_region_id),
             clock,
-            changes: Mutex::new(0),
+            changes: AtomicU64::new(0),
+            change_lock: Mutex::new(()),
             changed: Condvar::new(),
         })
     }
@@ -113,20 +117,20 @@ impl TableDirectory {
 
     /// The number of table changes published so far; pass it to `wait_for_change`.
     pub(crate) fn change_count(&self) -> u64 {
-        *self.changes.lock()
+        self.changes.load(Ordering::Acquire)
     }
 
     /// Waits until a table change is published after `seen` (see `change_count`), or until
     /// `deadline` on the directory's clock. Answers whether one was.
     pub(crate) fn wait_for_change(&self, seen: u64, deadline: Instant) -> bool {
-        let mut changes = self.changes.lock();
-        while *changes == seen {
+        let mut lock = self.change_lock.lock();
+        while self.changes.load(Ordering::Acquire) == seen {
             let Some(left) = deadline.checked_duration_since(self.clock.now()) else {
                 return false;
             };
             // A bounded wait also covers a clock that is not the system's (tests).
             let step = left.min(std::time::Duration::from_millis(100));
-            self.changed.wait_for(&mut changes, step);
+            self.changed.wait_for(&mut lock, step);
         }
         true
     }
@@ -150,7 +154,8 @@ impl TableDirectory {
 
     /// Wakes writers waiting for a table change (also after regions were unsealed).
     fn note_change(&self) {
-        *self.changes.lock() += 1;
+        let _lock = self.change_lock.lock();
+        self.changes.fetch_add(1, Ordering::AcqRel);
         self.changed.notify_all();
     }
 }
@@ -168,5 +173,4 @@ fn same_regions(state: &TableState) -> Vec<OpenRegion> {
 }
 
 #[cfg(test)]
-#[path = "tests.rs"]
 mod tests;

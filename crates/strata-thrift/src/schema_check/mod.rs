@@ -143,5 +143,4 @@ impl SchemaWalk {
 }
 
 #[cfg(test)]
-#[path = "schema_check_tests.rs"]
 pub(crate) mod tests;

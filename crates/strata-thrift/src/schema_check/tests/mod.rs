@@ -15,7 +15,6 @@ use crate::binary_check::{check_binary_message, CheckError, MAX_REQUEST_ELEMENTS
 use crate::codec::MakeCompatCodec;
 use crate::gen::volo_gen::hbase::*;
 
-#[path = "schema_check_lies_tests.rs"]
 mod lies;
 use lies::headers;
 
@@ -29,7 +28,7 @@ fn attributes() -> AHashMap<Text, Text> {
     map
 }
 
-/// `m` as a call of `name`, binary or compact (shared with `request_reader_tests.rs`).
+/// `m` as a call of `name`, binary or compact (shared with `request_reader/tests.rs`).
 pub(crate) fn encode<M: Message>(name: &str, m: &M, compact: bool) -> Vec<u8> {
     let mut buf = BytesMut::new();
     let ident = TMessageIdentifier::new(FastStr::new(name), TMessageType::Call, 1);

@@ -146,5 +146,4 @@ impl Drop for RequestCharge {
 }
 
 #[cfg(test)]
-#[path = "request_budget_tests.rs"]
 mod tests;

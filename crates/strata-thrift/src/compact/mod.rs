@@ -282,5 +282,4 @@ fn binary_type(ctype: u8) -> Result<u8> {
 }
 
 #[cfg(test)]
-#[path = "compact_tests.rs"]
 mod tests;

@@ -213,5 +213,4 @@ fn unframed_invalid(reason: String, compact: bool) -> ReadError {
 }
 
 #[cfg(test)]
-#[path = "request_reader_tests.rs"]
 mod tests;

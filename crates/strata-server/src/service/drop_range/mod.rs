@@ -124,5 +124,4 @@ pub(crate) fn prefix_end(prefix: &[u8]) -> Bytes {
 }
 
 #[cfg(test)]
-#[path = "drop_range_tests.rs"]
 mod tests;
