@@ -17,11 +17,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use bytes::Bytes;
 use parking_lot::{Condvar, Mutex, RwLock};
 use strata_engine::util::clock::Clock;
 use strata_engine::Engine;
 
-use crate::catalog::{Catalog, CATALOG_REGION_ID};
+use crate::catalog::{Catalog, RegionEntry, CATALOG_REGION_ID};
 use crate::error::{Result, ServiceError};
 use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
 use crate::table::{OpenRegion, TableState};
@@ -137,6 +138,18 @@ impl TableDirectory {
 
     fn allocate_region_id(&self) -> u64 {
         self.next_region_id.fetch_add(1, Ordering::AcqRel)
+    }
+
+    /// Catalog entries with fresh ids for new regions covering `ranges`.
+    fn new_region_entries(&self, ranges: Vec<(Bytes, Bytes)>) -> Vec<RegionEntry> {
+        ranges
+            .into_iter()
+            .map(|(start_key, end_key)| RegionEntry {
+                id: self.allocate_region_id(),
+                start_key,
+                end_key,
+            })
+            .collect()
     }
 
     /// Publishes `state` as the table's current state.

@@ -12,7 +12,7 @@ use strata_engine::FamilyOptions;
 
 use super::open::{check_families, open_table};
 use super::{same_regions, TableDirectory};
-use crate::catalog::{RegionEntry, TableRecord};
+use crate::catalog::TableRecord;
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
@@ -142,14 +142,7 @@ impl TableDirectory {
         } else {
             Vec::new()
         };
-        let regions = region_ranges(&splits)?
-            .into_iter()
-            .map(|(start_key, end_key)| RegionEntry {
-                id: self.allocate_region_id(),
-                start_key,
-                end_key,
-            })
-            .collect();
+        let regions = self.new_region_entries(region_ranges(&splits)?);
         let record = TableRecord {
             families: state.record.families.clone(),
             enabled: true,

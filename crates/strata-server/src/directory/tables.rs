@@ -6,7 +6,7 @@ use strata_engine::FamilyOptions;
 
 use super::open::{check_families, open_table};
 use super::{same_regions, TableDirectory};
-use crate::catalog::{RegionEntry, TableRecord};
+use crate::catalog::TableRecord;
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::{check_namespace, TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
@@ -86,14 +86,7 @@ impl TableDirectory {
         if self.tables.read().contains_key(name) {
             return Err(ServiceError::TableExists(name.to_string()));
         }
-        let regions = ranges
-            .into_iter()
-            .map(|(start_key, end_key)| RegionEntry {
-                id: self.allocate_region_id(),
-                start_key,
-                end_key,
-            })
-            .collect();
+        let regions = self.new_region_entries(ranges);
         let record = TableRecord {
             families,
             enabled: true,
