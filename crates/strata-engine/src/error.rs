@@ -40,6 +40,12 @@ pub enum Error {
     /// and the caller should route it again once the new regions are in place.
     #[error("closed: region {region} is sealed for a split or merge; retry on its new regions")]
     RegionSealed { region: u64 },
+    /// The WAL's backend was sealed by another writer (a fencer took over this server's
+    /// WAL object stream): this write and every later one are refused for good, nothing of
+    /// them was acknowledged. Not retryable here: the process must stop serving, and its
+    /// regions are replayed by their next owner.
+    #[error("WAL fenced: {0}")]
+    WalFenced(String),
 }
 
 /// What a caller can do about an [`Error`]: the one distinction adapters (and, later, a
@@ -100,10 +106,16 @@ impl Error {
         matches!(self, Error::RegionSealed { .. })
     }
 
+    /// True when the WAL was fenced; see [`Error::WalFenced`].
+    pub fn is_wal_fenced(&self) -> bool {
+        matches!(self, Error::WalFenced(_))
+    }
+
     /// What a caller can do about the error.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::Io { .. } => ErrorKind::Io,
+            // Fenced: the WAL refuses for good, as a storage that failed does.
+            Error::Io { .. } | Error::WalFenced(_) => ErrorKind::Io,
             Error::Corruption { .. } => ErrorKind::Corruption,
             Error::InvalidArgument(_) => ErrorKind::InvalidArgument,
             Error::TooBusy(_) => ErrorKind::Busy,

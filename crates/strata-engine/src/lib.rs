@@ -7,6 +7,9 @@
 //! can change without breaking callers):
 //! - the root re-exports: [`Engine`], [`Region`] and [`RegionScanner`], [`Cell`], [`Get`],
 //!   [`Scan`], [`RowResult`], the family and WAL options, [`Error`] and [`Result`];
+//! - the WAL backend seam: [`WalBackend`] (stores group-commit batches, given as
+//!   [`WalBatch`]), [`WalBackendOpener`] (replays as [`codec::WalEdit`]s), chosen by
+//!   [`EngineOptions::wal_backend`];
 //! - [`fs`]: the file-system seam (local, in-memory, fault-injecting, volumes);
 //! - [`util::clock`] and [`util::thread`]: the time and thread seams;
 //! - [`options`] and [`stats`]: configuration and the shapes of the engine's reports;
@@ -66,4 +69,4 @@ pub use options::{
 };
 pub use region::{PendingWrite, Region, RegionScanner, RegionSpec};
 pub use store::CompactionOutcome;
-pub use wal::FailureGuard;
+pub use wal::{FailureGuard, WalBackend, WalBackendOpener, WalBatch};

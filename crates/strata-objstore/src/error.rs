@@ -79,7 +79,8 @@ impl Error {
     }
 
     /// The engine's error with the same meaning, for the WAL backend seam: the engine's
-    /// callers then see `Unavailable`, `Corruption`... exactly as for a local WAL.
+    /// callers then see `Unavailable`, `Corruption`... exactly as for a local WAL, and a
+    /// fenced stream as the engine's typed, non-retryable `WalFenced`.
     pub fn into_engine_error(self) -> strata_engine::Error {
         let message = self.to_string();
         match self {
@@ -87,9 +88,8 @@ impl Error {
                 strata_engine::Error::InvalidArgument(message)
             }
             Error::NotFound(_) => strata_engine::Error::NotFound(message),
-            Error::Unavailable { .. } | Error::Fenced { .. } => {
-                strata_engine::Error::Closed(message)
-            }
+            Error::Unavailable { .. } => strata_engine::Error::Closed(message),
+            Error::Fenced { .. } => strata_engine::Error::WalFenced(message),
             Error::Io { path, .. } => {
                 strata_engine::Error::io(path, std::io::Error::other(message))
             }

@@ -8,8 +8,10 @@
 //! - [`format`]: WAL object format version 1 (header, region sections, footer, trailer);
 //! - [`stream`], [`writer`], [`fencer`], [`reader`]: one server's stream of create-only
 //!   objects, how a master seals it, and how a new owner replays its regions;
+//! - [`engine_wal`]: the engine's `WalBackend` on a stream (cluster mode's WAL);
 //! - [`testing`]: fault-injecting stores for deterministic protocol tests.
 
+pub mod engine_wal;
 pub mod error;
 pub mod fencer;
 pub mod format;
@@ -26,6 +28,7 @@ pub mod writer;
 #[cfg(test)]
 mod tests;
 
+pub use engine_wal::{ObjectWal, ObjectWalOpener};
 pub use error::{Error, ErrorKind, Result};
 pub use fencer::{fence_stream, Fenced};
 pub use format::WalObjectBuilder;

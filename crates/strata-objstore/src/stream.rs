@@ -37,11 +37,7 @@ impl StreamId {
 
     /// The key prefix under which the stream's objects live.
     pub fn prefix(&self) -> Path {
-        let hash = crc32c(&self.server_id.to_le_bytes()) & 0xffff;
-        Path::from(format!(
-            "wal/{hash:04x}/{}/{}",
-            self.server_id, self.incarnation
-        ))
+        server_prefix(self.server_id).join(self.incarnation.to_string())
     }
 
     /// The key of object `id`.
@@ -62,6 +58,18 @@ impl StreamId {
         }
         digits.parse().ok()
     }
+}
+
+/// The key prefix of every stream (every incarnation) of `server_id`.
+pub fn server_prefix(server_id: u64) -> Path {
+    let hash = crc32c(&server_id.to_le_bytes()) & 0xffff;
+    Path::from(format!("wal/{hash:04x}/{server_id}"))
+}
+
+/// The incarnation whose stream holds `path`, if `path` lies under `server_prefix`.
+pub fn parse_incarnation(server_id: u64, path: &Path) -> Option<u64> {
+    let rest = path.prefix_match(&server_prefix(server_id))?;
+    rest.into_iter().next()?.as_ref().parse().ok()
 }
 
 #[cfg(test)]

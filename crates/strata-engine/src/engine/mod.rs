@@ -233,22 +233,26 @@ fn region_context(
 
 /// Opens the WAL, replaying it: each region's edits are kept until the region is opened.
 fn replay_wal(options: &EngineOptions, volumes: &Volumes) -> Result<Replayed> {
-    let wal_dir = volumes
-        .place(FileCategory::Wal, std::path::Path::new("wal"))?
-        .path;
     let mut edits: HashMap<u64, Vec<WalEdit>> = HashMap::new();
     let mut last_seq = 0;
-    let wal = Wal::open(
-        Arc::clone(volumes.fs()),
-        Arc::clone(&options.clock),
-        wal_dir,
-        options.wal.clone(),
-        &mut |edit: WalEdit| {
-            last_seq = last_seq.max(edit.seq);
-            edits.entry(edit.region_id).or_default().push(edit);
-            Ok(())
-        },
-    )?;
+    let mut on_edit = |edit: WalEdit| {
+        last_seq = last_seq.max(edit.seq);
+        edits.entry(edit.region_id).or_default().push(edit);
+        Ok(())
+    };
+    let clock = Arc::clone(&options.clock);
+    let wal = match &options.wal_backend {
+        Some(opener) => {
+            Wal::open_backend(opener.as_ref(), clock, options.wal.clone(), &mut on_edit)?
+        }
+        None => {
+            let wal_dir = volumes
+                .place(FileCategory::Wal, std::path::Path::new("wal"))?
+                .path;
+            let fs = Arc::clone(volumes.fs());
+            Wal::open(fs, clock, wal_dir, options.wal.clone(), &mut on_edit)?
+        }
+    };
     let count: usize = edits.values().map(Vec::len).sum();
     tracing::info!(edits = count, last_seq, "WAL replayed");
     Ok(Replayed {

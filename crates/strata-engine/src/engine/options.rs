@@ -11,6 +11,7 @@ use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume};
 use crate::options::WalOptions;
 use crate::region::RegionLimits;
 use crate::util::clock::{Clock, SystemClock};
+use crate::wal::WalBackendOpener;
 
 /// Settings for [`super::Engine::open`]. `EngineOptions::new(dir)` gives the standalone
 /// defaults: one local directory, the system clock, background flush and compaction.
@@ -25,6 +26,9 @@ pub struct EngineOptions {
     pub placement: Option<Arc<dyn PlacementPolicy>>,
     pub clock: Arc<dyn Clock>,
     pub wal: WalOptions,
+    /// Where the WAL stores its batches: `None` (the default) is local segment files in
+    /// the WAL volume; cluster mode passes the object-store stream (`strata-objstore`).
+    pub wal_backend: Option<Arc<dyn WalBackendOpener>>,
     /// Total memstore bytes of the process before writers wait (then fail with TooBusy).
     pub memstore_limit: u64,
     /// A region's memstores are flushed once they hold this many bytes.
@@ -68,6 +72,7 @@ impl EngineOptions {
             placement: None,
             clock: Arc::new(SystemClock),
             wal: WalOptions::default(),
+            wal_backend: None,
             memstore_limit: 1 << 30,
             memstore_flush_size: 128 << 20,
             write_wait_timeout: Duration::from_secs(30),

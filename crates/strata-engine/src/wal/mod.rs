@@ -5,16 +5,20 @@
 //! - [`edit`]: the edit and its payload encoding;
 //! - [`format`]: segment names, segment header, record framing (format version 1);
 //! - `reader` / `recovery`: replay at open, torn-tail repair, corruption detection;
-//! - `group_commit` / `segment` / `writer`: the write path; `flusher`: `AsyncWal` flushes;
+//! - `group_commit` / `writer`: the write path; `backend`: the seam where batches are
+//!   stored (`local` + `segment`: segment files; `strata-objstore`: WAL objects);
+//!   `flusher`: `AsyncWal` flushes;
 //! - [`stats`]: counters and the sync latency histogram.
 //!
 //! The byte-level spec is `docs/format.md`, "Write-ahead log".
 
+mod backend;
 pub mod edit;
 mod flusher;
 pub mod format;
 mod group_commit;
 pub mod inspect;
+mod local;
 mod reader;
 pub(crate) mod recovery;
 mod segment;
@@ -24,6 +28,7 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
+pub use backend::{WalBackend, WalBackendOpener, WalBatch};
 pub use edit::WalEdit;
 pub use group_commit::{FailureGuard, Ticket};
 pub use stats::WalStats;

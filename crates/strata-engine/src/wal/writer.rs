@@ -1,5 +1,5 @@
-//! The process-wide WAL: open (with replay), append with group commit, sync, segment
-//! deletion after flushes, close.
+//! The process-wide WAL: open (with replay), append with group commit, sync, dropping
+//! flushed edits (through the backend), close.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,48 +8,45 @@ use std::thread::JoinHandle;
 
 use parking_lot::Mutex;
 
+use super::backend::{WalBackend, WalBackendOpener, WalBatch};
 use super::edit::WalEdit;
 use super::flusher::{self, StopSignal};
 use super::format::{encode_record, MAX_RECORD_LEN, RECORD_TYPE_EDIT};
 use super::group_commit::{Batch, FailedWait, FailureGuard, GroupCommit, Request, Ticket};
-use super::recovery::recover;
-use super::segment::SegmentSet;
+use super::local::LocalSegments;
 use super::stats::{WalCounters, WalStats};
 use crate::error::{Error, Result};
 use crate::fs::FileSystem;
 use crate::options::{Durability, WalOptions};
 use crate::util::clock::Clock;
 
-/// The write-ahead log shared by every region of a process.
+/// The write-ahead log shared by every region of a process: the group commit queue in
+/// front of a [`WalBackend`] that stores the batches.
 pub struct Wal {
-    fs: Arc<dyn FileSystem>,
-    dir: PathBuf,
+    backend: Arc<dyn WalBackend>,
+    /// The local backend, when it is the one in use, for tests that look at segments.
+    #[cfg_attr(not(test), allow(dead_code))]
+    local: Option<Arc<LocalSegments>>,
     queue: GroupCommit,
-    segments: Mutex<SegmentSet>,
     counters: Arc<WalCounters>,
     closed: AtomicBool,
     stop: Arc<StopSignal>,
     flusher: Mutex<Option<JoinHandle<()>>>,
-    /// Held for the whole of a rolled-segment sync, so a caller never returns while another
-    /// thread (the background flusher) still has a segment it took out of the list.
-    rolled_sync: Mutex<()>,
     /// `WalOptions::min_durability`.
     min_durability: Durability,
 }
 
 impl std::fmt::Debug for Wal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Wal")
-            .field("dir", &self.dir)
-            .finish_non_exhaustive()
+        f.debug_struct("Wal").finish_non_exhaustive()
     }
 }
 
 impl Wal {
-    /// Opens the WAL in `dir` (created if missing): replays every existing segment in order,
-    /// calling `on_edit` for each edit, then starts a new segment numbered above all of them.
-    /// Replayed segments are kept until [`Wal::mark_flushed`] deletes them. `clock` times
-    /// the syncs for [`Wal::stats`].
+    /// Opens the WAL in `dir` (created if missing) on local segment files: replays every
+    /// existing segment in order, calling `on_edit` for each edit, then starts a new
+    /// segment numbered above all of them. Replayed segments are kept until
+    /// [`Wal::mark_flushed`] deletes them. `clock` times the syncs for [`Wal::stats`].
     pub fn open(
         fs: Arc<dyn FileSystem>,
         clock: Arc<dyn Clock>,
@@ -57,29 +54,46 @@ impl Wal {
         opts: WalOptions,
         on_edit: &mut dyn FnMut(WalEdit) -> Result<()>,
     ) -> Result<Arc<Wal>> {
-        fs.create_dir_all(&dir)?;
-        let recovered = recover(fs.as_ref(), &dir, on_edit)?;
-        tracing::info!(dir = %dir.display(), edits = recovered.edits, segments = recovered.segments.len(), "WAL replayed");
         let counters = Arc::new(WalCounters::new(clock));
-        let mut segments = SegmentSet::new(
-            Arc::clone(&fs),
-            dir.clone(),
-            opts.segment_size,
-            recovered.segments,
-            recovered.next_number,
-            Arc::clone(&counters),
-        );
-        segments.ensure_active()?;
-        let wal = Arc::new(Wal {
+        let segment_size = opts.segment_size;
+        let local = Arc::new(LocalSegments::open(
             fs,
             dir,
+            segment_size,
+            Arc::clone(&counters),
+            on_edit,
+        )?);
+        let backend: Arc<dyn WalBackend> = local.clone();
+        Self::start(backend, Some(local), counters, opts)
+    }
+
+    /// Opens the WAL on the backend `opener` opens (after it replayed into `on_edit`).
+    pub fn open_backend(
+        opener: &dyn WalBackendOpener,
+        clock: Arc<dyn Clock>,
+        opts: WalOptions,
+        on_edit: &mut dyn FnMut(WalEdit) -> Result<()>,
+    ) -> Result<Arc<Wal>> {
+        let counters = Arc::new(WalCounters::new(clock));
+        let backend: Arc<dyn WalBackend> = Arc::from(opener.open(on_edit)?);
+        Self::start(backend, None, counters, opts)
+    }
+
+    /// The WAL over `backend`, with its background flusher running.
+    fn start(
+        backend: Arc<dyn WalBackend>,
+        local: Option<Arc<LocalSegments>>,
+        counters: Arc<WalCounters>,
+        opts: WalOptions,
+    ) -> Result<Arc<Wal>> {
+        let wal = Arc::new(Wal {
+            backend,
+            local,
             queue: GroupCommit::new(),
-            segments: Mutex::new(segments),
             counters,
             closed: AtomicBool::new(false),
             stop: Arc::new(StopSignal::default()),
             flusher: Mutex::new(None),
-            rolled_sync: Mutex::new(()),
             min_durability: opts.min_durability,
         });
         let weak = Arc::downgrade(&wal);
@@ -162,53 +176,16 @@ impl Wal {
         self.sync_rolled()
     }
 
-    /// Fsyncs rolled segments whose final sync is pending, without holding the segment
-    /// lock, so writers go on appending to the new segment meanwhile.
+    /// Completes what the backend deferred (rolled segments' final fsync).
     pub(crate) fn sync_rolled(&self) -> Result<()> {
-        let _one_at_a_time = self.rolled_sync.lock();
-        let files = self.segments.lock().take_unsynced();
-        let mut failed = Vec::new();
-        let mut first_error = None;
-        for mut file in files {
-            match self.counters.timed_sync(file.as_mut()) {
-                Ok(()) => {}
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                    failed.push(file);
-                }
-            }
-        }
-        if !failed.is_empty() {
-            self.segments.lock().return_unsynced(failed);
-        }
-        first_error.map_or(Ok(()), Err)
+        self.backend.sync_deferred()
     }
 
-    /// Deletes every closed segment whose edits all have seq below `min_unflushed_seq`
-    /// (they are all in SSTables now), then syncs the directory. Never deletes the active
-    /// segment. Returns how many segments were deleted.
+    /// Tells the backend that every edit with seq below `min_unflushed_seq` is in SSTables:
+    /// the local backend deletes every closed segment holding only such edits (never the
+    /// active one). Returns how many segments were deleted.
     pub fn mark_flushed(&self, min_unflushed_seq: u64) -> Result<usize> {
-        let victims = self.segments.lock().take_flushed(min_unflushed_seq);
-        if victims.is_empty() {
-            return Ok(0);
-        }
-        let mut failed = Vec::new();
-        let mut first_error = None;
-        for segment in victims.iter() {
-            if let Err(e) = self.fs.remove(&segment.path) {
-                failed.push(segment.clone());
-                first_error.get_or_insert(e);
-            }
-        }
-        let deleted = victims.len() - failed.len();
-        if !failed.is_empty() {
-            self.segments.lock().restore(failed);
-        }
-        self.fs.sync_dir(&self.dir)?;
-        match first_error {
-            Some(e) => Err(e),
-            None => Ok(deleted),
-        }
+        self.backend.mark_flushed(min_unflushed_seq)
     }
 
     /// Flushes and syncs everything, stops the background flusher and closes the active
@@ -227,7 +204,7 @@ impl Wal {
         }
         let synced = self.submit_empty(Durability::FsyncWal, true);
         let rolled = self.sync_rolled();
-        let closed = self.segments.lock().close_active();
+        let closed = self.backend.close();
         synced.and(rolled).and(closed)
     }
 
@@ -239,7 +216,7 @@ impl Wal {
     /// The number of the segment being appended to, if one is open.
     #[cfg(test)]
     pub fn active_segment(&self) -> Option<u64> {
-        self.segments.lock().active_number()
+        self.local.as_ref().and_then(|l| l.active_segment())
     }
 
     /// The background flusher's work: writes queued `AsyncWal` edits to the OS, and
@@ -263,9 +240,11 @@ impl Wal {
     }
 
     fn write_batch(&self, batch: &Batch) -> Result<()> {
-        self.segments
-            .lock()
-            .write_batch(&batch.bytes, batch.max_seq, batch.durability)
+        self.backend.write_batch(&WalBatch {
+            records: &batch.bytes,
+            durability: batch.durability,
+            max_seq: batch.max_seq,
+        })
     }
 }
 

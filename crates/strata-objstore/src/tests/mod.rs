@@ -2,6 +2,7 @@
 //! and a randomized model check, all deterministic (seeded tokens, a manual clock, scripted
 //! faults).
 
+mod engine_wal;
 mod format;
 mod model;
 mod probe;

@@ -1,5 +1,6 @@
 //! WAL tests against the real filesystem (through the test-local [`support::TestFs`]).
 
+mod backend;
 mod corruption;
 mod durability;
 mod faults;

@@ -1,0 +1,152 @@
+//! The engine's WAL backend on a WAL object stream: one group-commit batch becomes one
+//! object of this server incarnation's stream, and opening replays the server's earlier
+//! incarnations.
+//!
+//! - A batch is acknowledged only once its PUT (or the ambiguous-PUT token check) has
+//!   succeeded: [`WalStreamWriter::append_framed`] returns `Ok`.
+//! - Once a fencer owns an id the stream needed, every later batch fails with the engine's
+//!   `Error::WalFenced` (not retryable on this process).
+//! - Truncation only records the flushed point. Objects are never deleted here: that is
+//!   the garbage collector's job, which must also keep every stream's newest object while
+//!   its writer may live (the fencer's rule, `fencer.rs`).
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use parking_lot::Mutex;
+use strata_engine::codec::WalEdit;
+use strata_engine::{WalBackend, WalBackendOpener, WalBatch};
+
+use crate::error::{Error, Result};
+use crate::reader::{list_stream, replayable, StreamReader};
+use crate::store::BlockingStore;
+use crate::stream::{parse_incarnation, server_prefix, StreamId};
+use crate::writer::{WalStreamWriter, WriterDeps};
+
+/// Opens the object WAL of one server incarnation (passed as
+/// `EngineOptions::wal_backend`).
+#[derive(Debug, Clone)]
+pub struct ObjectWalOpener {
+    store: BlockingStore,
+    stream: StreamId,
+    deps: WriterDeps,
+}
+
+impl ObjectWalOpener {
+    /// The WAL of `stream` in `store`. `stream.incarnation` must be new (above every
+    /// incarnation of the server already in the store): the streams below it are replayed.
+    pub fn new(store: BlockingStore, stream: StreamId, deps: WriterDeps) -> Self {
+        ObjectWalOpener {
+            store,
+            stream,
+            deps,
+        }
+    }
+
+    fn open_stream(
+        &self,
+        on_edit: &mut dyn FnMut(WalEdit) -> strata_engine::Result<()>,
+    ) -> strata_engine::Result<ObjectWal> {
+        let earlier = self
+            .earlier_incarnations()
+            .map_err(Error::into_engine_error)?;
+        for incarnation in earlier {
+            let stream = StreamId::new(self.stream.server_id, incarnation);
+            replay_stream(&self.store, stream, &self.deps, on_edit)?;
+        }
+        let writer = WalStreamWriter::new(self.store.clone(), self.stream, 0, self.deps.clone());
+        Ok(ObjectWal {
+            writer: Mutex::new(writer),
+            flushed_below: AtomicU64::new(0),
+        })
+    }
+
+    /// The server's incarnations in the store below ours, oldest first; refuses a stream
+    /// that already holds objects (two processes must never share one).
+    fn earlier_incarnations(&self) -> Result<BTreeSet<u64>> {
+        let prefix = server_prefix(self.stream.server_id);
+        let listing = self.deps.retry.run(|| self.store.list(&prefix))?;
+        let found: BTreeSet<u64> = listing
+            .iter()
+            .filter_map(|meta| parse_incarnation(self.stream.server_id, &meta.location))
+            .collect();
+        if found.range(self.stream.incarnation..).next().is_some() {
+            return Err(Error::InvalidArgument(format!(
+                "{} already holds incarnation {} or a later one of server {}; take a new one",
+                self.store.name(),
+                self.stream.incarnation,
+                self.stream.server_id
+            )));
+        }
+        Ok(found)
+    }
+}
+
+/// Replays every region's edits of `stream` up to its first fence, object by object.
+fn replay_stream(
+    store: &BlockingStore,
+    stream: StreamId,
+    deps: &WriterDeps,
+    on_edit: &mut dyn FnMut(WalEdit) -> strata_engine::Result<()>,
+) -> strata_engine::Result<()> {
+    let engine_error = Error::into_engine_error;
+    let listed = list_stream(store, stream, &deps.retry).map_err(engine_error)?;
+    let objects = replayable(&listed);
+    let reader = StreamReader::new(store.clone(), stream, deps.retry.clone());
+    let mut replayed = 0usize;
+    for object in &objects {
+        for section in reader.read_index(object).map_err(engine_error)? {
+            let edits = reader
+                .read_region(object, section.region_id, 0..=u64::MAX)
+                .map_err(engine_error)?;
+            for edit in edits {
+                replayed += 1;
+                on_edit(edit)?;
+            }
+        }
+    }
+    tracing::info!(%stream, objects = objects.len(), edits = replayed, "WAL stream replayed");
+    Ok(())
+}
+
+impl WalBackendOpener for ObjectWalOpener {
+    fn open(
+        &self,
+        on_edit: &mut dyn FnMut(WalEdit) -> strata_engine::Result<()>,
+    ) -> strata_engine::Result<Box<dyn WalBackend>> {
+        Ok(Box::new(self.open_stream(on_edit)?))
+    }
+}
+
+/// The backend: this incarnation's stream writer, one PUT in flight (the mutex; the group
+/// commit already has one leader at a time).
+#[derive(Debug)]
+pub struct ObjectWal {
+    writer: Mutex<WalStreamWriter>,
+    /// Every edit below this seq is flushed (recorded for the garbage collector to come).
+    flushed_below: AtomicU64,
+}
+
+impl WalBackend for ObjectWal {
+    fn write_batch(&self, batch: &WalBatch<'_>) -> strata_engine::Result<()> {
+        // A pure flush or sync request: every earlier batch is already a stored object.
+        if batch.records.is_empty() {
+            return Ok(());
+        }
+        let mut writer = self.writer.lock();
+        match writer.append_framed(batch.records) {
+            Ok(_durable) => Ok(()),
+            Err(e) => Err(e.into_engine_error()),
+        }
+    }
+
+    fn mark_flushed(&self, min_unflushed_seq: u64) -> strata_engine::Result<usize> {
+        self.flushed_below
+            .fetch_max(min_unflushed_seq, Ordering::AcqRel);
+        Ok(0)
+    }
+
+    fn close(&self) -> strata_engine::Result<()> {
+        Ok(())
+    }
+}
