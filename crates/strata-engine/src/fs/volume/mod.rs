@@ -5,6 +5,7 @@
 //! stays valid when a volume is mounted somewhere else.
 
 mod policy;
+mod tiered;
 
 #[cfg(test)]
 mod tests;
@@ -15,6 +16,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 pub use policy::{ByCategory, FirstVolume, PlacementPolicy};
+pub use tiered::{StoragePolicy, Tiered};
 
 use super::FileSystem;
 use crate::error::{Error, Result};
