@@ -147,3 +147,52 @@ fn a_tiered_policy_places_by_storage_type() {
         .list(Path::new("/hdd0/wal"))
         .map_or(true, |l| l.is_empty()));
 }
+
+/// On a `HOT` (all-HDD) server, an `ALL_SSD` family keeps its files on SSD and a `COLD`
+/// family's compactions go to HDD; altering the family moves its next files.
+#[test]
+fn a_family_storage_policy_overrides_the_servers() {
+    let fs = MemFs::new();
+    let mut opts = EngineOptions::new("/unused");
+    opts.fs = Arc::new(fs.clone());
+    opts.background_work = false;
+    opts.volumes = vec![
+        Volume::new("default", "/ssd0", StorageType::Ssd),
+        Volume::new("hdd0", "/hdd0", StorageType::Hdd),
+    ];
+    let policy = Tiered::new(StoragePolicy::Hot, StoragePolicy::AllSsd);
+    opts.placement = Some(Arc::new(policy));
+    let engine = Engine::open(opts).unwrap();
+    let family = |name: &str, policy| FamilyOptions {
+        storage_policy: Some(policy),
+        ..FamilyOptions::new(name)
+    };
+    let region = engine
+        .open_region(RegionSpec {
+            id: 6,
+            families: vec![
+                family("fast", StoragePolicy::AllSsd),
+                family("slow", StoragePolicy::Cold),
+            ],
+        })
+        .unwrap();
+    let write_and_flush = |n: u8| {
+        for i in 0..n {
+            let cells = ["fast", "slow"].map(|f| Cell::put(vec![b'r', i], f, "q", 10, vec![i]));
+            region.mutate(cells.to_vec(), Durability::SyncWal).unwrap();
+            region.flush().unwrap();
+        }
+    };
+    write_and_flush(2);
+    region.compact(true).unwrap();
+    let sst = |root: &str| files_under(&fs, Path::new(root), ".sst");
+    assert_eq!(sst("/ssd0").len(), 1, "the ALL_SSD family's file");
+    assert_eq!(sst("/hdd0").len(), 1, "the COLD family's compacted file");
+    assert!(region.set_family(family("fast", StoragePolicy::Cold)));
+    write_and_flush(1);
+    assert_eq!(
+        sst("/hdd0").len(),
+        3,
+        "after ALTER, new flushes follow COLD"
+    );
+}

@@ -131,9 +131,15 @@ fn type_slot(storage_type: StorageType) -> usize {
     }
 }
 
-impl PlacementPolicy for Tiered {
-    fn choose(&self, category: FileCategory, volumes: &[Volume]) -> usize {
-        for &storage_type in self.policy_for(category).storage_types(category) {
+impl Tiered {
+    /// The first volume (taking turns) of the first of `policy`'s types that has one.
+    fn choose_by(
+        &self,
+        policy: StoragePolicy,
+        category: FileCategory,
+        volumes: &[Volume],
+    ) -> usize {
+        for &storage_type in policy.storage_types(category) {
             let of_type: Vec<usize> = (0..volumes.len())
                 .filter(|&i| volumes[i].storage_type == storage_type)
                 .collect();
@@ -143,5 +149,26 @@ impl PlacementPolicy for Tiered {
             }
         }
         0
+    }
+}
+
+impl PlacementPolicy for Tiered {
+    fn choose(&self, category: FileCategory, volumes: &[Volume]) -> usize {
+        self.choose_by(self.policy_for(category), category, volumes)
+    }
+
+    /// The family's policy places its data files; WAL segments are shared by every family
+    /// and stay with the server's WAL policy.
+    fn choose_for_family(
+        &self,
+        category: FileCategory,
+        family_policy: StoragePolicy,
+        volumes: &[Volume],
+    ) -> usize {
+        let policy = match category {
+            FileCategory::Wal => self.wal,
+            _ => family_policy,
+        };
+        self.choose_by(policy, category, volumes)
     }
 }
