@@ -14,13 +14,13 @@ use crate::error::{Result, ServiceError};
 
 /// The version written. Versions 1 to 3 are still read: version 1 has no Bigtable GC rule
 /// in family entries, neither 1 nor 2 has the table's DURABILITY byte at the end, and no
-/// version before 4 has the family's STORAGE_POLICY byte.
+/// version before 4 has the family's STORAGE_POLICY name.
 const RECORD_VERSION: u8 = 4;
 /// The first version whose family entries end with the Bigtable GC rule.
 const FAMILY_GC_RULE_SINCE: u8 = 2;
 /// The first version that ends with the table's DURABILITY byte.
 const DURABILITY_SINCE: u8 = 3;
-/// The first version whose family entries end with the STORAGE_POLICY byte.
+/// The first version whose family entries end with the STORAGE_POLICY name.
 const FAMILY_STORAGE_POLICY_SINCE: u8 = 4;
 
 /// One region of a table: its id in the engine and its row range `[start, end)`.
@@ -73,33 +73,21 @@ fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
     buf.push(u8::from(f.in_memory));
     // Empty means none: an encoded rule that says anything is never empty.
     put_len_prefixed(buf, f.bigtable_gc_rule.as_deref().unwrap_or_default());
-    buf.push(storage_policy_code(f.storage_policy));
+    // By name, as HBase stores it, so policies defined in configuration can later be
+    // recorded without a new version; empty means "follow the server's policy".
+    put_len_prefixed(
+        buf,
+        f.storage_policy.map_or("", StoragePolicy::name).as_bytes(),
+    );
 }
 
-/// 0 is "follow the server"; the rest are fixed codes, never reordered.
-fn storage_policy_code(policy: Option<StoragePolicy>) -> u8 {
-    match policy {
-        None => 0,
-        Some(StoragePolicy::AllSsd) => 1,
-        Some(StoragePolicy::OneSsd) => 2,
-        Some(StoragePolicy::Hot) => 3,
-        Some(StoragePolicy::Warm) => 4,
-        Some(StoragePolicy::Cold) => 5,
-        Some(StoragePolicy::LazyPersist) => 6,
+/// `Some(None)` for the empty name, `None` (corrupt) for a name that is not a policy.
+fn storage_policy_of_name(name: &[u8]) -> Option<Option<StoragePolicy>> {
+    if name.is_empty() {
+        return Some(None);
     }
-}
-
-fn storage_policy_of_code(code: u8) -> Option<Option<StoragePolicy>> {
-    Some(Some(match code {
-        0 => return Some(None),
-        1 => StoragePolicy::AllSsd,
-        2 => StoragePolicy::OneSsd,
-        3 => StoragePolicy::Hot,
-        4 => StoragePolicy::Warm,
-        5 => StoragePolicy::Cold,
-        6 => StoragePolicy::LazyPersist,
-        _ => return None,
-    }))
+    let name = std::str::from_utf8(name).ok()?;
+    name.parse().ok().map(Some)
 }
 
 fn durability_code(d: WriteDurability) -> u8 {
@@ -182,7 +170,7 @@ fn get_family(d: &mut Decoder, version: u8) -> Option<FamilyOptions> {
         f.bigtable_gc_rule = (!rule.is_empty()).then(|| Bytes::copy_from_slice(rule));
     }
     if version >= FAMILY_STORAGE_POLICY_SINCE {
-        f.storage_policy = storage_policy_of_code(d.u8()?)?;
+        f.storage_policy = storage_policy_of_name(d.len_prefixed()?)?;
     }
     Some(f)
 }

@@ -133,7 +133,7 @@ fn every_durability_round_trips_in_the_last_byte() {
     }
 }
 
-/// Where the STORAGE_POLICY byte of `one_region_table`'s only family sits: after the
+/// Where the STORAGE_POLICY name of `one_region_table`'s only family sits: after the
 /// header (3 bytes) and the family's 16 bytes up to and including its empty GC rule.
 const ONE_FAMILY_POLICY_BYTE: usize = 19;
 
@@ -156,15 +156,22 @@ fn version_3_records_have_no_storage_policy() {
 }
 
 #[test]
-fn every_storage_policy_round_trips_and_unknown_codes_are_corrupt() {
+fn every_storage_policy_round_trips_by_name_and_unknown_names_are_corrupt() {
     for policy in StoragePolicy::ALL {
         let mut record = one_region_table(WriteDurability::UseDefault);
         record.families[0].storage_policy = Some(policy);
         let bytes = encode_table(&record);
+        let name = policy.name().as_bytes();
+        let at = ONE_FAMILY_POLICY_BYTE + 1;
+        assert_eq!(&bytes[at..at + name.len()], name);
         assert_eq!(decode_table(&bytes).unwrap(), record);
     }
     let mut bytes = encode_table(&one_region_table(WriteDurability::UseDefault));
-    bytes[ONE_FAMILY_POLICY_BYTE] = 7;
+    let fast: &[u8] = &[4, b'F', b'A', b'S', b'T'];
+    bytes.splice(
+        ONE_FAMILY_POLICY_BYTE..=ONE_FAMILY_POLICY_BYTE,
+        fast.iter().copied(),
+    );
     assert!(matches!(
         decode_table(&bytes),
         Err(ServiceError::CatalogCorrupt(m)) if m.contains("bad family")
