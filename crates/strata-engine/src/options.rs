@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
+use crate::fs::StoragePolicy;
+
 // Minor compaction tuning is set through `EngineOptions::compaction`; the policy that reads
 // it stays private.
 pub use crate::compaction::policy::CompactionConfig;
@@ -74,6 +76,9 @@ pub struct FamilyOptions {
     /// `min_versions` and `ttl_seconds` are what collect cells. The gRPC layer uses it only
     /// while it still stands for those three settings.
     pub bigtable_gc_rule: Option<Bytes>,
+    /// Where this family's flushed and compacted files go (HBase's `STORAGE_POLICY`);
+    /// `None` follows the server's `storage_policy`.
+    pub storage_policy: Option<StoragePolicy>,
 }
 
 impl FamilyOptions {
@@ -92,6 +97,7 @@ impl FamilyOptions {
             block_cache_enabled: true,
             in_memory: false,
             bigtable_gc_rule: None,
+            storage_policy: None,
         }
     }
 

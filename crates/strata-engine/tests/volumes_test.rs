@@ -6,7 +6,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use strata_engine::fs::{ByCategory, FileCategory, FileSystem, MemFs, StorageType, Volume};
+use strata_engine::fs::{
+    ByCategory, FileCategory, FileSystem, MemFs, StoragePolicy, StorageType, Tiered, Volume,
+};
 use strata_engine::{Cell, Durability, Engine, EngineOptions, FamilyOptions, Get, RegionSpec};
 
 fn files_under(fs: &MemFs, dir: &Path, suffix: &str) -> Vec<String> {
@@ -98,4 +100,99 @@ fn files_go_to_the_volume_chosen_for_their_category() {
             .expect("row survives");
         assert_eq!(row.cells[0].value.as_ref(), &[i]);
     }
+}
+
+/// A `WARM` server with an `ALL_SSD` WAL: the WAL and flushes land on the SSD volumes (taking
+/// turns), compactions on the HDD volume.
+#[test]
+fn a_tiered_policy_places_by_storage_type() {
+    let fs = MemFs::new();
+    let mut opts = EngineOptions::new("/unused");
+    opts.fs = Arc::new(fs.clone());
+    opts.background_work = false;
+    opts.volumes = vec![
+        Volume::new("default", "/ssd0", StorageType::Ssd),
+        Volume::new("ssd1", "/ssd1", StorageType::Ssd),
+        Volume::new("hdd0", "/hdd0", StorageType::Hdd),
+    ];
+    let policy = Tiered::new(StoragePolicy::Warm, StoragePolicy::AllSsd);
+    opts.placement = Some(Arc::new(policy));
+    let engine = Engine::open(opts).unwrap();
+    let region = engine
+        .open_region(RegionSpec {
+            id: 5,
+            families: vec![FamilyOptions::new("cf")],
+        })
+        .unwrap();
+    for i in 0..4u8 {
+        let cell = Cell::put(vec![b'r', i], "cf", "q", 10, vec![i]);
+        region.mutate(vec![cell], Durability::SyncWal).unwrap();
+        region.flush().unwrap();
+    }
+    let ssd_files = |root: &str| files_under(&fs, Path::new(root), ".sst").len();
+    assert!(
+        ssd_files("/ssd0") > 0 && ssd_files("/ssd1") > 0,
+        "flushes take turns"
+    );
+    assert_eq!(ssd_files("/ssd0") + ssd_files("/ssd1"), 4);
+    assert_eq!(ssd_files("/hdd0"), 0);
+    region.compact(true).unwrap();
+    assert_eq!(ssd_files("/ssd0") + ssd_files("/ssd1"), 0);
+    assert_eq!(ssd_files("/hdd0"), 1, "compaction output on hdd");
+    let wal_on_ssd = ["/ssd0/wal", "/ssd1/wal"]
+        .iter()
+        .any(|dir| !files_under(&fs, Path::new(dir), ".log").is_empty());
+    assert!(wal_on_ssd, "WAL on an SSD volume");
+    assert!(fs
+        .list(Path::new("/hdd0/wal"))
+        .map_or(true, |l| l.is_empty()));
+}
+
+/// On a `HOT` (all-HDD) server, an `ALL_SSD` family keeps its files on SSD and a `COLD`
+/// family's compactions go to HDD; altering the family moves its next files.
+#[test]
+fn a_family_storage_policy_overrides_the_servers() {
+    let fs = MemFs::new();
+    let mut opts = EngineOptions::new("/unused");
+    opts.fs = Arc::new(fs.clone());
+    opts.background_work = false;
+    opts.volumes = vec![
+        Volume::new("default", "/ssd0", StorageType::Ssd),
+        Volume::new("hdd0", "/hdd0", StorageType::Hdd),
+    ];
+    let policy = Tiered::new(StoragePolicy::Hot, StoragePolicy::AllSsd);
+    opts.placement = Some(Arc::new(policy));
+    let engine = Engine::open(opts).unwrap();
+    let family = |name: &str, policy| FamilyOptions {
+        storage_policy: Some(policy),
+        ..FamilyOptions::new(name)
+    };
+    let region = engine
+        .open_region(RegionSpec {
+            id: 6,
+            families: vec![
+                family("fast", StoragePolicy::AllSsd),
+                family("slow", StoragePolicy::Cold),
+            ],
+        })
+        .unwrap();
+    let write_and_flush = |n: u8| {
+        for i in 0..n {
+            let cells = ["fast", "slow"].map(|f| Cell::put(vec![b'r', i], f, "q", 10, vec![i]));
+            region.mutate(cells.to_vec(), Durability::SyncWal).unwrap();
+            region.flush().unwrap();
+        }
+    };
+    write_and_flush(2);
+    region.compact(true).unwrap();
+    let sst = |root: &str| files_under(&fs, Path::new(root), ".sst");
+    assert_eq!(sst("/ssd0").len(), 1, "the ALL_SSD family's file");
+    assert_eq!(sst("/hdd0").len(), 1, "the COLD family's compacted file");
+    assert!(region.set_family(family("fast", StoragePolicy::Cold)));
+    write_and_flush(1);
+    assert_eq!(
+        sst("/hdd0").len(),
+        3,
+        "after ALTER, new flushes follow COLD"
+    );
 }

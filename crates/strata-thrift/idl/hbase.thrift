@@ -142,7 +142,9 @@ struct TStrataFamily {
   8: optional bool inMemory,
   9: optional bool blockCacheEnabled,
   10: optional string keepDeletedCells,
-  11: optional string dataBlockEncoding
+  11: optional string dataBlockEncoding,
+  // ALL_SSD, ONE_SSD, HOT, WARM, COLD, LAZY_PERSIST; empty follows the server's policy.
+  12: optional string storagePolicy
 }
 
 // Strata extension: what `status` reports.

@@ -28,7 +28,8 @@ pub use fault::{FaultFs, FaultKind, FaultOp, FaultRule, RuleId};
 pub use local::LocalFs;
 pub use mem::{CrashOptions, MemFs};
 pub use volume::{
-    ByCategory, FileCategory, FirstVolume, Placement, PlacementPolicy, StorageType, Volume, Volumes,
+    ByCategory, FileCategory, FirstVolume, Placement, PlacementPolicy, StoragePolicy, StorageType,
+    Tiered, Volume, Volumes,
 };
 
 /// A file being written sequentially.

@@ -84,7 +84,10 @@ impl Store {
             FileOrigin::Flush => FileCategory::Flush,
             FileOrigin::Compaction => FileCategory::Compaction,
         };
-        let placement = self.ctx.volumes.place(category, &relative)?;
+        let placement = self
+            .ctx
+            .volumes
+            .place_for(category, family.storage_policy, &relative)?;
         let fs = Arc::clone(self.ctx.volumes.fs());
         let writer = fs.create(&placement.path)?;
         let build = || -> Result<Option<Arc<StoreFile>>> {

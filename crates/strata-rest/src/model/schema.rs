@@ -58,9 +58,12 @@ pub fn describe_family(f: &FamilyOptions) -> ColumnSchema {
         ("BLOCKCACHE", f.block_cache_enabled.to_string()),
         ("BLOCKSIZE", f.block_size.to_string()),
     ];
+    // Listed only when the family has its own, as HBase lists METADATA it was given.
+    let policy = f.storage_policy.map(|p| ("STORAGE_POLICY", p.to_string()));
+    let attrs = attrs.into_iter().chain(policy);
     ColumnSchema {
         name: String::from_utf8_lossy(&f.name).into_owned(),
-        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        attrs: attrs.map(|(k, v)| (k.to_string(), v)).collect(),
     }
 }
 
@@ -129,6 +132,16 @@ fn apply_attr(f: &mut FamilyOptions, key: &str, value: &str) -> RestResult<()> {
                 "ROW" => BloomType::Row,
                 "ROWCOL" => BloomType::RowCol,
                 _ => return Err(bad(format!("BLOOMFILTER: unknown value {value:?}"))),
+            }
+        }
+        "STORAGE_POLICY" => {
+            // Empty unsets it: the family follows the server's policy.
+            f.storage_policy = match value.trim() {
+                "" => None,
+                name => Some(
+                    name.parse()
+                        .map_err(|e| bad(format!("STORAGE_POLICY: {e}")))?,
+                ),
             }
         }
         _ => {}

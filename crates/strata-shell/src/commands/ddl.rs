@@ -155,7 +155,8 @@ pub fn create(s: &mut Session, args: &[Value]) -> Result<()> {
 
 /// One change of an `alter`.
 enum Change {
-    Upsert(TStrataFamily),
+    /// Boxed: a family's settings dwarf the other changes.
+    Upsert(Box<TStrataFamily>),
     Delete(Vec<u8>),
     Durability(&'static str),
 }
@@ -195,7 +196,9 @@ fn hash_changes(opts: &mut Options, out: &mut Vec<Change>) -> Result<()> {
                 "unknown METHOD {other:?} (only 'delete', 'table_att' and 'table_att_unset')"
             )))
         }
-        None if family::is_family(opts) => out.push(Change::Upsert(family::from_options(opts)?)),
+        None if family::is_family(opts) => {
+            out.push(Change::Upsert(Box::new(family::from_options(opts)?)))
+        }
         None => {}
     }
     Ok(())
@@ -205,7 +208,7 @@ fn changes(args: &[Value]) -> Result<Vec<Change>> {
     let mut out = Vec::new();
     for arg in args {
         match arg {
-            Value::Str(name) => out.push(Change::Upsert(named(name.clone()))),
+            Value::Str(name) => out.push(Change::Upsert(Box::new(named(name.clone())))),
             Value::Hash(_) => {
                 let mut opts = Options::new("alter", arg)?;
                 hash_changes(&mut opts, &mut out)?;
@@ -231,7 +234,7 @@ pub fn alter(s: &mut Session, args: &[Value]) -> Result<()> {
         match change {
             Change::Upsert(f) => c.call(
                 "alter",
-                c.hbase().strata_alter_family(t(table.clone()), Some(f)),
+                c.hbase().strata_alter_family(t(table.clone()), Some(*f)),
             )?,
             Change::Delete(name) => c.call(
                 "alter",

@@ -9,7 +9,7 @@ use crate::error::{usage, Result, ShellError};
 use crate::value::Value;
 
 /// The keys of a family hash besides NAME.
-const SETTINGS: [&str; 11] = [
+const SETTINGS: [&str; 14] = [
     "TTL",
     "KEEP_DELETED_CELLS",
     "VERSIONS",
@@ -20,6 +20,9 @@ const SETTINGS: [&str; 11] = [
     "IN_MEMORY",
     "BLOCKCACHE",
     "DATA_BLOCK_ENCODING",
+    super::storage_policy::KEY,
+    "METADATA",
+    "CONFIGURATION",
     "NAME",
 ];
 
@@ -74,6 +77,7 @@ pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
         block_cache_enabled: opts.take_bool("BLOCKCACHE")?,
         keep_deleted_cells: keep_deleted.map(FastStr::from),
         data_block_encoding: opts.take_string("DATA_BLOCK_ENCODING")?.map(FastStr::from),
+        storage_policy: super::storage_policy::take(opts)?.map(FastStr::from),
     })
 }
 
@@ -92,9 +96,11 @@ pub fn to_column_descriptor(f: &TStrataFamily) -> Result<ColumnDescriptor> {
         || f.block_size.is_some()
         || f.keep_deleted_cells.is_some()
         || f.data_block_encoding.is_some()
+        || f.storage_policy.is_some()
     {
         return Err(ShellError::Unsupported(
-            "MIN_VERSIONS, BLOCKSIZE, KEEP_DELETED_CELLS or DATA_BLOCK_ENCODING in create"
+            "MIN_VERSIONS, BLOCKSIZE, KEEP_DELETED_CELLS, DATA_BLOCK_ENCODING or STORAGE_POLICY \
+             in create"
                 .to_string(),
         ));
     }
@@ -169,6 +175,9 @@ pub fn describe_line(f: &TStrataFamily) -> String {
     add("COMPRESSION", f.compression.as_ref().map(|v| v.to_string()));
     add("BLOCKCACHE", f.block_cache_enabled.map(|v| v.to_string()));
     add("BLOCKSIZE", f.block_size.map(block_size));
+    // Empty means the family follows the server's policy: shown only when set, as HBase does.
+    let policy = f.storage_policy.as_ref().filter(|p| !p.is_empty());
+    add("STORAGE_POLICY", policy.map(|p| p.to_string()));
     format!("{{{}}}", parts.join(", "))
 }
 

@@ -7,6 +7,7 @@ pub mod family;
 pub mod help;
 pub mod read_spec;
 pub mod reads;
+pub mod storage_policy;
 pub mod table_attrs;
 pub mod tools;
 

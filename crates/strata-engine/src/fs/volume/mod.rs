@@ -5,6 +5,7 @@
 //! stays valid when a volume is mounted somewhere else.
 
 mod policy;
+mod tiered;
 
 #[cfg(test)]
 mod tests;
@@ -15,6 +16,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 pub use policy::{ByCategory, FirstVolume, PlacementPolicy};
+pub use tiered::{StoragePolicy, Tiered};
 
 use super::FileSystem;
 use crate::error::{Error, Result};
@@ -205,8 +207,24 @@ impl Volumes {
     /// Picks a volume for a new `category` file at `relative` and creates its parent
     /// directory there.
     pub fn place(&self, category: FileCategory, relative: &Path) -> Result<Placement> {
+        self.place_for(category, None, relative)
+    }
+
+    /// `place` for a file of a family whose own `STORAGE_POLICY` (if any) overrides the
+    /// server's.
+    pub fn place_for(
+        &self,
+        category: FileCategory,
+        family_policy: Option<StoragePolicy>,
+        relative: &Path,
+    ) -> Result<Placement> {
         check_relative(relative)?;
-        let index = self.policy.choose(category, &self.volumes);
+        let index = match family_policy {
+            Some(policy) => self
+                .policy
+                .choose_for_family(category, policy, &self.volumes),
+            None => self.policy.choose(category, &self.volumes),
+        };
         let volume = self.volumes.get(index).ok_or_else(|| {
             let msg = format!(
                 "placement policy chose volume {index} of {}",

@@ -3,13 +3,24 @@
 use std::collections::HashMap;
 use std::fmt::Debug;
 
-use super::{FileCategory, Volume};
+use super::{FileCategory, StoragePolicy, Volume};
 
 /// Picks the volume for a new file. Implementations must be cheap: they run on every file
 /// creation.
 pub trait PlacementPolicy: Send + Sync + Debug {
     /// The index into `volumes` (never empty) for a new file of `category`.
     fn choose(&self, category: FileCategory, volumes: &[Volume]) -> usize;
+
+    /// The same for a file of a family with its own storage policy; policies that do not
+    /// place by storage type ignore it.
+    fn choose_for_family(
+        &self,
+        category: FileCategory,
+        _family_policy: StoragePolicy,
+        volumes: &[Volume],
+    ) -> usize {
+        self.choose(category, volumes)
+    }
 }
 
 /// Everything on the first volume: the default for a single data directory.

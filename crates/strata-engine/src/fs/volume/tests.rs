@@ -141,3 +141,74 @@ fn an_out_of_range_choice_is_an_error_not_a_panic() {
         Err(Error::InvalidArgument(_))
     ));
 }
+
+fn tiered_volumes(fs: &MemFs, data: StoragePolicy, wal: StoragePolicy) -> Volumes {
+    let volumes = vec![
+        Volume::new("ssd0", "/ssd0", StorageType::Ssd),
+        Volume::new("hdd0", "/hdd0", StorageType::Hdd),
+        Volume::new("ssd1", "/ssd1", StorageType::Ssd),
+        Volume::new("hdd1", "/hdd1", StorageType::Hdd),
+        Volume::new("hdd2", "/hdd2", StorageType::Hdd),
+    ];
+    let policy = Arc::new(Tiered::new(data, wal));
+    Volumes::new(Arc::new(fs.clone()), volumes, policy).unwrap()
+}
+
+fn placed_on(volumes: &Volumes, category: FileCategory) -> String {
+    volumes.place(category, Path::new("r/f")).unwrap().volume
+}
+
+#[test]
+fn storage_policies_parse_by_their_hbase_names() {
+    for policy in StoragePolicy::ALL {
+        let lower = policy.name().to_ascii_lowercase();
+        assert_eq!(lower.parse::<StoragePolicy>().unwrap(), policy);
+        assert_eq!(policy.to_string(), policy.name());
+    }
+    let err = "FAST".parse::<StoragePolicy>().unwrap_err().to_string();
+    assert!(err.contains("ALL_SSD"), "{err}");
+}
+
+#[test]
+fn tiered_follows_the_policy_per_category() {
+    let fs = MemFs::new();
+    let v = tiered_volumes(&fs, StoragePolicy::Warm, StoragePolicy::AllSsd);
+    assert!(placed_on(&v, FileCategory::Wal).starts_with("ssd"));
+    assert!(placed_on(&v, FileCategory::Flush).starts_with("ssd"));
+    assert!(placed_on(&v, FileCategory::Compaction).starts_with("hdd"));
+    let v = tiered_volumes(&fs, StoragePolicy::Cold, StoragePolicy::Cold);
+    for category in FileCategory::ALL {
+        assert!(placed_on(&v, category).starts_with("hdd"));
+    }
+}
+
+#[test]
+fn tiered_falls_back_when_a_type_has_no_volume() {
+    let fs = MemFs::new();
+    let volumes = vec![Volume::new("only", "/hdd", StorageType::Hdd)];
+    let policy = Arc::new(Tiered::new(
+        StoragePolicy::AllSsd,
+        StoragePolicy::LazyPersist,
+    ));
+    let v = Volumes::new(Arc::new(fs), volumes, policy).unwrap();
+    for category in FileCategory::ALL {
+        assert_eq!(placed_on(&v, category), "only");
+    }
+}
+
+#[test]
+fn each_storage_type_rotates_on_its_own_counter() {
+    let fs = MemFs::new();
+    let v = tiered_volumes(&fs, StoragePolicy::Cold, StoragePolicy::AllSsd);
+    // Interleave: the WAL's SSD turns must not shift the HDD rotation (HDFS-9608).
+    let mut hdd = Vec::new();
+    let mut ssd = Vec::new();
+    for _ in 0..6 {
+        hdd.push(placed_on(&v, FileCategory::Flush));
+        ssd.push(placed_on(&v, FileCategory::Wal));
+        ssd.push(placed_on(&v, FileCategory::Wal));
+    }
+    assert_eq!(hdd, ["hdd0", "hdd1", "hdd2", "hdd0", "hdd1", "hdd2"]);
+    let per = |name: &str| ssd.iter().filter(|s| *s == name).count();
+    assert_eq!((per("ssd0"), per("ssd1")), (6, 6));
+}

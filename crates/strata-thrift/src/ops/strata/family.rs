@@ -3,6 +3,7 @@
 
 use bytes::Bytes;
 use pilota::FastStr;
+use strata_engine::fs::StoragePolicy;
 use strata_engine::{DataBlockEncoding, FamilyOptions, KeepDeletedCells};
 
 use crate::descriptor::{bloom_from_name, bloom_name, compression_from_name, compression_name};
@@ -56,6 +57,9 @@ pub fn overlay(mut base: FamilyOptions, f: &TStrataFamily) -> CallResult<FamilyO
     if let Some(e) = &f.data_block_encoding {
         base.data_block_encoding = encoding_from_name(e)?;
     }
+    if let Some(p) = &f.storage_policy {
+        base.storage_policy = storage_policy_from_name(p)?;
+    }
     Ok(base)
 }
 
@@ -81,7 +85,20 @@ pub fn to_thrift(f: &FamilyOptions) -> TStrataFamily {
             DataBlockEncoding::None => "NONE",
             DataBlockEncoding::Prefix => "PREFIX",
         })),
+        storage_policy: Some(FastStr::from_static_str(
+            f.storage_policy.map_or("", StoragePolicy::name),
+        )),
     }
+}
+
+/// A policy name, or empty for "follow the server's policy" (how `alter` unsets it).
+fn storage_policy_from_name(name: &str) -> CallResult<Option<StoragePolicy>> {
+    if name.is_empty() {
+        return Ok(None);
+    }
+    name.parse()
+        .map(Some)
+        .map_err(|e: strata_engine::Error| Failure::illegal(format!("STORAGE_POLICY: {e}")))
 }
 
 fn positive(v: i32) -> Option<u32> {
@@ -142,6 +159,7 @@ mod tests {
             in_memory: Some(true),
             keep_deleted_cells: Some("ttl".into()),
             data_block_encoding: Some("NONE".into()),
+            storage_policy: Some("all_ssd".into()),
             ..named("cf")
         };
         let f = overlay(FamilyOptions::new("x"), &given).expect("valid");
@@ -150,8 +168,20 @@ mod tests {
         assert_eq!(f.ttl_seconds, Some(60));
         assert_eq!(f.block_size, 4096);
         assert_eq!(f.keep_deleted_cells, KeepDeletedCells::Ttl);
+        assert_eq!(f.storage_policy, Some(StoragePolicy::AllSsd));
         let back = overlay(FamilyOptions::new("y"), &to_thrift(&f)).expect("valid");
         assert_eq!(back, f);
+    }
+
+    #[test]
+    fn an_empty_storage_policy_unsets_it() {
+        let mut base = FamilyOptions::new("cf");
+        base.storage_policy = Some(StoragePolicy::Cold);
+        let given = TStrataFamily {
+            storage_policy: Some("".into()),
+            ..named("cf")
+        };
+        assert_eq!(overlay(base, &given).expect("valid").storage_policy, None);
     }
 
     #[test]
@@ -172,6 +202,10 @@ mod tests {
             },
             TStrataFamily {
                 data_block_encoding: Some("FAST_DIFF".into()),
+                ..named("cf")
+            },
+            TStrataFamily {
+                storage_policy: Some("FAST".into()),
                 ..named("cf")
             },
         ];

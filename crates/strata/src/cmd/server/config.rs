@@ -29,6 +29,14 @@ pub struct FileConfig {
     pub engine: EngineConfig,
     #[serde(default)]
     pub limits: super::limits::LimitsConfig,
+    /// Directories beyond `data_dir`, each with a storage type (`[[volumes]]`).
+    #[serde(default)]
+    pub volumes: Vec<super::volumes::VolumeConfig>,
+    /// Where flushed and compacted files go: `ALL_SSD`, `ONE_SSD`, `HOT`, `WARM`, `COLD`
+    /// or `LAZY_PERSIST` (default `HOT`).
+    pub storage_policy: Option<String>,
+    /// Where WAL segments go (default: `storage_policy`).
+    pub wal_storage_policy: Option<String>,
 }
 
 /// Engine settings in the configuration file.
@@ -124,6 +132,12 @@ impl ServerConfig {
             engine.blocking_store_files = v;
         }
         apply_background_threads(e, &mut engine)?;
+        let tiering = super::volumes::TieringConfig {
+            volumes: file.volumes.clone(),
+            storage_policy: file.storage_policy.clone(),
+            wal_storage_policy: file.wal_storage_policy.clone(),
+        };
+        tiering.apply(&data_dir, &mut engine)?;
         if let Some(v) = e.durability {
             engine.wal.min_durability = match v {
                 DurabilitySetting::SyncWal => strata_engine::Durability::SyncWal,
@@ -187,6 +201,10 @@ impl ServerConfig {
     /// Moves the data directory (a `--data-dir` flag).
     pub fn set_data_dir(&mut self, dir: PathBuf) {
         self.service.engine.data_dir = dir.clone();
+        // The data directory is the first volume whenever volumes are configured.
+        if let Some(primary) = self.service.engine.volumes.first_mut() {
+            primary.root = dir.clone();
+        }
         self.data_dir = dir;
     }
 }
@@ -333,5 +351,24 @@ mod tests {
             Some(Duration::from_millis(300))
         );
         assert!(toml::from_str::<FileConfig>("[limits]\nmax_cells = 1\n").is_err());
+    }
+
+    #[test]
+    fn volumes_and_storage_policies_are_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let hdd = tmp.path().join("hdd");
+        let text = format!(
+            "data_dir = {:?}\nstorage_policy = \"COLD\"\nwal_storage_policy = \"ALL_SSD\"\n\
+             [[volumes]]\npath = {hdd:?}\nstorage_type = \"hdd\"\n",
+            tmp.path().join("data")
+        );
+        let file: FileConfig = toml::from_str(&text).unwrap();
+        let mut c = ServerConfig::from_file(file).unwrap();
+        assert_eq!(c.service.engine.volumes.len(), 2);
+        assert!(c.service.engine.placement.is_some());
+        c.set_data_dir(tmp.path().join("moved"));
+        assert_eq!(c.service.engine.volumes[0].root, tmp.path().join("moved"));
+        let typo = "[[volumes]]\npath = \"x\"\nstorage_typ = \"hdd\"\n";
+        assert!(toml::from_str::<FileConfig>(typo).is_err());
     }
 }

@@ -6,6 +6,7 @@ mod config;
 mod http;
 mod limits;
 mod memory;
+mod volumes;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

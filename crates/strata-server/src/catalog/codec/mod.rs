@@ -5,19 +5,23 @@
 
 use bytes::Bytes;
 use strata_engine::codec::{put_len_prefixed, put_varint, Decoder};
+use strata_engine::fs::StoragePolicy;
 use strata_engine::options::{BloomType, Compression, DataBlockEncoding, KeepDeletedCells};
 use strata_engine::FamilyOptions;
 
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 
-/// The version written. Versions 1 and 2 are still read: version 1 has no Bigtable GC rule
-/// in family entries, and neither has the table's DURABILITY byte at the end.
-const RECORD_VERSION: u8 = 3;
+/// The version written. Versions 1 to 3 are still read: version 1 has no Bigtable GC rule
+/// in family entries, neither 1 nor 2 has the table's DURABILITY byte at the end, and no
+/// version before 4 has the family's STORAGE_POLICY name.
+const RECORD_VERSION: u8 = 4;
 /// The first version whose family entries end with the Bigtable GC rule.
 const FAMILY_GC_RULE_SINCE: u8 = 2;
 /// The first version that ends with the table's DURABILITY byte.
 const DURABILITY_SINCE: u8 = 3;
+/// The first version whose family entries end with the STORAGE_POLICY name.
+const FAMILY_STORAGE_POLICY_SINCE: u8 = 4;
 
 /// One region of a table: its id in the engine and its row range `[start, end)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +73,21 @@ fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
     buf.push(u8::from(f.in_memory));
     // Empty means none: an encoded rule that says anything is never empty.
     put_len_prefixed(buf, f.bigtable_gc_rule.as_deref().unwrap_or_default());
+    // By name, as HBase stores it, so policies defined in configuration can later be
+    // recorded without a new version; empty means "follow the server's policy".
+    put_len_prefixed(
+        buf,
+        f.storage_policy.map_or("", StoragePolicy::name).as_bytes(),
+    );
+}
+
+/// `Some(None)` for the empty name, `None` (corrupt) for a name that is not a policy.
+fn storage_policy_of_name(name: &[u8]) -> Option<Option<StoragePolicy>> {
+    if name.is_empty() {
+        return Some(None);
+    }
+    let name = std::str::from_utf8(name).ok()?;
+    name.parse().ok().map(Some)
 }
 
 fn durability_code(d: WriteDurability) -> u8 {
@@ -150,6 +169,9 @@ fn get_family(d: &mut Decoder, version: u8) -> Option<FamilyOptions> {
         let rule = d.len_prefixed()?;
         f.bigtable_gc_rule = (!rule.is_empty()).then(|| Bytes::copy_from_slice(rule));
     }
+    if version >= FAMILY_STORAGE_POLICY_SINCE {
+        f.storage_policy = storage_policy_of_name(d.len_prefixed()?)?;
+    }
     Some(f)
 }
 
@@ -196,164 +218,4 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableRecord> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn round_trip_keeps_every_setting() {
-        let mut f = FamilyOptions::new("cf");
-        f.max_versions = 3;
-        f.min_versions = 1;
-        f.ttl_seconds = Some(0);
-        f.keep_deleted_cells = KeepDeletedCells::Ttl;
-        f.compression = Compression::Zstd;
-        f.data_block_encoding = DataBlockEncoding::None;
-        f.bloom_type = BloomType::RowCol;
-        f.block_cache_enabled = false;
-        f.in_memory = true;
-        let record = TableRecord {
-            families: vec![f, FamilyOptions::new("other")],
-            enabled: false,
-            regions: vec![RegionEntry {
-                id: 7,
-                start_key: Bytes::new(),
-                end_key: Bytes::from_static(b"m"),
-            }],
-            durability: WriteDurability::AsyncWal,
-        };
-        assert_eq!(decode_table(&encode_table(&record)).unwrap(), record);
-    }
-
-    #[test]
-    fn round_trip_keeps_the_bigtable_gc_rule() {
-        let mut f = FamilyOptions::new("cf");
-        f.bigtable_gc_rule = Some(Bytes::from_static(b"\x22\x04\x0a\x02\x08\x02"));
-        let record = TableRecord {
-            families: vec![FamilyOptions::new("plain"), f],
-            enabled: true,
-            regions: vec![],
-            durability: WriteDurability::UseDefault,
-        };
-        let decoded = decode_table(&encode_table(&record)).unwrap();
-        assert_eq!(decoded, record);
-        assert_eq!(decoded.families[0].bigtable_gc_rule, None);
-    }
-
-    /// A version 1 record, written out by hand from docs/format.md: catalogs written before
-    /// family entries had a GC rule must stay readable.
-    #[test]
-    fn version_1_records_are_read() {
-        let v1: &[u8] = &[
-            1, 1, // version 1, enabled
-            1, // one family
-            2, b'c', b'f', // name
-            3, 0, 61, // VERSIONS 3, MIN_VERSIONS 0, TTL 60 (stored + 1)
-            0, 0x80, 0x80, 0x04, // KEEP_DELETED_CELLS false, block size 65536
-            2, 1, 2, 0, 1, // zstd, prefix encoding, ROWCOL bloom, no block cache, in memory
-            1, 7, 0, 1, b'm', // one region: id 7, [ "", "m" )
-        ];
-        let record = decode_table(v1).unwrap();
-        let f = &record.families[0];
-        assert_eq!(f.name, b"cf");
-        assert_eq!(
-            (f.max_versions, f.min_versions, f.ttl_seconds),
-            (3, 0, Some(60))
-        );
-        assert_eq!(f.block_size, 65536);
-        assert_eq!(f.compression, Compression::Zstd);
-        assert_eq!(f.bloom_type, BloomType::RowCol);
-        assert!(!f.block_cache_enabled && f.in_memory);
-        assert_eq!(f.bigtable_gc_rule, None);
-        assert_eq!(record.regions[0].id, 7);
-        assert_eq!(record.regions[0].end_key, Bytes::from_static(b"m"));
-        assert_eq!(record.durability, WriteDurability::UseDefault);
-        // The same record written today is the current version, and reads back the same.
-        let current = encode_table(&record);
-        assert_eq!(current[0], RECORD_VERSION);
-        assert_eq!(decode_table(&current).unwrap(), record);
-    }
-
-    #[test]
-    fn unknown_versions_are_corrupt() {
-        let mut bytes = encode_table(&TableRecord {
-            families: vec![FamilyOptions::new("cf")],
-            enabled: true,
-            regions: vec![],
-            durability: WriteDurability::UseDefault,
-        });
-        for version in [0, RECORD_VERSION + 1, u8::MAX] {
-            bytes[0] = version;
-            assert!(decode_table(&bytes).is_err(), "version {version}");
-        }
-    }
-
-    #[test]
-    fn truncated_records_are_corrupt_not_panics() {
-        let mut with_rule = FamilyOptions::new("cf");
-        with_rule.bigtable_gc_rule = Some(Bytes::from_static(b"\x08\x03"));
-        let bytes = encode_table(&TableRecord {
-            families: vec![with_rule],
-            enabled: true,
-            regions: vec![],
-            durability: WriteDurability::UseDefault,
-        });
-        for cut in 0..bytes.len() {
-            assert!(decode_table(&bytes[..cut]).is_err(), "cut at {cut}");
-        }
-    }
-
-    fn one_region_table(durability: WriteDurability) -> TableRecord {
-        TableRecord {
-            families: vec![FamilyOptions::new("cf")],
-            enabled: true,
-            regions: vec![RegionEntry {
-                id: 5,
-                start_key: Bytes::new(),
-                end_key: Bytes::new(),
-            }],
-            durability,
-        }
-    }
-
-    #[test]
-    fn every_durability_round_trips_in_the_last_byte() {
-        for durability in [
-            WriteDurability::UseDefault,
-            WriteDurability::SkipWal,
-            WriteDurability::AsyncWal,
-            WriteDurability::SyncWal,
-            WriteDurability::FsyncWal,
-        ] {
-            let record = one_region_table(durability);
-            let bytes = encode_table(&record);
-            assert_eq!(bytes[0], RECORD_VERSION);
-            assert_eq!(bytes.last(), Some(&durability_code(durability)));
-            assert_eq!(decode_table(&bytes).unwrap(), record);
-        }
-    }
-
-    /// A version 2 record (GC rules, no durability byte) reads as USE_DEFAULT.
-    #[test]
-    fn version_2_records_read_as_use_default() {
-        let record = one_region_table(WriteDurability::FsyncWal);
-        let mut v2 = encode_table(&record);
-        v2[0] = 2;
-        v2.pop();
-        let decoded = decode_table(&v2).unwrap();
-        assert_eq!(decoded.durability, WriteDurability::UseDefault);
-        assert_eq!(decoded.families, record.families);
-    }
-
-    #[test]
-    fn bad_durability_codes_and_trailing_bytes_are_corrupt() {
-        let mut bytes = encode_table(&one_region_table(WriteDurability::FsyncWal));
-        *bytes.last_mut().unwrap() = 9;
-        assert!(matches!(
-            decode_table(&bytes),
-            Err(ServiceError::CatalogCorrupt(m)) if m.contains("durability")
-        ));
-        let mut extra = encode_table(&one_region_table(WriteDurability::SyncWal));
-        extra.push(2);
-        assert!(decode_table(&extra).is_err());
-    }
-}
+mod tests;

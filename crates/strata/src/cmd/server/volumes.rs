@@ -1,0 +1,212 @@
+//! The `[[volumes]]` tables and the storage policy keys: which directories hold data, on
+//! what kind of device, and which device each kind of file prefers (docs/operations.md,
+//! "Fast and slow devices").
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use strata_engine::fs::{
+    FileCategory, FileSystem, LocalFs, StoragePolicy, StorageType, Tiered, Volume,
+};
+use strata_engine::EngineOptions;
+
+/// One `[[volumes]]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VolumeConfig {
+    pub path: PathBuf,
+    /// `ram`, `ssd` or `hdd`.
+    pub storage_type: String,
+    /// The name metadata records; defaults to the path, so naming a volume lets it move.
+    pub name: Option<String>,
+}
+
+/// The volume and policy keys of the configuration file.
+#[derive(Debug, Default, Clone)]
+pub struct TieringConfig {
+    pub volumes: Vec<VolumeConfig>,
+    pub storage_policy: Option<String>,
+    pub wal_storage_policy: Option<String>,
+}
+
+/// The name the data directory's volume has always had: existing files stay readable.
+const DEFAULT_VOLUME: &str = "default";
+
+impl TieringConfig {
+    /// Nothing configured: the engine's single data directory, as before volumes existed.
+    fn is_default(&self) -> bool {
+        self.volumes.is_empty()
+            && self.storage_policy.is_none()
+            && self.wal_storage_policy.is_none()
+    }
+
+    /// Sets `engine.volumes` and `engine.placement`; the data directory is always the first
+    /// volume (store manifests live there), typed by a `[[volumes]]` entry with its path.
+    pub fn apply(&self, data_dir: &Path, engine: &mut EngineOptions) -> Result<(), String> {
+        if self.is_default() {
+            return Ok(());
+        }
+        let volumes = self.volumes(data_dir)?;
+        let data = parse_policy("storage_policy", self.storage_policy.as_deref())?;
+        let wal = parse_policy("wal_storage_policy", self.wal_storage_policy.as_deref())?;
+        if let Some(policy) = data {
+            require_type("storage_policy", policy, FileCategory::Flush, &volumes)?;
+            require_type("storage_policy", policy, FileCategory::Compaction, &volumes)?;
+        }
+        if let Some(policy) = wal {
+            require_type("wal_storage_policy", policy, FileCategory::Wal, &volumes)?;
+        }
+        let data = data.unwrap_or_default();
+        engine.placement = Some(Arc::new(Tiered::new(data, wal.unwrap_or(data))));
+        engine.volumes = volumes;
+        Ok(())
+    }
+
+    /// The data directory first, then every other `[[volumes]]` entry, each checked and
+    /// its directory created.
+    fn volumes(&self, data_dir: &Path) -> Result<Vec<Volume>, String> {
+        let mut out = vec![Volume::new(DEFAULT_VOLUME, data_dir, StorageType::Ssd)];
+        for (i, entry) in self.volumes.iter().enumerate() {
+            let storage_type: StorageType = entry
+                .storage_type
+                .parse()
+                .map_err(|_| volume_error(entry, "storage_type must be ram, ssd or hdd"))?;
+            if self.volumes[..i].iter().any(|v| v.path == entry.path) {
+                return Err(volume_error(entry, "duplicate path"));
+            }
+            if entry.path == data_dir {
+                out[0].storage_type = storage_type;
+                continue;
+            }
+            let name = entry
+                .name
+                .clone()
+                .unwrap_or_else(|| entry.path.display().to_string());
+            if out.iter().any(|v| v.name == name) {
+                return Err(volume_error(entry, &format!("duplicate name {name:?}")));
+            }
+            LocalFs
+                .create_dir_all(&entry.path)
+                .map_err(|e| volume_error(entry, &format!("cannot create the directory: {e}")))?;
+            out.push(Volume::new(name, &entry.path, storage_type));
+        }
+        Ok(out)
+    }
+}
+
+fn volume_error(entry: &VolumeConfig, why: &str) -> String {
+    format!(
+        "[[volumes]] path = {:?}: {why}",
+        entry.path.display().to_string()
+    )
+}
+
+fn parse_policy(key: &str, value: Option<&str>) -> Result<Option<StoragePolicy>, String> {
+    value
+        .map(|v| v.parse().map_err(|e| format!("{key}: {e}")))
+        .transpose()
+}
+
+/// An explicitly configured policy must find its first choice: falling back silently would
+/// hide a typo in a volume's storage type.
+fn require_type(
+    key: &str,
+    policy: StoragePolicy,
+    category: FileCategory,
+    volumes: &[Volume],
+) -> Result<(), String> {
+    let wanted = policy.preferred(category);
+    if volumes.iter().any(|v| v.storage_type == wanted) {
+        return Ok(());
+    }
+    Err(format!(
+        "{key} = \"{policy}\" puts {category} files on {wanted}, but no volume has storage_type = \"{wanted}\""
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiering(toml_volumes: &str, policy: Option<&str>, wal: Option<&str>) -> TieringConfig {
+        #[derive(Deserialize)]
+        struct File {
+            #[serde(default)]
+            volumes: Vec<VolumeConfig>,
+        }
+        let file: File = toml::from_str(toml_volumes).unwrap();
+        TieringConfig {
+            volumes: file.volumes,
+            storage_policy: policy.map(str::to_string),
+            wal_storage_policy: wal.map(str::to_string),
+        }
+    }
+
+    fn apply(config: &TieringConfig, data_dir: &Path) -> Result<EngineOptions, String> {
+        let mut engine = EngineOptions::new(data_dir);
+        config.apply(data_dir, &mut engine).map(|()| engine)
+    }
+
+    #[test]
+    fn no_volume_keys_leave_the_single_data_directory() {
+        let engine = apply(&TieringConfig::default(), Path::new("d")).unwrap();
+        assert!(engine.volumes.is_empty());
+        assert!(engine.placement.is_none());
+    }
+
+    #[test]
+    fn volumes_are_typed_named_and_created() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        let hdd = tmp.path().join("hdd");
+        let text = format!(
+            "[[volumes]]\npath = {data:?}\nstorage_type = \"ssd\"\n\
+             [[volumes]]\npath = {hdd:?}\nstorage_type = \"HDD\"\nname = \"hdd0\"\n"
+        );
+        let config = tiering(&text, Some("COLD"), Some("all_ssd"));
+        let engine = apply(&config, &data).unwrap();
+        let summary: Vec<_> = engine
+            .volumes
+            .iter()
+            .map(|v| (v.name.as_str(), v.storage_type))
+            .collect();
+        assert_eq!(
+            summary,
+            [("default", StorageType::Ssd), ("hdd0", StorageType::Hdd)]
+        );
+        assert!(hdd.is_dir());
+        assert!(engine.placement.is_some());
+    }
+
+    #[test]
+    fn bad_volumes_and_policies_are_refused_with_the_reason() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        let hdd = tmp.path().join("hdd");
+        let one = |ty: &str| format!("[[volumes]]\npath = {hdd:?}\nstorage_type = {ty:?}\n");
+        let err = apply(&tiering(&one("nvme"), None, None), &data).unwrap_err();
+        assert!(
+            err.contains("storage_type must be ram, ssd or hdd"),
+            "{err}"
+        );
+        let twice = format!("{}{}", one("hdd"), one("ssd"));
+        let err = apply(&tiering(&twice, None, None), &data).unwrap_err();
+        assert!(err.contains("duplicate path"), "{err}");
+        let err = apply(&tiering(&one("hdd"), Some("FAST"), None), &data).unwrap_err();
+        assert!(err.contains("unknown storage policy"), "{err}");
+        let err = apply(&tiering(&one("hdd"), None, Some("LAZY_PERSIST")), &data).unwrap_err();
+        assert!(
+            err.contains("no volume has storage_type = \"ram\""),
+            "{err}"
+        );
+        let file = tmp.path().join("a-file");
+        LocalFs.create(&file).unwrap();
+        let under_file = format!(
+            "[[volumes]]\npath = {:?}\nstorage_type = \"hdd\"\n",
+            file.join("x")
+        );
+        let err = apply(&tiering(&under_file, None, None), &data).unwrap_err();
+        assert!(err.contains("cannot create the directory"), "{err}");
+    }
+}
