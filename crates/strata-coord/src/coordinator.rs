@@ -18,9 +18,9 @@ use strata_engine::util::clock::Clock;
 
 use crate::error::Result;
 use crate::keys::{Keys, RegionId};
-use crate::kv::{LeaseId, MetaKv, Revision, WatchEvent, WatchReceiver};
+use crate::kv::{KeyValue, LeaseId, MetaKv, Revision, WatchEvent, WatchReceiver};
 use crate::lease::{Lease, DEFAULT_MARGIN, DEFAULT_TTL};
-use crate::records::RegionRecord;
+use crate::records::{decode, RegionRecord, ServerRecord};
 
 /// A region's epoch: the mod revision of its directory record.
 pub type Epoch = Revision;
@@ -57,6 +57,19 @@ pub struct LiveServer {
     pub addr: String,
     pub incarnation: Incarnation,
     pub lease: LeaseId,
+}
+
+impl LiveServer {
+    /// Decodes a membership key.
+    pub(crate) fn decode(keys: &Keys, kv: &KeyValue) -> Result<LiveServer> {
+        let record: ServerRecord = decode(&kv.key, &kv.value)?;
+        Ok(LiveServer {
+            sid: keys.server_id_of(&kv.key).to_owned(),
+            addr: record.addr,
+            incarnation: kv.create_revision,
+            lease: kv.lease,
+        })
+    }
 }
 
 /// A membership change.
@@ -134,9 +147,7 @@ impl MembershipWatch {
 
     fn decode(&self, event: WatchEvent) -> Result<MembershipEvent> {
         match event {
-            WatchEvent::Put(kv) => {
-                crate::session::live_server(&self.keys, &kv).map(MembershipEvent::Joined)
-            }
+            WatchEvent::Put(kv) => LiveServer::decode(&self.keys, &kv).map(MembershipEvent::Joined),
             WatchEvent::Delete(kv) => Ok(MembershipEvent::Left {
                 sid: self.keys.server_id_of(&kv.key).to_owned(),
             }),

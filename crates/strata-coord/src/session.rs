@@ -4,21 +4,10 @@ use std::sync::Arc;
 
 use crate::coordinator::{Incarnation, KvCoordinator, LiveServer, MembershipWatch};
 use crate::error::{Error, Result};
-use crate::keys::{check_name, Keys};
-use crate::kv::{Compare, KeyValue, MetaKv, Op, Txn, TxnOutcome};
+use crate::keys::check_name;
+use crate::kv::{Compare, MetaKv, Op, Txn, TxnOutcome};
 use crate::lease::Lease;
-use crate::records::{decode, encode, ServerRecord, FORMAT_VERSION};
-
-/// Decodes a membership key.
-pub(crate) fn live_server(keys: &Keys, kv: &KeyValue) -> Result<LiveServer> {
-    let record: ServerRecord = decode(&kv.key, &kv.value)?;
-    Ok(LiveServer {
-        sid: keys.server_id_of(&kv.key).to_owned(),
-        addr: record.addr,
-        incarnation: kv.create_revision,
-        lease: kv.lease,
-    })
-}
+use crate::records::{encode, ServerRecord, FORMAT_VERSION};
 
 impl<K: MetaKv> KvCoordinator<K> {
     /// Grants a lease; its deadline counts from the moment the request was sent.
@@ -77,7 +66,9 @@ impl<K: MetaKv> KvCoordinator<K> {
     /// The servers whose membership keys exist (their leases are live).
     pub fn live_servers(&self) -> Result<Vec<LiveServer>> {
         let (kvs, _) = self.kv.range_prefix(&self.keys.servers())?;
-        kvs.iter().map(|kv| live_server(&self.keys, kv)).collect()
+        kvs.iter()
+            .map(|kv| LiveServer::decode(&self.keys, kv))
+            .collect()
     }
 
     /// The live servers and a watch starting right after the list was read, so no change
@@ -87,7 +78,7 @@ impl<K: MetaKv> KvCoordinator<K> {
         let (kvs, revision) = self.kv.range_prefix(&prefix)?;
         let servers = kvs
             .iter()
-            .map(|kv| live_server(&self.keys, kv))
+            .map(|kv| LiveServer::decode(&self.keys, kv))
             .collect::<Result<Vec<_>>>()?;
         let events = self.kv.watch_prefix(&prefix, revision + 1)?;
         Ok((
