@@ -87,6 +87,11 @@ impl Error {
         }
     }
 
+    /// True for a create-if-absent that found the file there (`FileSystem::create_new`).
+    pub fn is_already_exists(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists)
+    }
+
     /// Builds a corruption error for `path` at `offset`.
     pub fn corruption(path: impl Into<PathBuf>, offset: u64, reason: impl Into<String>) -> Self {
         Error::Corruption {

@@ -62,7 +62,7 @@ pub use api::{ColumnSelection, Get, RowResult, Scan, TimeRange};
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LEN};
 pub use engine::{Engine, EngineOptions};
 pub use error::{Error, ErrorKind, Result};
-pub use manifest::RowRange;
+pub use manifest::{InMemoryPointers, ManifestPointers, RowRange};
 pub use options::{
     BloomType, Compression, DataBlockEncoding, Durability, FamilyOptions, KeepDeletedCells,
     WalOptions,

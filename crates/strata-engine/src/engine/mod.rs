@@ -22,7 +22,7 @@ pub use options::EngineOptions;
 
 use crate::cache::BlockCache;
 use crate::error::{Error, Result};
-use crate::fs::{FileCategory, FirstVolume, Volumes};
+use crate::fs::{FileCategory, FileSystem, FirstVolume, RetainingFs, Volumes};
 use crate::memstore::limiter::MemoryLimiter;
 use crate::region::{
     region_dir, Region, RegionContext, RegionHost, RegionSpec, SequenceIds, StoreContextFactory,
@@ -64,7 +64,8 @@ impl Engine {
         let volumes = Arc::new(build_volumes(&options)?);
         let replayed = replay_wal(&options, &volumes)?;
         let cache = BlockCache::new(options.block_cache_bytes);
-        let stores = StoreContextFactory::new(Arc::clone(&volumes), Arc::clone(&cache));
+        let stores = StoreContextFactory::new(Arc::clone(&volumes), Arc::clone(&cache))
+            .with_pointers(options.manifest_pointers.clone());
         let context = Arc::new(region_context(
             &options,
             replayed.wal,
@@ -96,13 +97,22 @@ impl Engine {
 
     /// Opens a region (creating its stores on first use) and replays its recovered edits.
     pub fn open_region(&self, spec: RegionSpec) -> Result<Arc<Region>> {
+        self.open_region_with(spec, Vec::new())
+    }
+
+    /// Opens a region as [`Engine::open_region`] does, replaying `foreign` edits as well:
+    /// the region's section of another server's WAL stream, when the region moved here
+    /// after that server died. Sequence ids skip past them. They are in no WAL of this
+    /// engine, so the caller flushes the region before that stream may be collected.
+    pub fn open_region_with(&self, spec: RegionSpec, foreign: Vec<WalEdit>) -> Result<Arc<Region>> {
         let id = spec.id;
         if self.host.regions.get(id).is_some() {
             return Err(Error::InvalidArgument(format!(
                 "region {id} is already open"
             )));
         }
-        let recovered = self.host.regions.take_recovered(id);
+        let mut recovered = self.host.regions.take_recovered(id);
+        recovered.extend(foreign);
         let host: Weak<dyn RegionHost> = Arc::downgrade(&self.host) as Weak<EngineHost>;
         let region = Region::open(spec, Arc::clone(&self.context), host, recovered)?;
         self.host.regions.add(Arc::clone(&region));
@@ -193,7 +203,10 @@ impl Drop for Engine {
 }
 
 fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
-    let fs = Arc::clone(&options.fs);
+    let fs: Arc<dyn FileSystem> = match options.manifest_pointers {
+        Some(_) => Arc::new(RetainingFs::new(Arc::clone(&options.fs))),
+        None => Arc::clone(&options.fs),
+    };
     let volumes = if options.volumes.is_empty() {
         Volumes::single(fs, options.data_dir.clone())
     } else {

@@ -8,6 +8,7 @@ use super::lanes::Lane;
 use crate::compaction::policy::CompactionConfig;
 use crate::error::{Error, Result};
 use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume};
+use crate::manifest::ManifestPointers;
 use crate::options::WalOptions;
 use crate::region::RegionLimits;
 use crate::util::clock::{Clock, SystemClock};
@@ -29,6 +30,11 @@ pub struct EngineOptions {
     /// Where the WAL stores its batches: `None` (the default) is local segment files in
     /// the WAL volume; cluster mode passes the object-store stream (`strata-objstore`).
     pub wal_backend: Option<Arc<dyn WalBackendOpener>>,
+    /// Shared storage (cluster mode): where each store's current manifest is recorded.
+    /// `None` (the default) is a local disk, where the newest manifest file is current.
+    /// With pointers no file is ever deleted by the engine: `fs` must be one that leaves
+    /// deletion to a garbage collector (`strata_objstore::ObjectFs`).
+    pub manifest_pointers: Option<Arc<dyn ManifestPointers>>,
     /// Total memstore bytes of the process before writers wait (then fail with TooBusy).
     pub memstore_limit: u64,
     /// A region's memstores are flushed once they hold this many bytes.
@@ -73,6 +79,7 @@ impl EngineOptions {
             clock: Arc::new(SystemClock),
             wal: WalOptions::default(),
             wal_backend: None,
+            manifest_pointers: None,
             memstore_limit: 1 << 30,
             memstore_flush_size: 128 << 20,
             write_wait_timeout: Duration::from_secs(30),

@@ -16,10 +16,9 @@ use std::sync::Arc;
 use super::region_set::remove_region_dirs;
 use super::Engine;
 use crate::error::Result;
-use crate::manifest::{Manifest, ManifestState, RowRange};
+use crate::manifest::{ManifestState, RowRange};
 use crate::options::FamilyOptions;
-use crate::region::{region_dir, Region};
-use crate::store::family_dir_name;
+use crate::region::Region;
 
 impl Engine {
     /// Writes the stores of a new region `id` (not opened) whose files are references to
@@ -33,11 +32,12 @@ impl Engine {
         sources: &[(Arc<Region>, RowRange)],
     ) -> Result<()> {
         self.remove_region_dirs(id)?;
-        let volumes = &self.volumes;
         for family in families {
-            let relative = region_dir(id).join(family_dir_name(&family.name));
-            let dir = volumes.primary_dir(&relative)?;
-            let mut manifest = Manifest::open(Arc::clone(volumes.fs()), dir)?;
+            let mut manifest = self
+                .context
+                .stores
+                .for_store(id, &family.name)
+                .open_manifest()?;
             let mut state = ManifestState::empty();
             for (region, rows) in sources {
                 let store = region.store(&family.name)?;

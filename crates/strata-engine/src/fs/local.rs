@@ -89,6 +89,20 @@ impl FileSystem for LocalFs {
         }))
     }
 
+    fn create_new(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        Ok(Box::new(LocalWritable {
+            path: path.to_path_buf(),
+            file,
+            buffer: Vec::new(),
+            len: 0,
+        }))
+    }
+
     fn open_read(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();

@@ -22,11 +22,13 @@ use crate::error::Result;
 pub mod fault;
 pub mod local;
 pub mod mem;
+pub mod retaining;
 pub mod volume;
 
 pub use fault::{FaultFs, FaultKind, FaultOp, FaultRule, RuleId};
 pub use local::LocalFs;
 pub use mem::{CrashOptions, MemFs};
+pub use retaining::RetainingFs;
 pub use volume::{
     ByCategory, FileCategory, FirstVolume, Placement, PlacementPolicy, StoragePolicy, StorageType,
     Tiered, Volume, Volumes,
@@ -65,6 +67,16 @@ pub trait RandomAccessFile: Send + Sync {
 pub trait FileSystem: Send + Sync + Debug {
     /// Creates (or truncates) a file for writing. Parent directories must exist.
     fn create(&self, path: &Path) -> Result<Box<dyn WritableFile>>;
+    /// Creates a file that must not exist yet: an error of `std::io::ErrorKind::AlreadyExists`
+    /// if it does. On shared storage (an object store) the check and the write are one
+    /// atomic create-if-absent; this default checks first, which suffices for one process.
+    fn create_new(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
+        if self.exists(path)? {
+            let exists = std::io::Error::from(std::io::ErrorKind::AlreadyExists);
+            return Err(crate::error::Error::io(path, exists));
+        }
+        self.create(path)
+    }
     /// Opens an existing file for range reads.
     fn open_read(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>>;
     /// Reads a whole file.

@@ -33,6 +33,8 @@ mod fields;
 mod files;
 pub mod format;
 pub mod inspect;
+pub mod pointer;
+mod shared;
 mod state;
 mod store;
 
@@ -46,5 +48,6 @@ mod test_util;
 #[cfg(test)]
 pub use files::manifest_file_name;
 pub use files::parse_manifest_file_name;
+pub use pointer::{InMemoryPointers, ManifestPointers, StorePointer};
 pub use state::{FileOrigin, ManifestState, RowRange, StoreFileEntry};
 pub use store::Manifest;

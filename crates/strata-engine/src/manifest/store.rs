@@ -6,6 +6,8 @@ use std::sync::Arc;
 use super::fields::Defect;
 use super::files::{list_manifests, manifest_path, rewrite_durably, write_durably};
 use super::format::{encode_manifest, inspect, DecodedManifest, MAX_MANIFEST_LEN};
+use super::pointer::StorePointer;
+use super::shared::{open_shared, Shared};
 use super::state::ManifestState;
 use crate::error::{Error, Result};
 use crate::fs::FileSystem;
@@ -26,6 +28,9 @@ pub struct Manifest {
     /// Set when a failed commit may have left the new manifest on disk while memory kept
     /// the old state; further commits are refused until the store is reopened.
     poisoned: bool,
+    /// Shared storage: the current manifest is the one the store's pointer names
+    /// (`pointer.rs`), and no manifest is ever removed here. `None` on a local disk.
+    shared: Option<Shared>,
 }
 
 impl Manifest {
@@ -47,14 +52,35 @@ impl Manifest {
             rewrite_durably(fs.as_ref(), &dir, &path)?;
         }
         remove_other_manifests(fs.as_ref(), &dir, decoded.manifest_number)?;
-        Ok(Manifest {
+        Ok(Manifest::loaded(fs, dir, decoded, None))
+    }
+
+    /// Opens the manifest of a store on shared storage: the one its pointer names (or the
+    /// empty state when it has none). Nothing is removed, whatever else is present.
+    pub fn open_with_pointer(
+        fs: Arc<dyn FileSystem>,
+        dir: PathBuf,
+        pointer: StorePointer,
+    ) -> Result<Manifest> {
+        let (decoded, shared) = open_shared(fs.as_ref(), &dir, pointer)?;
+        Ok(Manifest::loaded(fs, dir, decoded, Some(shared)))
+    }
+
+    fn loaded(
+        fs: Arc<dyn FileSystem>,
+        dir: PathBuf,
+        decoded: DecodedManifest,
+        shared: Option<Shared>,
+    ) -> Manifest {
+        Manifest {
             next_file_number: decoded.state.next_file_number,
             number: decoded.manifest_number,
             state: decoded.state,
             fs,
             dir,
             poisoned: false,
-        })
+            shared,
+        }
     }
 
     /// The store directory holding the manifest files.
@@ -109,6 +135,9 @@ impl Manifest {
         }
         new_state.next_file_number = new_state.next_file_number.max(self.next_file_number);
         self.check_successor(&new_state)?;
+        if self.shared.is_some() {
+            return self.commit_shared(new_state);
+        }
         let number = self
             .number
             .checked_add(1)
@@ -126,6 +155,29 @@ impl Manifest {
         if let Err(e) = remove_other_manifests(self.fs.as_ref(), &self.dir, number) {
             tracing::warn!(dir = %self.dir.display(), error = %e, "could not remove old manifests");
         }
+        Ok(())
+    }
+
+    /// Shared storage: write the next candidate, then move the pointer to it. A failed
+    /// write costs only its number (the next commit takes a fresh one, so a number a
+    /// zombie took is skipped); a failed pointer commit may or may not have landed, so the
+    /// manifest refuses further commits until the store is reopened from the pointer.
+    fn commit_shared(&mut self, new_state: ManifestState) -> Result<()> {
+        let Some(shared) = self.shared.as_mut() else {
+            return Err(Error::Closed("manifest is not on shared storage".into()));
+        };
+        let encode = |number| encode_manifest(number, &new_state);
+        let number = shared.write_next(self.fs.as_ref(), &self.dir, encode)?;
+        let path = manifest_path(&self.dir, number);
+        if let Err(e) = shared.pointer.commit(number) {
+            tracing::error!(path = %path.display(), error = %e,
+                "manifest pointer not moved; refusing further commits until reopened");
+            self.poisoned = true;
+            return Err(e);
+        }
+        self.number = number;
+        self.next_file_number = new_state.next_file_number;
+        self.state = new_state;
         Ok(())
     }
 

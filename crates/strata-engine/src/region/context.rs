@@ -9,9 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use bytes::Bytes;
+
 use crate::cache::BlockCache;
 use crate::compaction::policy::CompactionConfig;
 use crate::fs::Volumes;
+use crate::manifest::{ManifestPointers, StorePointer};
 use crate::memstore::limiter::MemoryLimiter;
 use crate::stats::EventLog;
 use crate::store::{family_dir_name, StoreContext};
@@ -84,12 +87,24 @@ impl SequenceIds {
 pub struct StoreContextFactory {
     volumes: Arc<Volumes>,
     cache: Arc<BlockCache>,
+    /// Shared storage: where each store's current manifest is recorded.
+    pointers: Option<Arc<dyn ManifestPointers>>,
 }
 
 impl StoreContextFactory {
     /// Stores on `volumes`, read through `cache`.
     pub fn new(volumes: Arc<Volumes>, cache: Arc<BlockCache>) -> Self {
-        StoreContextFactory { volumes, cache }
+        StoreContextFactory {
+            volumes,
+            cache,
+            pointers: None,
+        }
+    }
+
+    /// Stores on shared storage, whose current manifests `pointers` records.
+    pub fn with_pointers(mut self, pointers: Option<Arc<dyn ManifestPointers>>) -> Self {
+        self.pointers = pointers;
+        self
     }
 
     /// The context of the store of `family` in region `region`.
@@ -98,6 +113,11 @@ impl StoreContextFactory {
             volumes: Arc::clone(&self.volumes),
             cache: Arc::clone(&self.cache),
             relative_dir: region_dir(region).join(family_dir_name(family)),
+            pointer: self.pointers.as_ref().map(|pointers| StorePointer {
+                pointers: Arc::clone(pointers),
+                region,
+                family: Bytes::copy_from_slice(family),
+            }),
         }
     }
 }

@@ -84,6 +84,10 @@ impl Region {
             .max()
             .unwrap_or(0);
         ctx.sequence.skip_past(max_file_seq);
+        // Edits replayed from another server's stream may be newer than anything here.
+        if let Some(newest) = recovered.iter().map(|e| e.seq).max() {
+            ctx.sequence.skip_past(newest);
+        }
         let region = Region {
             id: spec.id,
             stores,

@@ -79,7 +79,7 @@ impl Store {
     ) -> Result<Option<Arc<StoreFile>>> {
         let family = self.family();
         let file_number = self.manifest.lock().allocate_file_number();
-        let relative = self.ctx.relative_dir.join(format!("{file_number:016}.sst"));
+        let relative = self.ctx.table_path(file_number);
         let category = match origin {
             FileOrigin::Flush => FileCategory::Flush,
             FileOrigin::Compaction => FileCategory::Compaction,

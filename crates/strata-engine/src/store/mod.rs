@@ -24,7 +24,7 @@ use crate::cell::Cell;
 use crate::error::Result;
 use crate::fs::Volumes;
 use crate::key;
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, StorePointer};
 use crate::options::FamilyOptions;
 use crate::table::{CachePolicy, TableReader};
 
@@ -35,6 +35,31 @@ pub struct StoreContext {
     pub cache: Arc<BlockCache>,
     /// Directory of the store relative to a volume root: `regions/<id>/<family>`.
     pub relative_dir: PathBuf,
+    /// Shared storage (cluster mode): the store's manifest pointer. `None` on a local disk.
+    pub pointer: Option<StorePointer>,
+}
+
+impl StoreContext {
+    /// Opens the store's manifest: by its pointer on shared storage, else from its directory.
+    pub fn open_manifest(&self) -> Result<Manifest> {
+        let fs = Arc::clone(self.volumes.fs());
+        let dir = self.volumes.primary_dir(&self.relative_dir)?;
+        match &self.pointer {
+            Some(pointer) => Manifest::open_with_pointer(fs, dir, pointer.clone()),
+            None => Manifest::open(fs, dir),
+        }
+    }
+
+    /// The name of the SSTable numbered `file_number`, relative to a volume root. On
+    /// shared storage it carries the writer's tag, so a zombie still flushing a region and
+    /// the region's new owner, which share file numbers, never pick the same name.
+    pub fn table_path(&self, file_number: u64) -> PathBuf {
+        let name = match &self.pointer {
+            Some(pointer) => format!("{file_number:016}-{}.sst", pointer.pointers.writer_tag()),
+            None => format!("{file_number:016}.sst"),
+        };
+        self.relative_dir.join(name)
+    }
 }
 
 /// One column family of one region.
@@ -72,8 +97,7 @@ impl Store {
     /// Opens the store: loads its manifest and opens every live SSTable.
     pub fn open(family: FamilyOptions, ctx: StoreContext) -> Result<Arc<Store>> {
         let fs = Arc::clone(ctx.volumes.fs());
-        let manifest_dir = ctx.volumes.primary_dir(&ctx.relative_dir)?;
-        let manifest = Manifest::open(Arc::clone(&fs), manifest_dir)?;
+        let manifest = ctx.open_manifest()?;
         let policy = CachePolicy::from_family(&family);
         let mut files = Vec::new();
         for entry in &manifest.state().files {
@@ -99,7 +123,12 @@ impl Store {
             compaction_lock: Mutex::new(()),
             frozen: std::sync::atomic::AtomicBool::new(false),
         };
-        store.remove_unreferenced_files()?;
+        // On shared storage an unlisted file may be another server's (a zombie's flush, or
+        // a split's daughter being written): only the garbage collector, which knows every
+        // pointer and reader, deletes there.
+        if store.ctx.pointer.is_none() {
+            store.remove_unreferenced_files()?;
+        }
         Ok(Arc::new(store))
     }
 
