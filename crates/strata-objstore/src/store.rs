@@ -24,7 +24,11 @@ use std::sync::Arc;
 use bytes::Bytes;
 use futures_util::TryStreamExt;
 use object_store::path::Path;
-use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
+use object_store::{
+    ObjectMeta, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload, WriteMultipart,
+};
+
+use strata_engine::fs::RandomAccessFile;
 
 use crate::error::{Error, Result};
 
@@ -127,6 +131,74 @@ impl BlockingStore {
         let mut objects = listing.map_err(|e| self.error("list", prefix, e))?;
         objects.sort_by(|a, b| a.location.cmp(&b.location));
         Ok(objects)
+    }
+
+    /// Size and version of `path`.
+    pub fn head(&self, path: &Path) -> Result<ObjectMeta> {
+        self.block_on(self.inner.head(path))
+            .map_err(|e| self.error("head", path, e))
+    }
+
+    /// The names directly under `prefix`: objects and "directories" (common prefixes),
+    /// without the prefix, sorted.
+    pub fn list_children(&self, prefix: &Path) -> Result<Vec<String>> {
+        let listing = self
+            .block_on(self.inner.list_with_delimiter(Some(prefix)))
+            .map_err(|e| self.error("list", prefix, e))?;
+        let mut names: Vec<String> = listing
+            .common_prefixes
+            .iter()
+            .chain(listing.objects.iter().map(|o| &o.location))
+            .filter_map(|p| p.filename().map(str::to_owned))
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
+    /// PUTs `bytes` at `path`, replacing any object there. Only for keys no one else
+    /// writes (SSTables carry their writer's tag in their name).
+    pub fn put_overwrite(&self, path: &Path, bytes: Bytes) -> Result<()> {
+        self.block_on(self.inner.put(path, PutPayload::from(bytes)))
+            .map(|_| ())
+            .map_err(|e| self.error("put", path, e))
+    }
+
+    /// Uploads the whole of `source` (a local file) as `path` in parts of `part_size`
+    /// bytes, at most two parts in flight, so memory stays bounded whatever its size.
+    /// Multipart uploads cannot be create-if-absent: only for keys no one else writes.
+    pub fn put_multipart_from(
+        &self,
+        path: &Path,
+        source: &dyn RandomAccessFile,
+        part_size: usize,
+    ) -> Result<()> {
+        let upload = async {
+            let upload = self.inner.put_multipart(path).await?;
+            let mut writer = WriteMultipart::new_with_chunk_size(upload, part_size);
+            let mut offset = 0u64;
+            while offset < source.len() {
+                let n = usize::try_from(source.len() - offset)
+                    .map_or(part_size, |left| left.min(part_size));
+                let part = match source.read_at(offset, n) {
+                    Ok(part) => part,
+                    Err(e) => {
+                        let _ = writer.abort().await;
+                        return Err(object_store::Error::Generic {
+                            store: "local spool file",
+                            source: Box::new(e),
+                        });
+                    }
+                };
+                writer.wait_for_capacity(2).await?;
+                writer.write(&part);
+                offset += n as u64;
+            }
+            writer.finish().await
+        };
+        self.block_on(upload)
+            .map(|_| ())
+            .map_err(|e| self.error("put", path, e))
     }
 
     /// Deletes `path`; deleting a missing object is not an error.

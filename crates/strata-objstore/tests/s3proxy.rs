@@ -107,3 +107,42 @@ fn s3_put_latency() {
         );
     }
 }
+
+#[test]
+#[ignore = "needs an S3 server: scripts/objstore-s3-test"]
+fn s3_object_fs_creates_once_and_uploads_large_files_in_parts() {
+    use std::path::Path;
+    use strata_engine::fs::FileSystem;
+    use strata_objstore::ObjectFs;
+
+    let store = open_store(&store_url()).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let fs = ObjectFs::new(
+        store.clone(),
+        RetryPolicy::default(),
+        Some(cache.path().to_path_buf()),
+    );
+    let dir = format!("fs-test/{}", fresh_stream().server_id);
+    let manifest = Path::new(&dir).join("MANIFEST-00000000000000000001");
+    let mut file = fs.create_new(&manifest).unwrap();
+    file.append(b"first").unwrap();
+    file.sync().unwrap();
+    let mut again = fs.create_new(&manifest).unwrap();
+    again.append(b"second").unwrap();
+    let err = again.sync().unwrap_err();
+    assert!(err.is_already_exists(), "{err}");
+
+    let big: Vec<u8> = (0..(24u32 << 20)).map(|i| (i % 253) as u8).collect();
+    let table = Path::new(&dir).join("0000000000000001-s1i1.sst");
+    let mut file = fs.create(&table).unwrap();
+    file.append(&big).unwrap();
+    file.sync().unwrap();
+    let remote = ObjectFs::new(store, RetryPolicy::default(), None);
+    assert_eq!(remote.read_all(&manifest).unwrap(), b"first");
+    let read = remote.open_read(&table).unwrap();
+    assert_eq!(read.len(), big.len() as u64);
+    assert_eq!(
+        read.read_at(20 << 20, 100).unwrap(),
+        &big[20 << 20..(20 << 20) + 100]
+    );
+}

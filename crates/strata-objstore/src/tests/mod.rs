@@ -7,6 +7,7 @@ mod format;
 mod model;
 mod probe;
 mod protocol;
+mod shared_engine;
 mod threads;
 
 use std::sync::Arc;
