@@ -240,6 +240,12 @@ pub trait Coordinator: Send + Sync {
         merged: (RegionId, RegionRecord),
     ) -> Result<Epoch>;
 
+    // WAL streams.
+    /// Records that no recovery needs to read `stream` any more (master only).
+    fn retire_stream(&self, master: &Leadership, stream: &str) -> Result<()>;
+    /// The streams no recovery needs to read.
+    fn retired_streams(&self) -> Result<Vec<String>>;
+
     // Master election.
     /// Tries once to become master under `lease`.
     fn campaign(&self, lease: &Arc<Lease>, sid: &str, addr: &str) -> Result<Campaign>;

@@ -62,6 +62,16 @@ impl Keys {
         format!("{}{rid:020}/{family}", self.manifests())
     }
 
+    /// `/strata/<c>/wal/<stream>`: WAL streams whose edits every region has flushed since
+    /// (a new master replayed and flushed them), so no later recovery reads them.
+    pub fn streams(&self) -> String {
+        format!("{}wal/", self.root)
+    }
+
+    pub fn stream(&self, stream: &str) -> String {
+        format!("{}{stream}", self.streams())
+    }
+
     /// The region id at the end of a directory or owner key.
     pub fn region_id_of(&self, key: &str) -> Result<RegionId> {
         let digits = key.rsplit('/').next().unwrap_or_default();

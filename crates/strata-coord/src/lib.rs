@@ -24,6 +24,7 @@ pub mod lease;
 pub mod mem;
 pub mod records;
 mod session;
+mod streams;
 mod trait_impl;
 
 #[cfg(test)]

@@ -171,3 +171,12 @@ mod tests {
         assert!(decode::<RegionRecord>("/k", odd).is_err());
     }
 }
+
+/// `/wal/<stream>`: a WAL stream that no recovery needs to read any more.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamRecord {
+    pub v: u32,
+    /// Always `"replayed"` so far: every edit in it is in an SSTable of a committed
+    /// manifest. The objects themselves are the garbage collector's.
+    pub state: String,
+}

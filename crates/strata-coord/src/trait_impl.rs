@@ -101,6 +101,12 @@ impl<K: MetaKv> Coordinator for KvCoordinator<K> {
     ) -> Result<Epoch> {
         Kc::commit_merge(self, lease, parents, merged)
     }
+    fn retire_stream(&self, master: &Leadership, stream: &str) -> Result<()> {
+        Kc::retire_stream(self, master, stream)
+    }
+    fn retired_streams(&self) -> Result<Vec<String>> {
+        Kc::retired_streams(self)
+    }
     fn campaign(&self, lease: &Arc<Lease>, sid: &str, addr: &str) -> Result<Campaign> {
         Kc::campaign(self, lease, sid, addr)
     }

@@ -12,6 +12,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 use strata_engine::codec::WalEdit;
@@ -25,11 +26,32 @@ use crate::writer::{WalStreamWriter, WriterDeps};
 
 /// Opens the object WAL of one server incarnation (passed as
 /// `EngineOptions::wal_backend`).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ObjectWalOpener {
     store: BlockingStore,
     stream: StreamId,
     deps: WriterDeps,
+    /// `None`: replay the server's earlier incarnations (one server restarting on the
+    /// same store). `Some`: replay exactly these fenced streams (cluster mode, where a
+    /// new owner replays the streams of servers that died).
+    replay: Option<Vec<StreamId>>,
+    ack_gate: Option<AckGate>,
+}
+
+/// Asked after every stored batch, before its writes are acknowledged: `Err(reason)`
+/// refuses them (cluster mode: the server's lease deadline passed, so its regions may
+/// already be someone else's).
+pub type AckGate = Arc<dyn Fn() -> std::result::Result<(), String> + Send + Sync>;
+
+impl std::fmt::Debug for ObjectWalOpener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectWalOpener")
+            .field("store", &self.store)
+            .field("stream", &self.stream)
+            .field("replay", &self.replay)
+            .field("ack_gate", &self.ack_gate.is_some())
+            .finish()
+    }
 }
 
 impl ObjectWalOpener {
@@ -40,7 +62,22 @@ impl ObjectWalOpener {
             store,
             stream,
             deps,
+            replay: None,
+            ack_gate: None,
         }
+    }
+
+    /// Replays exactly `streams` (already fenced) at open instead of the server's earlier
+    /// incarnations.
+    pub fn replaying(mut self, streams: Vec<StreamId>) -> Self {
+        self.replay = Some(streams);
+        self
+    }
+
+    /// Refuses to acknowledge a stored batch unless `gate` allows it.
+    pub fn with_ack_gate(mut self, gate: AckGate) -> Self {
+        self.ack_gate = Some(gate);
+        self
     }
 
     fn open_stream(
@@ -50,14 +87,21 @@ impl ObjectWalOpener {
         let earlier = self
             .earlier_incarnations()
             .map_err(Error::into_engine_error)?;
-        for incarnation in earlier {
-            let stream = StreamId::new(self.stream.server_id, incarnation);
+        let streams = match &self.replay {
+            Some(streams) => streams.clone(),
+            None => earlier
+                .into_iter()
+                .map(|incarnation| StreamId::new(self.stream.server_id, incarnation))
+                .collect(),
+        };
+        for stream in streams {
             replay_stream(&self.store, stream, &self.deps, on_edit)?;
         }
         let writer = WalStreamWriter::new(self.store.clone(), self.stream, 0, self.deps.clone());
         Ok(ObjectWal {
             writer: Mutex::new(writer),
             flushed_below: AtomicU64::new(0),
+            ack_gate: self.ack_gate.clone(),
         })
     }
 
@@ -120,11 +164,20 @@ impl WalBackendOpener for ObjectWalOpener {
 
 /// The backend: this incarnation's stream writer, one PUT in flight (the mutex; the group
 /// commit already has one leader at a time).
-#[derive(Debug)]
 pub struct ObjectWal {
     writer: Mutex<WalStreamWriter>,
+    ack_gate: Option<AckGate>,
     /// Every edit below this seq is flushed (recorded for the garbage collector to come).
     flushed_below: AtomicU64,
+}
+
+impl std::fmt::Debug for ObjectWal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectWal")
+            .field("writer", &self.writer)
+            .field("ack_gate", &self.ack_gate.is_some())
+            .finish()
+    }
 }
 
 impl WalBackend for ObjectWal {
@@ -134,9 +187,16 @@ impl WalBackend for ObjectWal {
             return Ok(());
         }
         let mut writer = self.writer.lock();
-        match writer.append_framed(batch.records) {
-            Ok(_durable) => Ok(()),
-            Err(e) => Err(e.into_engine_error()),
+        writer
+            .append_framed(batch.records)
+            .map_err(Error::into_engine_error)?;
+        // Stored, but the writers wait for this answer: past the lease deadline the
+        // region may already be replayed elsewhere, so the outcome must stay "unknown".
+        match &self.ack_gate {
+            Some(gate) => gate().map_err(|reason| {
+                strata_engine::Error::Closed(format!("write not acknowledged: {reason}"))
+            }),
+            None => Ok(()),
         }
     }
 

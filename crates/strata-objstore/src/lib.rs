@@ -30,7 +30,7 @@ pub mod writer;
 #[cfg(test)]
 mod tests;
 
-pub use engine_wal::{ObjectWal, ObjectWalOpener};
+pub use engine_wal::{AckGate, ObjectWal, ObjectWalOpener};
 pub use error::{Error, ErrorKind, Result};
 pub use fencer::{fence_stream, Fenced};
 pub use format::WalObjectBuilder;

@@ -56,3 +56,22 @@ fn a_master_that_resigned_cannot_write_and_the_next_one_can() {
     m1.coord.resign(&lead1).unwrap();
     assert_eq!(m1.coord.master().unwrap().unwrap().sid, "m2");
 }
+
+#[test]
+fn only_the_master_retires_a_replayed_stream() {
+    let cluster = Cluster::new();
+    let m1 = Server::start(&cluster, "m1");
+    let m2 = Server::start(&cluster, "m2");
+    let lead1 = elect(&m1);
+    m1.coord.retire_stream(&lead1, "7-1").unwrap();
+    m1.coord.resign(&lead1).unwrap();
+    let err = m1.coord.retire_stream(&lead1, "8-1").unwrap_err();
+    assert!(matches!(err, Error::NotLeader(_)), "{err}");
+    let lead2 = elect(&m2);
+    m2.coord.retire_stream(&lead2, "9-2").unwrap();
+    assert_eq!(
+        m2.coord.retired_streams().unwrap(),
+        vec!["7-1".to_string(), "9-2".to_string()]
+    );
+    assert!(m2.coord.retire_stream(&lead2, "bad/name").is_err());
+}

@@ -109,3 +109,54 @@ fn a_region_fails_over_with_every_acknowledged_write_and_the_zombie_is_fenced() 
     assert_eq!(value(&on_c, 40).as_deref(), Some("b"));
     assert_eq!(value(&on_c, 41), None, "the zombie's write became visible");
 }
+
+#[test]
+fn past_the_lease_deadline_a_stored_batch_is_not_acknowledged_and_replaying_names_streams() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let store = BlockingStore::new(Arc::new(InMemory::new()), "memory://gate").unwrap();
+    let pointers = InMemoryPointers::new();
+    let lease_valid = Arc::new(AtomicBool::new(true));
+    let gate_flag = Arc::clone(&lease_valid);
+    let stream = StreamId::new(21, 1);
+    let mut options = EngineOptions::new("/data");
+    options.background_work = false;
+    options.fs = Arc::new(ObjectFs::new(store.clone(), deps(21).retry, None));
+    options.wal_backend = Some(Arc::new(
+        ObjectWalOpener::new(store.clone(), stream, deps(21)).with_ack_gate(Arc::new(move || {
+            match gate_flag.load(Ordering::SeqCst) {
+                true => Ok(()),
+                false => Err("lease deadline passed".to_string()),
+            }
+        })),
+    ));
+    options.manifest_pointers = Some(pointers.for_writer("s21i1"));
+    let engine = Engine::open(options).unwrap();
+    let region = engine.open_region(spec()).unwrap();
+    put(&region, 1, "acked").unwrap();
+    lease_valid.store(false, Ordering::SeqCst);
+    let err = put(&region, 2, "unknown").unwrap_err();
+    assert!(err.kind().is_retryable(), "{err}");
+    assert!(err.to_string().contains("lease deadline passed"), "{err}");
+    assert_eq!(
+        value(&region, 2),
+        None,
+        "an unacknowledged write became visible"
+    );
+
+    // A new owner names the dead stream explicitly (its own id has no history).
+    fence_stream(&store, stream, &deps(98)).unwrap();
+    let next = StreamId::new(22, 1);
+    let mut options = EngineOptions::new("/data");
+    options.background_work = false;
+    options.fs = Arc::new(ObjectFs::new(store.clone(), deps(22).retry, None));
+    options.wal_backend = Some(Arc::new(
+        ObjectWalOpener::new(store.clone(), next, deps(22)).replaying(vec![stream]),
+    ));
+    options.manifest_pointers = Some(pointers.for_writer("s22i1"));
+    let engine = Engine::open(options).unwrap();
+    let region = engine.open_region(spec()).unwrap();
+    assert_eq!(value(&region, 1).as_deref(), Some("acked"));
+    // The refused batch was stored: like any write that failed, its outcome is unknown.
+    assert_eq!(value(&region, 2).as_deref(), Some("unknown"));
+}
