@@ -38,7 +38,7 @@ pub use location::{open_store, StoreUrl};
 pub use object_fs::ObjectFs;
 pub use probe::{probe_atomic_create, ProbeReport};
 pub use reader::{list_stream, replayable, StreamObject, StreamReader};
-pub use recovery::fenced_region_edits;
+pub use recovery::{fenced_region_edits, list_streams};
 pub use retry::RetryPolicy;
 pub use store::{BlockingStore, CreateOutcome};
 pub use stream::StreamId;

@@ -16,6 +16,7 @@ pub mod limits;
 pub mod metrics;
 pub mod names;
 mod region_sizes;
+pub mod registry;
 pub mod request_budget;
 mod row_locks;
 mod row_stream;

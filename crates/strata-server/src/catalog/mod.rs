@@ -9,17 +9,19 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strata_engine::{
-    Cell, CellType, Durability, Engine, FamilyOptions, Get, Region, RegionSpec, Scan,
-    LATEST_TIMESTAMP,
+    Cell, CellType, Durability, FamilyOptions, Get, Region, Scan, LATEST_TIMESTAMP,
 };
 
 pub use codec::{RegionEntry, TableRecord};
 
+use crate::directory::RegionOpener;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 
 /// The engine region holding the catalog. Table regions get ids from 1.
 pub const CATALOG_REGION_ID: u64 = 0;
+/// The catalog region's table name where regions are listed (cluster mode's directory).
+pub const CATALOG_TABLE: &str = "strata:catalog";
 const FAMILY: &[u8] = b"info";
 const QUALIFIER: &[u8] = b"v";
 const NAMESPACE_PREFIX: &[u8] = b"n:";
@@ -53,13 +55,15 @@ fn namespace_row(namespace: &str) -> Vec<u8> {
 
 impl Catalog {
     /// Opens the catalog region.
-    pub fn open(engine: &Engine) -> Result<Catalog> {
+    pub(crate) fn open(opener: &RegionOpener) -> Result<Catalog> {
         let mut family = FamilyOptions::new(FAMILY);
         family.in_memory = true;
-        let region = engine.open_region(RegionSpec {
+        let entry = RegionEntry {
             id: CATALOG_REGION_ID,
-            families: vec![family],
-        })?;
+            start_key: Bytes::new(),
+            end_key: Bytes::new(),
+        };
+        let region = opener.open(CATALOG_TABLE, &entry, &[family])?;
         Ok(Catalog { region })
     }
 

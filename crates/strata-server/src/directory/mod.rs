@@ -25,13 +25,17 @@ use strata_engine::Engine;
 use crate::catalog::{Catalog, RegionEntry, CATALOG_REGION_ID};
 use crate::error::{Result, ServiceError};
 use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
+use crate::registry::RegionRegistry;
 use crate::table::{OpenRegion, TableState};
 
+pub(crate) use open::RegionOpener;
 pub use schema::AlterOp;
 
 /// Namespaces, tables and their regions.
 pub struct TableDirectory {
     engine: Arc<Engine>,
+    /// Opens regions, telling cluster mode's registry first.
+    opener: open::RegionOpener,
     catalog: Catalog,
     /// Serialises catalog changes (creates, drops, enables, splits, merges); reads never
     /// take it.
@@ -51,8 +55,16 @@ pub struct TableDirectory {
 impl TableDirectory {
     /// Loads the catalog from `engine`, opens every table's regions and retires region
     /// directories no table lists (leftovers of interrupted splits and merges).
-    pub fn open(engine: Arc<Engine>, clock: Arc<dyn Clock>) -> Result<TableDirectory> {
-        let catalog = Catalog::open(&engine)?;
+    pub fn open(
+        engine: Arc<Engine>,
+        clock: Arc<dyn Clock>,
+        registry: Option<Arc<dyn RegionRegistry>>,
+    ) -> Result<TableDirectory> {
+        let opener = open::RegionOpener {
+            engine: Arc::clone(&engine),
+            registry,
+        };
+        let catalog = Catalog::open(&opener)?;
         let contents = catalog.load()?;
         // Above every directory too: a retired parent's files may outlive its catalog entry.
         let on_disk = engine.region_ids_on_disk()?.last().copied().unwrap_or(0);
@@ -62,7 +74,7 @@ impl TableDirectory {
         namespaces.insert(SYSTEM_NAMESPACE.to_string());
         let mut tables = BTreeMap::new();
         for (name, record) in contents.tables {
-            let state = open::open_table(&engine, name.clone(), record)?;
+            let state = open::open_table(&opener, name.clone(), record)?;
             tables.insert(name, Arc::new(state));
         }
         tracing::info!(tables = tables.len(), "catalog loaded");
@@ -76,6 +88,7 @@ impl TableDirectory {
         engine.retire_all_except(&live)?;
         Ok(TableDirectory {
             engine,
+            opener,
             catalog,
             admin: Mutex::new(()),
             namespaces: RwLock::new(namespaces),

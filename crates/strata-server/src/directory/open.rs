@@ -2,11 +2,14 @@
 
 use std::collections::BTreeSet;
 
-use strata_engine::{Engine, FamilyOptions, RegionSpec};
+use std::sync::Arc;
 
-use crate::catalog::TableRecord;
+use strata_engine::{Engine, FamilyOptions, Region, RegionSpec};
+
+use crate::catalog::{RegionEntry, TableRecord};
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
+use crate::registry::{RegionClaim, RegionRegistry};
 use crate::table::{OpenRegion, TableState};
 
 /// Checks family names and settings. A table may have no family at all: Bigtable creates
@@ -37,17 +40,50 @@ pub(crate) fn check_families(families: &[FamilyOptions]) -> Result<()> {
     Ok(())
 }
 
+/// Opens regions on the engine, telling the registry (cluster mode) first.
+pub(crate) struct RegionOpener {
+    pub(crate) engine: Arc<Engine>,
+    pub(crate) registry: Option<Arc<dyn RegionRegistry>>,
+}
+
+impl RegionOpener {
+    /// Tells the registry that region `entry` of `table` is about to open or be created.
+    pub(crate) fn claim(&self, table: &str, entry: &RegionEntry) -> Result<()> {
+        match &self.registry {
+            Some(registry) => registry.claim(RegionClaim {
+                table,
+                id: entry.id,
+                start: &entry.start_key,
+                end: &entry.end_key,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Claims, then opens region `entry` of `table`.
+    pub(crate) fn open(
+        &self,
+        table: &str,
+        entry: &RegionEntry,
+        families: &[FamilyOptions],
+    ) -> Result<Arc<Region>> {
+        self.claim(table, entry)?;
+        Ok(self.engine.open_region(RegionSpec {
+            id: entry.id,
+            families: families.to_vec(),
+        })?)
+    }
+}
+
 pub(crate) fn open_table(
-    engine: &Engine,
+    opener: &RegionOpener,
     name: TableName,
     record: TableRecord,
 ) -> Result<TableState> {
     let mut regions = Vec::with_capacity(record.regions.len());
+    let table = name.to_string();
     for entry in &record.regions {
-        let region = engine.open_region(RegionSpec {
-            id: entry.id,
-            families: record.families.clone(),
-        })?;
+        let region = opener.open(&table, entry, &record.families)?;
         regions.push(OpenRegion {
             entry: entry.clone(),
             region,

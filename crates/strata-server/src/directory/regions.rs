@@ -149,13 +149,18 @@ impl TableDirectory {
                 .map(|(i, range)| (Arc::clone(&sources[*i]), range.clone()))
                 .collect();
             let open = self
-                .engine
-                .create_reference_region(entry.id, families, &refs)
+                .opener
+                .claim(&state.name.to_string(), entry)
                 .and_then(|()| {
-                    self.engine.open_region(RegionSpec {
+                    Ok(self
+                        .engine
+                        .create_reference_region(entry.id, families, &refs)?)
+                })
+                .and_then(|()| {
+                    Ok(self.engine.open_region(RegionSpec {
                         id: entry.id,
                         families: families.clone(),
-                    })
+                    })?)
                 });
             match open {
                 Ok(region) => opened.push(OpenRegion {

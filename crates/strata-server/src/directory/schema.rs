@@ -120,7 +120,7 @@ impl TableDirectory {
                 AlterOp::ModifyFamily(_) | AlterOp::SetDurability(_) => {}
             }
         }
-        self.publish(open_table(&self.engine, name.clone(), record)?);
+        self.publish(open_table(&self.opener, name.clone(), record)?);
         Ok(())
     }
 
@@ -149,7 +149,7 @@ impl TableDirectory {
             regions,
             durability: state.record.durability,
         };
-        let fresh = open_table(&self.engine, name.clone(), record.clone())?;
+        let fresh = open_table(&self.opener, name.clone(), record.clone())?;
         // The catalog write is the commit point: before it the old regions are the table.
         self.catalog.put_table(name, &record)?;
         self.publish(fresh);

@@ -93,7 +93,7 @@ impl TableDirectory {
             regions,
             durability,
         };
-        let state = open_table(&self.engine, name.clone(), record.clone())?;
+        let state = open_table(&self.opener, name.clone(), record.clone())?;
         self.catalog.put_table(name, &record)?;
         self.publish(state);
         tracing::info!(table = %name, "table created");

@@ -20,7 +20,7 @@ fn in_memory() -> TableDirectory {
     options.fs = Arc::new(MemFs::new());
     options.background_work = false;
     let engine = strata_engine::Engine::open(options).unwrap();
-    TableDirectory::open(engine, clock::system()).unwrap()
+    TableDirectory::open(engine, clock::system(), None).unwrap()
 }
 
 fn table() -> TableName {
@@ -76,4 +76,74 @@ fn a_split_wakes_a_waiter_and_a_quiet_directory_times_out() {
     );
     assert_eq!(dir.table(&table()).unwrap().regions.len(), 2);
     assert!(dir.change_count() > seen);
+}
+
+/// Records every claim; refuses region ids listed in `refuse`.
+#[derive(Debug, Default)]
+struct RecordingRegistry {
+    claims: parking_lot::Mutex<Vec<(String, u64, Bytes, Bytes)>>,
+    refuse: Vec<u64>,
+}
+
+impl crate::registry::RegionRegistry for RecordingRegistry {
+    fn claim(&self, region: crate::registry::RegionClaim<'_>) -> crate::error::Result<()> {
+        if self.refuse.contains(&region.id) {
+            let moved = format!("region {} moved", region.id);
+            return Err(strata_engine::Error::Closed(moved).into());
+        }
+        self.claims.lock().push((
+            region.table.to_string(),
+            region.id,
+            Bytes::copy_from_slice(region.start),
+            Bytes::copy_from_slice(region.end),
+        ));
+        Ok(())
+    }
+}
+
+#[test]
+fn every_region_is_claimed_before_it_opens_including_the_catalog_and_daughters() {
+    let mut options = EngineOptions::new("/db");
+    options.fs = Arc::new(MemFs::new());
+    options.background_work = false;
+    let engine = strata_engine::Engine::open(options).unwrap();
+    let registry = Arc::new(RecordingRegistry::default());
+    let dir = TableDirectory::open(engine, clock::system(), Some(registry.clone())).unwrap();
+    let splits = vec![Bytes::from_static(b"m")];
+    dir.create_table(&table(), vec![FamilyOptions::new("cf")], splits)
+        .unwrap();
+    let (left, right) = dir
+        .split_region(&table(), SplitAt::Key(Bytes::from_static(b"f")))
+        .unwrap();
+    let claims = registry.claims.lock().clone();
+    let names: Vec<(&str, u64)> = claims.iter().map(|c| (c.0.as_str(), c.1)).collect();
+    assert_eq!(names[0], ("strata:catalog", 0));
+    assert_eq!(names[1..3], [("t", 1), ("t", 2)]);
+    assert_eq!(names[3..], [("t", left), ("t", right)]);
+    assert_eq!(
+        (claims[3].2.as_ref(), claims[3].3.as_ref()),
+        (&b""[..], &b"f"[..])
+    );
+    assert_eq!(
+        (claims[4].2.as_ref(), claims[4].3.as_ref()),
+        (&b"f"[..], &b"m"[..])
+    );
+}
+
+#[test]
+fn a_refused_claim_keeps_the_region_closed() {
+    let mut options = EngineOptions::new("/db");
+    options.fs = Arc::new(MemFs::new());
+    options.background_work = false;
+    let engine = strata_engine::Engine::open(options).unwrap();
+    let registry = Arc::new(RecordingRegistry {
+        refuse: vec![1],
+        ..Default::default()
+    });
+    let dir = TableDirectory::open(Arc::clone(&engine), clock::system(), Some(registry)).unwrap();
+    let err = dir
+        .create_table(&table(), vec![FamilyOptions::new("cf")], vec![])
+        .unwrap_err();
+    assert!(err.to_string().contains("moved"), "{err}");
+    assert!(engine.region(1).is_none());
 }

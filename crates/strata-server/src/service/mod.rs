@@ -35,6 +35,8 @@ pub struct ServiceOptions {
     pub split: crate::splitter::SplitPolicy,
     /// Request limits every API enforces.
     pub limits: crate::limits::Limits,
+    /// Told before each region opens here (cluster mode); `None` standalone.
+    pub region_registry: Option<Arc<dyn crate::registry::RegionRegistry>>,
 }
 
 impl ServiceOptions {
@@ -45,6 +47,7 @@ impl ServiceOptions {
             scanner_lease: crate::scanners::SCANNER_LEASE,
             split: crate::splitter::SplitPolicy::default(),
             limits: crate::limits::Limits::default(),
+            region_registry: None,
         }
     }
 }
@@ -71,7 +74,11 @@ impl Service {
             .map_err(ServiceError::InvalidArgument)?;
         let clock = Arc::clone(&options.engine.clock);
         let engine = Engine::open(options.engine.clone())?;
-        let directory = Arc::new(TableDirectory::open(engine, Arc::clone(&clock))?);
+        let directory = Arc::new(TableDirectory::open(
+            engine,
+            Arc::clone(&clock),
+            options.region_registry.clone(),
+        )?);
         let metrics = Arc::new(crate::metrics::RequestMetrics::new(Arc::clone(&clock)));
         let splitter = Splitter::new(
             Arc::clone(&directory),

@@ -1,0 +1,25 @@
+//! [`RegionRegistry`]: what the table directory tells before it opens or creates a region
+//! on this server. Standalone has none. Cluster mode's registry makes this server the
+//! region's owner in etcd first (a new epoch), so any earlier owner's manifest commits are
+//! refused from then on, and records the region's table and key range in the region
+//! directory that `strata cluster status` (and, later, routing) reads.
+
+use crate::error::Result;
+
+/// A region about to open here.
+#[derive(Debug, Clone, Copy)]
+pub struct RegionClaim<'a> {
+    /// `namespace:table`, or the catalog's own name for the catalog region.
+    pub table: &'a str,
+    pub id: u64,
+    /// First row (inclusive); empty is the start of the table.
+    pub start: &'a [u8],
+    /// Last row (exclusive); empty is the end of the table.
+    pub end: &'a [u8],
+}
+
+/// Told before each region opens (or is created by a split or merge) on this server.
+pub trait RegionRegistry: Send + Sync + std::fmt::Debug {
+    /// Makes this server the region's owner; an error keeps the region closed.
+    fn claim(&self, region: RegionClaim<'_>) -> Result<()>;
+}
