@@ -167,7 +167,7 @@ impl TableDirectory {
                     entry: entry.clone(),
                     region,
                 }),
-                Err(e) => return Err(abandon(e.into())),
+                Err(e) => return Err(abandon(e)),
             }
         }
         let mut record: TableRecord = state.record.clone();
