@@ -10,7 +10,8 @@ Which server is tested:
   with a temporary data directory and stopped at the end;
 * ``STRATA_BIGTABLE_SERVER=host:port``: an already running Bigtable API server, for
   example Google's Go emulator (``../shared/anchors/bench-tools/bigtable-emulator.sh``),
-  to compare semantics. Tests that need Strata's Thrift port are skipped then.
+  to compare semantics. Tests that need Strata's Thrift port are skipped then, unless
+  ``STRATA_BIGTABLE_THRIFT_PORT`` names it (a running Strata, e.g. a cluster endpoint).
 """
 
 import os
@@ -125,7 +126,8 @@ def server():
         host, _, port = address.rpartition(":")
         if not host or not port.isdigit():
             raise pytest.UsageError("STRATA_BIGTABLE_SERVER must be host:port, got %r" % address)
-        srv = Server(host, int(port), None, False)
+        thrift = os.environ.get("STRATA_BIGTABLE_THRIFT_PORT")
+        srv = Server(host, int(port), int(thrift) if thrift else None, False)
         os.environ["BIGTABLE_EMULATOR_HOST"] = srv.grpc_address
         yield srv
         return
@@ -185,7 +187,7 @@ def thrift_connection(server):
         pytest.skip("needs Strata's Thrift port")
     import happybase
 
-    conn = happybase.Connection("127.0.0.1", server.thrift_port, autoconnect=True)
+    conn = happybase.Connection(server.host, server.thrift_port, autoconnect=True)
     yield conn
     conn.close()
 
@@ -207,7 +209,7 @@ def data_table(server, instance):
             import happybase
 
             if conn is None:
-                conn = happybase.Connection("127.0.0.1", server.thrift_port)
+                conn = happybase.Connection(server.host, server.thrift_port)
             # happybase has no split keys; tests needing regions use Thrift-free helpers.
             assert not splits, "pre-split tables need the Admin API"
             conn.create_table(name, {f: dict(max_versions=ALL_VERSIONS) for f in families})

@@ -24,8 +24,11 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run the standalone server.
+    /// Run the server (standalone; or in a cluster with --cluster, --etcd and --store).
     Server(cmd::server::ServerArgs),
+    /// Cluster tools (status).
+    #[command(subcommand)]
+    Cluster(cmd::cluster::ClusterCommand),
     /// Benchmarks.
     Bench(cmd::bench::BenchCommand),
     /// An HBase-shell-compatible shell talking to a running server over Thrift.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Bench(bench) => cmd::bench::run(bench).map_err(|e| e.to_string()),
         Command::Shell(args) => cmd::shell::run(args),
         Command::Check(args) => cmd::check::run(args),
+        Command::Cluster(command) => cmd::cluster::run(command),
         Command::Sst(command) => cmd::sst::run(command),
         Command::Wal(command) => cmd::wal::run(command),
     };

@@ -124,6 +124,15 @@ impl Engine {
         self.host.regions.get(id)
     }
 
+    /// Flushes every open region now (cluster mode, after replaying another server's WAL
+    /// stream: its edits are then in SSTables and the stream is no longer needed).
+    pub fn flush_all(&self) -> Result<()> {
+        for region in self.host.regions.all() {
+            region.flush()?;
+        }
+        Ok(())
+    }
+
     /// Asks the flush lane to flush a region in the background.
     pub fn request_flush(&self, id: u64) {
         self.host.request_flush(id);

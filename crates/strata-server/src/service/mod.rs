@@ -108,6 +108,11 @@ impl Service {
         }))
     }
 
+    /// Flushes every open region, the catalog's too.
+    pub fn flush_all(&self) -> Result<()> {
+        Ok(self.directory.engine().flush_all()?)
+    }
+
     /// Flushes everything and closes the engine.
     pub fn close(&self) -> Result<()> {
         self.scanners.clear();

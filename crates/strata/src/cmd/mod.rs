@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod cluster;
 pub mod server;
 pub mod shell;
 pub mod sst;

@@ -37,6 +37,9 @@ pub struct FileConfig {
     pub storage_policy: Option<String>,
     /// Where WAL segments go (default: `storage_policy`).
     pub wal_storage_policy: Option<String>,
+    /// Cluster mode (`[cluster]`); absent is standalone.
+    #[serde(default)]
+    pub cluster: super::cluster::ClusterFileConfig,
 }
 
 /// Engine settings in the configuration file.
@@ -89,6 +92,8 @@ pub struct ServerConfig {
     pub service: ServiceOptions,
     /// The network servers' connection limits (`[limits]`).
     pub network: super::limits::NetworkLimits,
+    /// Cluster mode's settings (`[cluster]` and the `--cluster`... flags).
+    pub cluster: super::cluster::ClusterFileConfig,
 }
 
 /// Reads and parses a configuration file, with errors that name the file.
@@ -195,6 +200,7 @@ impl ServerConfig {
             ),
             log_level: file.log_level.unwrap_or_else(|| "info".to_string()),
             service,
+            cluster: file.cluster,
         })
     }
 

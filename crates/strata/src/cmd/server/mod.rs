@@ -2,6 +2,7 @@
 //! data goes in `./strata-data`, it listens on 127.0.0.1 only, and it prints one line once
 //! it is ready. SIGINT and SIGTERM flush everything and exit cleanly.
 
+mod cluster;
 mod config;
 mod http;
 mod limits;
@@ -38,6 +39,20 @@ pub struct ServerArgs {
     /// TOML configuration file (see README.md, "Configuration")
     #[arg(long)]
     config: Option<PathBuf>,
+    /// Cluster mode: the cluster's name (with --etcd and --store; see docs/cluster.md)
+    #[arg(long)]
+    cluster: Option<String>,
+    /// Cluster mode: etcd endpoints, comma-separated (http://HOST:PORT[,...])
+    #[arg(long)]
+    etcd: Option<String>,
+    /// Cluster mode: object store URL (s3://BUCKET/PREFIX, with the AWS_* variables, or
+    /// file:///DIR)
+    #[arg(long)]
+    store: Option<String>,
+    /// Cluster mode: the host other servers and forwarded clients reach this one at
+    /// [default: the listen address]
+    #[arg(long)]
+    advertise: Option<String>,
 }
 
 /// The log filter the server starts with: the config file's `log_level`, else `info`
@@ -74,6 +89,17 @@ fn effective_config(args: &ServerArgs) -> Result<ServerConfig, String> {
     if let Some(port) = args.grpc_port {
         config.grpc_port = port;
     }
+    let flags = [
+        (&args.cluster, &mut config.cluster.name),
+        (&args.etcd, &mut config.cluster.etcd),
+        (&args.store, &mut config.cluster.store),
+        (&args.advertise, &mut config.cluster.advertise),
+    ];
+    for (flag, setting) in flags {
+        if let Some(value) = flag {
+            *setting = Some(value.clone());
+        }
+    }
     Ok(config)
 }
 
@@ -89,12 +115,59 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
 }
 
 async fn serve(config: ServerConfig) -> Result<(), String> {
+    if config.cluster.is_cluster() {
+        return cluster::serve_cluster(config).await;
+    }
+    let description = format!("data in {}", config.data_dir.display());
+    let serving = open_and_serve(&config, config.service.clone(), &description).await?;
+    wait_for_shutdown_signal().await;
+    tracing::info!("shutting down: closing connections, then flushing memstores");
+    serving.stop().await?;
+    println!("strata server stopped");
+    Ok(())
+}
+
+/// An open database and the network servers on it.
+pub(crate) struct Serving {
+    pub(crate) db: strata_db::Db,
+    thrift: Endpoint,
+    grpc: Option<Endpoint>,
+    http: Option<http::HttpEndpoint>,
+}
+
+impl Serving {
+    /// Closes the connections, then flushes and closes the database.
+    pub(crate) async fn stop(self) -> Result<(), String> {
+        if let Some(http) = self.http {
+            http.stop().await;
+        }
+        self.thrift.stop().await;
+        if let Some(grpc) = self.grpc {
+            grpc.stop().await;
+        }
+        let db = self.db;
+        tokio::task::spawn_blocking(move || db.close())
+            .await
+            .map_err(|e| format!("shutdown failed: {e}"))?
+            .map_err(|e| format!("shutdown failed: {e}"))
+    }
+}
+
+/// Opens the database with `service` options and starts every network server on it;
+/// prints the one "listening" line (`description` says where the data is).
+pub(crate) async fn open_and_serve(
+    config: &ServerConfig,
+    service: strata_server::ServiceOptions,
+    description: &str,
+) -> Result<Serving, String> {
     // The database is opened through the embedded API (`strata-db`), as embedded programs
     // and `strata bench --target embedded` open it; the network adapters then call the
     // service layer under it, which every `strata_db` operation is a thin call into.
-    let options = strata_db::Options::from_service_options(config.service.clone());
-    let db = strata_db::Db::open_with(options)
-        .map_err(|e| format!("cannot open {}: {e}", config.data_dir.display()))?;
+    let options = strata_db::Options::from_service_options(service);
+    let db = tokio::task::spawn_blocking(move || strata_db::Db::open_with(options))
+        .await
+        .map_err(|e| format!("open failed: {e}"))?
+        .map_err(|e| format!("cannot open the database ({description}): {e}"))?;
     let service = Arc::clone(db.service());
     service.metrics().set_slow_threshold(config.slow_request);
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
@@ -111,7 +184,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         0 => None,
         port => {
             let addr = SocketAddr::new(config.listen, port);
-            Some(http::start_http(&service, &config, addr).await?)
+            Some(http::start_http(&service, config, addr).await?)
         }
     };
     let http_text = http
@@ -123,25 +196,15 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         .map(|g| format!(", grpc {}", g.addr))
         .unwrap_or_default();
     println!(
-        "strata server listening on thrift {}{grpc_text}{http_text} (data in {})",
+        "strata server listening on thrift {}{grpc_text}{http_text} ({description})",
         thrift.addr,
-        config.data_dir.display()
     );
-    wait_for_shutdown_signal().await;
-    tracing::info!("shutting down: closing connections, then flushing memstores");
-    if let Some(http) = http {
-        http.stop().await;
-    }
-    thrift.stop().await;
-    if let Some(grpc) = grpc {
-        grpc.stop().await;
-    }
-    tokio::task::spawn_blocking(move || db.close())
-        .await
-        .map_err(|e| format!("shutdown failed: {e}"))?
-        .map_err(|e| format!("shutdown failed: {e}"))?;
-    println!("strata server stopped");
-    Ok(())
+    Ok(Serving {
+        db,
+        thrift,
+        grpc,
+        http,
+    })
 }
 
 /// What a server awaits to stop accepting and wind down.
@@ -187,7 +250,7 @@ impl Endpoint {
         Ok(Endpoint { addr, stop, task })
     }
 
-    async fn stop(self) {
+    pub(crate) async fn stop(self) {
         let _ = self.stop.send(());
         let _ = self.task.await;
     }
@@ -225,7 +288,7 @@ async fn start_grpc(
     .await
 }
 
-async fn wait_for_shutdown_signal() {
+pub(crate) async fn wait_for_shutdown_signal() {
     use tokio::signal::unix::{signal, SignalKind};
     match signal(SignalKind::terminate()) {
         Ok(mut term) => {

@@ -1,0 +1,91 @@
+//! What a server needs to join a cluster, and how it tells others where its APIs listen.
+
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+
+/// `strata server --cluster NAME --etcd URLS --store URL [--advertise HOST]`.
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// The cluster's name: its keys live under `/strata/<name>/` in etcd.
+    pub name: String,
+    /// etcd endpoints, comma-separated (`http://127.0.0.1:2379`).
+    pub etcd: String,
+    /// The object store URL (`s3://bucket/prefix`, `file:///dir`).
+    pub store: String,
+    /// The host other servers reach this one at.
+    pub advertise: String,
+    /// Lease TTL: how long a dead server's regions wait before another takes them.
+    pub lease_ttl: Duration,
+}
+
+impl ClusterConfig {
+    /// Checks the settings before anything is contacted.
+    pub fn validate(&self) -> Result<()> {
+        if self.name.is_empty() || self.etcd.is_empty() || self.store.is_empty() {
+            return Err(Error::Config(
+                "cluster mode needs --cluster NAME, --etcd URL[,URL...] and --store URL".into(),
+            ));
+        }
+        if self.lease_ttl < Duration::from_secs(1) {
+            return Err(Error::Config("lease_ttl must be at least 1 s".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Where a server's client APIs listen, as recorded in its membership key and in the
+/// election key: `host:thrift:grpc:http` (a port of 0 is off).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoints {
+    pub host: String,
+    pub thrift: u16,
+    pub grpc: u16,
+    pub http: u16,
+}
+
+impl Endpoints {
+    /// The recorded form.
+    pub fn encode(&self) -> String {
+        format!("{}:{}:{}:{}", self.host, self.thrift, self.grpc, self.http)
+    }
+
+    /// Reads the recorded form (hosts may contain ':' only as IPv6 in brackets).
+    pub fn parse(text: &str) -> Result<Endpoints> {
+        let bad = || {
+            Error::Config(format!(
+                "bad server address {text:?}; want host:thrift:grpc:http"
+            ))
+        };
+        let mut parts = text.rsplitn(4, ':');
+        let http = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let grpc = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let thrift = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let host = parts.next().filter(|h| !h.is_empty()).ok_or_else(bad)?;
+        Ok(Endpoints {
+            host: host.to_string(),
+            thrift,
+            grpc,
+            http,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints_round_trip_and_bad_ones_are_refused() {
+        let e = Endpoints {
+            host: "[::1]".into(),
+            thrift: 9090,
+            grpc: 0,
+            http: 8080,
+        };
+        assert_eq!(Endpoints::parse(&e.encode()).unwrap(), e);
+        assert!(Endpoints::parse("host:1:2").is_err());
+        assert!(Endpoints::parse(":1:2:3").is_err());
+        assert!(Endpoints::parse("h:x:2:3").is_err());
+    }
+}

@@ -1,0 +1,189 @@
+//! [`ClusterNode`]: one server's membership of a cluster.
+//!
+//! Joining checks both pieces of infrastructure before anything else, so a bad setting is
+//! one clear error at start: etcd must answer, and the object store must answer and pass
+//! the create-if-absent probe (a store that cannot fence a zombie is refused). The server
+//! then takes a fresh random id, so its WAL stream has no history, registers under a
+//! lease and keeps the lease alive on a thread of its own.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use rand::Rng;
+use strata_coord::{
+    Campaign, CoordOptions, Coordinator, EtcdCoordinator, EtcdKv, Incarnation, KeepAlive,
+    Leadership, Lease, MasterInfo,
+};
+use strata_engine::util::clock::{self, Clock};
+use strata_objstore::{
+    open_store, probe_atomic_create, AckGate, BlockingStore, RandomTokens, RetryPolicy, StreamId,
+};
+
+use crate::config::{ClusterConfig, Endpoints};
+use crate::error::{Error, Result};
+
+/// How long one etcd request may take before it counts as failed.
+const ETCD_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// A server that joined a cluster.
+pub struct ClusterNode {
+    pub config: ClusterConfig,
+    pub coord: Arc<EtcdCoordinator>,
+    pub store: BlockingStore,
+    pub lease: Arc<Lease>,
+    /// The server id: random per process, in decimal (`/servers/<sid>`).
+    pub sid: String,
+    pub server_id: u64,
+    pub incarnation: Incarnation,
+    pub endpoints: Endpoints,
+    pub clock: Arc<dyn Clock>,
+    keepalive: Mutex<Option<KeepAlive>>,
+}
+
+impl ClusterNode {
+    /// Connects to etcd and the store, checks the store can fence, and registers.
+    pub fn join(config: ClusterConfig, endpoints: Endpoints) -> Result<Arc<ClusterNode>> {
+        config.validate()?;
+        let etcd_error = |source| Error::Etcd {
+            endpoints: config.etcd.clone(),
+            source,
+        };
+        let store_error = |source| Error::Store {
+            url: config.store.clone(),
+            source,
+        };
+        let clock = clock::system();
+        let kv = EtcdKv::connect(&config.etcd, ETCD_TIMEOUT).map_err(etcd_error)?;
+        let mut options = CoordOptions::new(&config.name);
+        options.ttl = config.lease_ttl;
+        let coord =
+            Arc::new(EtcdCoordinator::new(kv, Arc::clone(&clock), options).map_err(etcd_error)?);
+        let store = open_store(&config.store).map_err(store_error)?;
+        probe_atomic_create(&store, &RandomTokens, &RetryPolicy::default()).map_err(store_error)?;
+        // Below 2^48 so ids stay short in keys and logs; collisions are checked by etcd
+        // (registration creates the key only if absent).
+        let server_id = rand::rng().random_range(1..(1u64 << 48));
+        let sid = server_id.to_string();
+        let lease = coord.grant_lease().map_err(etcd_error)?;
+        let incarnation = coord
+            .register_server(&lease, &sid, &endpoints.encode())
+            .map_err(etcd_error)?;
+        let keepalive = KeepAlive::start(
+            Arc::clone(&coord) as Arc<dyn Coordinator>,
+            Arc::clone(&lease),
+            Arc::clone(&clock),
+        )
+        .map_err(etcd_error)?;
+        tracing::info!(
+            sid,
+            incarnation,
+            cluster = config.name,
+            "joined the cluster"
+        );
+        Ok(Arc::new(ClusterNode {
+            config,
+            coord,
+            store,
+            lease,
+            sid,
+            server_id,
+            incarnation: incarnation.max(1),
+            endpoints,
+            clock,
+            keepalive: Mutex::new(Some(keepalive)),
+        }))
+    }
+
+    /// This server's WAL stream.
+    pub fn stream(&self) -> StreamId {
+        StreamId::new(self.server_id, self.incarnation_number())
+    }
+
+    fn incarnation_number(&self) -> u64 {
+        u64::try_from(self.incarnation).unwrap_or(1)
+    }
+
+    /// The tag in the names of the SSTables this process writes.
+    pub fn writer_tag(&self) -> String {
+        format!("s{}i{}", self.server_id, self.incarnation)
+    }
+
+    /// The acknowledgement rule for the WAL: a stored batch is acknowledged only while
+    /// the lease is valid by this server's own clock.
+    pub fn ack_gate(&self) -> AckGate {
+        let lease = Arc::clone(&self.lease);
+        let clock = Arc::clone(&self.clock);
+        Arc::new(move || lease.check(clock.now()).map_err(|e| e.to_string()))
+    }
+
+    /// `Ok` while the lease is valid now.
+    pub fn check_lease(&self) -> Result<()> {
+        self.lease
+            .check(self.clock.now())
+            .map_err(|source| Error::Etcd {
+                endpoints: self.config.etcd.clone(),
+                source,
+            })
+    }
+
+    /// True once etcd no longer holds the lease (the keepalive loop ended).
+    pub fn lease_lost(&self) -> bool {
+        self.keepalive
+            .lock()
+            .as_ref()
+            .is_none_or(|k| k.is_finished())
+    }
+
+    /// Campaigns until this server is master. `on_master` hears of each other master
+    /// seen meanwhile (standbys forward clients to it). Fails once the lease is lost.
+    pub fn wait_for_leadership(
+        &self,
+        on_master: &dyn Fn(Option<MasterInfo>),
+    ) -> Result<Leadership> {
+        let etcd_error = |source| Error::Etcd {
+            endpoints: self.config.etcd.clone(),
+            source,
+        };
+        loop {
+            if self.lease_lost() {
+                return Err(etcd_error(
+                    self.lease.check(self.clock.now()).err().unwrap_or_else(|| {
+                        strata_coord::Error::InvalidArgument("lease lost".into())
+                    }),
+                ));
+            }
+            match self
+                .coord
+                .campaign(&self.lease, &self.sid, &self.endpoints.encode())
+            {
+                Ok(Campaign::Won(leadership)) => return Ok(leadership),
+                Ok(Campaign::Lost(current)) => on_master(current),
+                Err(e) => tracing::warn!(error = %e, "campaign failed; retrying"),
+            }
+            // Wake up when the key changes (or every second, to notice a lost lease).
+            match self.coord.observe_master() {
+                Ok((Some(current), watch)) => {
+                    on_master(Some(current));
+                    let _ = watch.next_timeout(Duration::from_secs(1));
+                }
+                Ok((None, _)) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot watch the master key");
+                    self.clock.sleep(Duration::from_millis(200));
+                }
+            }
+        }
+    }
+
+    /// Leaves the cluster: stops the keepalive and revokes the lease, so this server's
+    /// keys (membership, ownership, election) vanish at once rather than at expiry.
+    pub fn leave(&self) {
+        if let Some(keepalive) = self.keepalive.lock().take() {
+            let _ = keepalive.stop();
+        }
+        if let Err(e) = self.coord.revoke(&self.lease) {
+            tracing::warn!(error = %e, "could not revoke the lease; it expires by itself");
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! What a server does between winning the election and serving: seal the WAL streams of
+//! the servers that served before it, and open the engine on the object store so that it
+//! replays exactly those streams.
+//!
+//! A stream needs sealing when its server is gone (not in the membership list), it is
+//! not this server's, and no earlier master recorded it as replayed. Sealing is the
+//! fence object (`strata_objstore::fence_stream`): whatever the dead server stored below
+//! it is replayed, and anything it tries later is refused. After the takeover has opened
+//! and flushed every region, [`retire_streams`] records the streams as replayed so the
+//! next takeover skips them.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use strata_coord::Leadership;
+use strata_engine::EngineOptions;
+use strata_objstore::{
+    fence_stream, list_stream, list_streams, ObjectFs, ObjectWalOpener, RandomTokens, RetryPolicy,
+    StreamId, WriterDeps,
+};
+
+use crate::error::{Error, Result};
+use crate::node::ClusterNode;
+use crate::ownership::Ownership;
+
+/// The key prefix of the tables' files in the store (the engine's volume root).
+pub const DATA_ROOT: &str = "data";
+
+/// The name a stream is recorded under in etcd (`/wal/<name>`).
+pub fn stream_name(stream: StreamId) -> String {
+    format!("{}-{}", stream.server_id, stream.incarnation)
+}
+
+fn deps(node: &ClusterNode) -> WriterDeps {
+    WriterDeps {
+        tokens: Arc::new(RandomTokens),
+        clock: Arc::clone(&node.clock),
+        retry: RetryPolicy::default(),
+    }
+}
+
+/// Seals every stream a new master must replay, and returns them.
+pub fn seal_dead_streams(node: &ClusterNode) -> Result<Vec<StreamId>> {
+    let etcd_error = |source| Error::Etcd {
+        endpoints: node.config.etcd.clone(),
+        source,
+    };
+    let store_error = |source| Error::Store {
+        url: node.config.store.clone(),
+        source,
+    };
+    let retired: HashSet<String> = node
+        .coord
+        .retired_streams()
+        .map_err(etcd_error)?
+        .into_iter()
+        .collect();
+    let live: HashSet<String> = node
+        .coord
+        .live_servers()
+        .map_err(etcd_error)?
+        .into_iter()
+        .map(|s| s.sid)
+        .collect();
+    let deps = deps(node);
+    let mut sealed = Vec::new();
+    for stream in list_streams(&node.store, &deps.retry).map_err(store_error)? {
+        let own = stream == node.stream();
+        if own || live.contains(&stream.server_id.to_string()) {
+            continue;
+        }
+        if retired.contains(&stream_name(stream)) {
+            continue;
+        }
+        let objects = list_stream(&node.store, stream, &deps.retry).map_err(store_error)?;
+        if !objects.iter().any(|o| o.is_fence()) {
+            fence_stream(&node.store, stream, &deps).map_err(store_error)?;
+            tracing::info!(%stream, "sealed a dead server's WAL stream");
+        }
+        sealed.push(stream);
+    }
+    Ok(sealed)
+}
+
+/// Records `streams` as replayed: every region was opened from them and flushed since.
+pub fn retire_streams(
+    node: &ClusterNode,
+    leadership: &Leadership,
+    streams: &[StreamId],
+) -> Result<()> {
+    for stream in streams {
+        node.coord
+            .retire_stream(leadership, &stream_name(*stream))
+            .map_err(|source| Error::Etcd {
+                endpoints: node.config.etcd.clone(),
+                source,
+            })?;
+    }
+    Ok(())
+}
+
+/// Points `engine` at the object store: tables' files as objects (with local copies of
+/// this server's own writes under `cache_dir`), the WAL as this server's stream replaying
+/// `replay`, and manifests by pointer through `ownership`.
+pub fn cluster_engine_options(
+    node: &ClusterNode,
+    mut engine: EngineOptions,
+    replay: Vec<StreamId>,
+    ownership: Arc<Ownership>,
+    cache_dir: PathBuf,
+) -> EngineOptions {
+    let deps = deps(node);
+    engine.data_dir = PathBuf::from(DATA_ROOT);
+    // Volumes describe local devices; in cluster mode every durable file is an object.
+    engine.volumes = Vec::new();
+    engine.placement = None;
+    engine.fs = Arc::new(ObjectFs::new(
+        node.store.clone(),
+        deps.retry.clone(),
+        Some(cache_dir),
+    ));
+    engine.wal_backend = Some(Arc::new(
+        ObjectWalOpener::new(node.store.clone(), node.stream(), deps)
+            .replaying(replay)
+            .with_ack_gate(node.ack_gate()),
+    ));
+    engine.manifest_pointers = Some(ownership);
+    engine
+}

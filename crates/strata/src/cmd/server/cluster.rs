@@ -1,0 +1,233 @@
+//! `strata server --cluster NAME --etcd URLS --store URL`: the server in cluster mode.
+//!
+//! Active/standby (the first stage of `docs/cluster.md`): the server joins, and while
+//! another server is master it passes every client connection through to the master. Once
+//! elected it seals the WAL streams of the servers that served before it, opens every
+//! region from the object store (replaying those streams), flushes, records the streams as
+//! replayed, and serves. If etcd drops its lease it exits: another server has taken over
+//! or is about to, and nothing more may be acknowledged here.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::RwLock;
+use serde::Deserialize;
+use strata_cluster::proxy::{forward, MasterEndpoints, PortOf};
+use strata_cluster::takeover::{cluster_engine_options, retire_streams, seal_dead_streams};
+use strata_cluster::{ClusterConfig, ClusterNode, Endpoints, Ownership};
+
+use super::config::ServerConfig;
+use super::{open_and_serve, wait_for_shutdown_signal, Endpoint, Serving};
+
+/// `[cluster]` in the configuration file; each key has a flag of the same name.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterFileConfig {
+    /// The cluster's name (`--cluster`).
+    pub name: Option<String>,
+    /// etcd endpoints, comma-separated (`--etcd`).
+    pub etcd: Option<String>,
+    /// Object store URL: `s3://bucket/prefix` or `file:///dir` (`--store`).
+    pub store: Option<String>,
+    /// The host other servers and clients reach this one at (`--advertise`; default: the
+    /// listen address).
+    pub advertise: Option<String>,
+    /// Lease TTL in milliseconds (default 2000).
+    pub lease_ttl_ms: Option<u64>,
+}
+
+impl ClusterFileConfig {
+    /// True when any cluster setting is given.
+    pub fn is_cluster(&self) -> bool {
+        self.name.is_some() || self.etcd.is_some() || self.store.is_some()
+    }
+
+    fn resolve(&self, config: &ServerConfig) -> Result<ClusterConfig, String> {
+        let cluster = ClusterConfig {
+            name: self.name.clone().unwrap_or_default(),
+            etcd: self.etcd.clone().unwrap_or_default(),
+            store: self.store.clone().unwrap_or_default(),
+            advertise: self
+                .advertise
+                .clone()
+                .unwrap_or_else(|| config.listen.to_string()),
+            lease_ttl: Duration::from_millis(self.lease_ttl_ms.unwrap_or(2_000)),
+        };
+        cluster.validate().map_err(|e| e.to_string())?;
+        Ok(cluster)
+    }
+}
+
+fn endpoints(config: &ServerConfig, cluster: &ClusterConfig) -> Endpoints {
+    Endpoints {
+        host: cluster.advertise.clone(),
+        thrift: config.thrift_port,
+        grpc: config.grpc_port,
+        http: config.http_port,
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| format!("cluster task failed: {e}"))?
+}
+
+/// Runs the server in cluster mode until SIGINT or SIGTERM (or the loss of its lease).
+pub async fn serve_cluster(config: ServerConfig) -> Result<(), String> {
+    let cluster = config.cluster.resolve(&config)?;
+    let endpoints = endpoints(&config, &cluster);
+    let node =
+        blocking(move || ClusterNode::join(cluster, endpoints).map_err(|e| e.to_string())).await?;
+    println!(
+        "strata server joined cluster {} as server {}; standing by",
+        node.config.name, node.sid
+    );
+    let outcome = run_cluster(config, Arc::clone(&node)).await;
+    // Also on errors: the node's etcd client and store own runtimes that must not be
+    // dropped on this async runtime.
+    leave(node).await?;
+    if outcome.is_ok() {
+        println!("strata server stopped");
+    }
+    outcome
+}
+
+/// Stands by until elected, then takes over and serves until a signal.
+async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(), String> {
+    let master: MasterEndpoints = Arc::new(RwLock::new(None));
+    let forwarders = start_forwarders(&config, &master).await?;
+    let campaign = {
+        let (node, master) = (Arc::clone(&node), Arc::clone(&master));
+        tokio::task::spawn_blocking(move || {
+            node.wait_for_leadership(&|info| {
+                *master.write() = info.and_then(|m| Endpoints::parse(&m.addr).ok());
+            })
+        })
+    };
+    let leadership = tokio::select! {
+        won = campaign => won.map_err(|e| format!("campaign failed: {e}"))?.map_err(|e| e.to_string())?,
+        _ = wait_for_shutdown_signal() => {
+            stop_all(forwarders).await;
+            return Ok(());
+        }
+        _ = wait_for_lost_lease(Arc::clone(&node)) => {
+            return Err("the cluster lease was lost (etcd expired it); exiting".into());
+        }
+    };
+    stop_all(forwarders).await;
+    println!("strata server {} elected master; taking over", node.sid);
+    let serving = take_over(config, Arc::clone(&node), leadership).await?;
+    tokio::select! {
+        _ = wait_for_shutdown_signal() => {}
+        _ = wait_for_lost_lease(Arc::clone(&node)) => {
+            // Not flushing: nothing may be committed without the lease, and the next
+            // master replays this server's stream.
+            eprintln!("strata server {}: the cluster lease was lost; exiting", node.sid);
+            std::process::exit(3);
+        }
+    }
+    tracing::info!("shutting down: closing connections, then flushing memstores");
+    serving.stop().await
+}
+
+/// Seals the dead streams, opens the service on the object store, flushes what was
+/// replayed and serves.
+async fn take_over(
+    config: ServerConfig,
+    node: Arc<ClusterNode>,
+    leadership: strata_coord::Leadership,
+) -> Result<Serving, String> {
+    let clock = strata_engine::util::clock::system();
+    let started = clock.now();
+    let sealed = {
+        let node = Arc::clone(&node);
+        blocking(move || seal_dead_streams(&node).map_err(|e| e.to_string())).await?
+    };
+    let ownership = Ownership::new(Arc::clone(&node), leadership.clone());
+    let mut service = config.service.clone();
+    let cache_dir = cache_dir(&config);
+    service.engine = cluster_engine_options(
+        &node,
+        service.engine.clone(),
+        sealed.clone(),
+        Arc::clone(&ownership),
+        cache_dir,
+    );
+    service.region_registry = Some(ownership);
+    let description = format!("cluster {} (store {})", node.config.name, node.config.store);
+    let serving = open_and_serve(&config, service, &description).await?;
+    let db_service = Arc::clone(serving.db.service());
+    blocking(move || {
+        db_service
+            .flush_all()
+            .map_err(|e| format!("flush after takeover: {e}"))?;
+        retire_streams(&node, &leadership, &sealed).map_err(|e| e.to_string())
+    })
+    .await?;
+    tracing::info!(
+        elapsed_ms = clock.now().saturating_duration_since(started).as_millis() as u64,
+        "takeover complete"
+    );
+    Ok(serving)
+}
+
+/// Revokes the lease (blocking etcd calls), and drops the node off the async runtime: its
+/// etcd client and object store own runtimes of their own.
+async fn leave(node: Arc<ClusterNode>) -> Result<(), String> {
+    blocking(move || {
+        node.leave();
+        drop(node);
+        Ok(())
+    })
+    .await
+}
+
+/// Resolves once etcd no longer holds this server's lease.
+async fn wait_for_lost_lease(node: Arc<ClusterNode>) {
+    while !node.lease_lost() {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A standby's client ports, each passing connections through to the master.
+async fn start_forwarders(
+    config: &ServerConfig,
+    master: &MasterEndpoints,
+) -> Result<Vec<Endpoint>, String> {
+    let ports: [(&'static str, u16, PortOf); 3] = [
+        ("thrift-forward", config.thrift_port, |m| m.thrift),
+        ("grpc-forward", config.grpc_port, |m| m.grpc),
+        ("http-forward", config.http_port, |m| m.http),
+    ];
+    let mut endpoints = Vec::new();
+    for (name, port, port_of) in ports {
+        if port == 0 {
+            continue;
+        }
+        let addr = SocketAddr::new(config.listen, port);
+        let master = Arc::clone(master);
+        let endpoint = Endpoint::start(name, addr, move |listener, shutdown| async move {
+            forward(listener, master, port_of, shutdown).await;
+            Ok::<(), String>(())
+        })
+        .await?;
+        endpoints.push(endpoint);
+    }
+    Ok(endpoints)
+}
+
+async fn stop_all(endpoints: Vec<Endpoint>) {
+    for endpoint in endpoints {
+        endpoint.stop().await;
+    }
+}
+
+/// The local cache directory of a cluster server: copies of the objects it wrote.
+fn cache_dir(config: &ServerConfig) -> PathBuf {
+    config.data_dir.join("object-cache")
+}
