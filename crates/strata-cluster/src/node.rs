@@ -117,6 +117,15 @@ impl ClusterNode {
         Arc::new(move || lease.check(clock.now()).map_err(|e| e.to_string()))
     }
 
+    /// The gate the service asks before every read and write: no strong read and no
+    /// write is served past the lease deadline.
+    pub fn serving_gate(&self) -> Arc<LeaseGate> {
+        Arc::new(LeaseGate {
+            lease: Arc::clone(&self.lease),
+            clock: Arc::clone(&self.clock),
+        })
+    }
+
     /// `Ok` while the lease is valid now.
     pub fn check_lease(&self) -> Result<()> {
         self.lease
@@ -185,5 +194,20 @@ impl ClusterNode {
         if let Err(e) = self.coord.revoke(&self.lease) {
             tracing::warn!(error = %e, "could not revoke the lease; it expires by itself");
         }
+    }
+}
+
+/// [`ClusterNode::serving_gate`]: the lease's own-clock deadline as the service's gate.
+#[derive(Debug)]
+pub struct LeaseGate {
+    lease: Arc<Lease>,
+    clock: Arc<dyn Clock>,
+}
+
+impl strata_server::registry::ServingGate for LeaseGate {
+    fn check(&self) -> std::result::Result<(), String> {
+        self.lease
+            .check(self.clock.now())
+            .map_err(|e| e.to_string())
     }
 }

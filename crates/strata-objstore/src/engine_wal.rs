@@ -19,9 +19,10 @@ use strata_engine::codec::WalEdit;
 use strata_engine::{WalBackend, WalBackendOpener, WalBatch};
 
 use crate::error::{Error, Result};
-use crate::reader::{list_stream, replayable, StreamReader};
+use crate::reader::{list_stream, replayable};
 use crate::store::BlockingStore;
 use crate::stream::{parse_incarnation, server_prefix, StreamId};
+use crate::whole::{decode_object, fetch_objects};
 use crate::writer::{WalStreamWriter, WriterDeps};
 
 /// Opens the object WAL of one server incarnation (passed as
@@ -126,7 +127,8 @@ impl ObjectWalOpener {
     }
 }
 
-/// Replays every region's edits of `stream` up to its first fence, object by object.
+/// Replays every region's edits of `stream` up to its first fence, in object order (the
+/// objects are fetched whole, many at a time: `whole.rs`).
 fn replay_stream(
     store: &BlockingStore,
     stream: StreamId,
@@ -136,14 +138,12 @@ fn replay_stream(
     let engine_error = Error::into_engine_error;
     let listed = list_stream(store, stream, &deps.retry).map_err(engine_error)?;
     let objects = replayable(&listed);
-    let reader = StreamReader::new(store.clone(), stream, deps.retry.clone());
     let mut replayed = 0usize;
-    for object in &objects {
-        for section in reader.read_index(object).map_err(engine_error)? {
-            let edits = reader
-                .read_region(object, section.region_id, 0..=u64::MAX)
-                .map_err(engine_error)?;
-            for edit in edits {
+    // In chunks, so a long stream is never all in memory at once.
+    for chunk in objects.chunks(REPLAY_CHUNK) {
+        let bytes = fetch_objects(store, chunk, &deps.retry).map_err(engine_error)?;
+        for (object, bytes) in chunk.iter().zip(&bytes) {
+            for edit in decode_object(stream, object, bytes).map_err(engine_error)? {
                 replayed += 1;
                 on_edit(edit)?;
             }
@@ -152,6 +152,9 @@ fn replay_stream(
     tracing::info!(%stream, objects = objects.len(), edits = replayed, "WAL stream replayed");
     Ok(())
 }
+
+/// Objects fetched per round of a replay.
+const REPLAY_CHUNK: usize = 256;
 
 impl WalBackendOpener for ObjectWalOpener {
     fn open(

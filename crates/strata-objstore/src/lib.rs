@@ -25,6 +25,7 @@ pub mod store;
 pub mod stream;
 pub mod testing;
 pub mod token;
+pub mod whole;
 pub mod writer;
 
 #[cfg(test)]

@@ -23,3 +23,11 @@ pub trait RegionRegistry: Send + Sync + std::fmt::Debug {
     /// Makes this server the region's owner; an error keeps the region closed.
     fn claim(&self, region: RegionClaim<'_>) -> Result<()>;
 }
+
+/// Asked before every read and write (cluster mode): `Err(reason)` refuses the request
+/// with a retryable error, because this server may no longer be the one that serves its
+/// regions (its lease deadline passed). Standalone has none.
+pub trait ServingGate: Send + Sync + std::fmt::Debug {
+    /// `Ok` while this server may serve.
+    fn check(&self) -> std::result::Result<(), String>;
+}

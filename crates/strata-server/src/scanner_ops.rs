@@ -92,6 +92,7 @@ impl Service {
         max_results: usize,
     ) -> Result<ScannerResults> {
         let _timer = self.metrics.start(Operation::ScannerNext, None);
+        self.directory().check_serving()?;
         self.scanners.results(lookup, id, max_results)
     }
 
@@ -106,6 +107,7 @@ impl Service {
         max_rows: usize,
     ) -> Result<Vec<Cell>> {
         let _timer = self.metrics.start(Operation::ScannerNext, None);
+        self.directory().check_serving()?;
         self.scanners.cells(lookup, id, max_cells, max_rows)
     }
 

@@ -25,7 +25,7 @@ use strata_engine::Engine;
 use crate::catalog::{Catalog, RegionEntry, CATALOG_REGION_ID};
 use crate::error::{Result, ServiceError};
 use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
-use crate::registry::RegionRegistry;
+use crate::registry::{RegionRegistry, ServingGate};
 use crate::table::{OpenRegion, TableState};
 
 pub(crate) use open::RegionOpener;
@@ -50,6 +50,8 @@ pub struct TableDirectory {
     changes: AtomicU64,
     change_lock: Mutex<()>,
     changed: Condvar,
+    /// Cluster mode: asked before every table lookup (so before every read and write).
+    serving_gate: RwLock<Option<Arc<dyn ServingGate>>>,
 }
 
 impl TableDirectory {
@@ -98,6 +100,7 @@ impl TableDirectory {
             changes: AtomicU64::new(0),
             change_lock: Mutex::new(()),
             changed: Condvar::new(),
+            serving_gate: RwLock::new(None),
         })
     }
 
@@ -106,8 +109,27 @@ impl TableDirectory {
         &self.engine
     }
 
+    /// Installs the gate every table lookup asks (cluster mode), after the open: the
+    /// open itself must not depend on it.
+    pub(crate) fn set_serving_gate(&self, gate: Option<Arc<dyn ServingGate>>) {
+        *self.serving_gate.write() = gate;
+    }
+
+    /// `Ok` unless the serving gate refuses (a retryable `Unavailable`).
+    pub fn check_serving(&self) -> Result<()> {
+        match self.serving_gate.read().as_ref() {
+            Some(gate) => gate.check().map_err(|reason| {
+                ServiceError::Engine(strata_engine::Error::Closed(format!(
+                    "this server is not serving: {reason}"
+                )))
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// The current state of a table.
     pub fn table(&self, name: &TableName) -> Result<Arc<TableState>> {
+        self.check_serving()?;
         self.tables
             .read()
             .get(name)

@@ -147,3 +147,34 @@ fn a_refused_claim_keeps_the_region_closed() {
     assert!(err.to_string().contains("moved"), "{err}");
     assert!(engine.region(1).is_none());
 }
+
+#[derive(Debug)]
+struct SwitchGate(std::sync::atomic::AtomicBool);
+
+impl crate::registry::ServingGate for SwitchGate {
+    fn check(&self) -> std::result::Result<(), String> {
+        match self.0.load(std::sync::atomic::Ordering::SeqCst) {
+            true => Ok(()),
+            false => Err("lease deadline passed".into()),
+        }
+    }
+}
+
+#[test]
+fn a_closed_serving_gate_refuses_every_lookup_with_a_retryable_error() {
+    let dir = in_memory();
+    dir.create_table(&table(), vec![FamilyOptions::new("cf")], vec![])
+        .unwrap();
+    let gate = Arc::new(SwitchGate(std::sync::atomic::AtomicBool::new(true)));
+    dir.set_serving_gate(Some(gate.clone()));
+    assert!(dir.route(&table(), b"a").is_ok());
+    gate.0.store(false, std::sync::atomic::Ordering::SeqCst);
+    let err = dir.route(&table(), b"a").err().unwrap();
+    assert!(err.kind().is_retryable(), "{err}");
+    assert!(err.to_string().contains("lease deadline passed"), "{err}");
+    gate.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        dir.table(&table()).is_ok(),
+        "serving resumes with the lease"
+    );
+}

@@ -37,6 +37,8 @@ pub struct ServiceOptions {
     pub limits: crate::limits::Limits,
     /// Told before each region opens here (cluster mode); `None` standalone.
     pub region_registry: Option<Arc<dyn crate::registry::RegionRegistry>>,
+    /// Asked before every read and write (cluster mode: the lease); `None` standalone.
+    pub serving_gate: Option<Arc<dyn crate::registry::ServingGate>>,
 }
 
 impl ServiceOptions {
@@ -48,6 +50,7 @@ impl ServiceOptions {
             split: crate::splitter::SplitPolicy::default(),
             limits: crate::limits::Limits::default(),
             region_registry: None,
+            serving_gate: None,
         }
     }
 }
@@ -79,6 +82,7 @@ impl Service {
             Arc::clone(&clock),
             options.region_registry.clone(),
         )?);
+        directory.set_serving_gate(options.serving_gate.clone());
         let metrics = Arc::new(crate::metrics::RequestMetrics::new(Arc::clone(&clock)));
         let splitter = Splitter::new(
             Arc::clone(&directory),

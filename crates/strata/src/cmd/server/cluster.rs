@@ -159,6 +159,7 @@ async fn take_over(
         cache_dir,
     );
     service.region_registry = Some(ownership);
+    service.serving_gate = Some(node.serving_gate());
     let description = format!("cluster {} (store {})", node.config.name, node.config.store);
     let serving = open_and_serve(&config, service, &description).await?;
     let db_service = Arc::clone(serving.db.service());

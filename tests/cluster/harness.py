@@ -1,0 +1,162 @@
+"""Starts a Strata cluster of real processes on loopback: etcd (scripts/etcd-env), S3Proxy
+(scripts/s3proxy-env) and strata servers on free ports. Every process is started and
+stopped by PID."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def binary():
+    path = os.environ.get("STRATA_BIN", os.path.join("target", "debug", "strata"))
+    return path if os.path.isabs(path) else os.path.join(REPO_ROOT, path)
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def port_open(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _exports(script, *args):
+    """Runs `script start` and parses its `export K=V` lines."""
+    out = subprocess.run([os.path.join(REPO_ROOT, "scripts", script), *args], check=True,
+                         capture_output=True, text=True, cwd=REPO_ROOT).stdout
+    env = {}
+    for line in out.splitlines():
+        if line.startswith("export "):
+            key, _, value = line[len("export "):].partition("=")
+            env[key] = value.strip("'\"")
+    return env
+
+
+class Server:
+    def __init__(self, cluster, index):
+        self.index = index
+        self.thrift, self.grpc, self.http = free_port(), free_port(), free_port()
+        self.data_dir = os.path.join(cluster.tmp, "server%d" % index)
+        self.log_path = os.path.join(cluster.tmp, "server%d.log" % index)
+        self.proc = None
+        self.sid = None
+
+    def log(self):
+        try:
+            with open(self.log_path) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+
+class Cluster:
+    def __init__(self, name="test", lease_ttl_ms=2000):
+        self.name = name
+        self.tmp = tempfile.mkdtemp(prefix="strata-cluster-")
+        self.etcd = _exports("etcd-env", "start")
+        try:
+            self.s3 = _exports("s3proxy-env", "start")
+        except Exception:
+            self._stop_etcd()
+            raise
+        self.lease_ttl_ms = lease_ttl_ms
+        self.servers = []
+        self.config = os.path.join(self.tmp, "cluster.toml")
+        with open(self.config, "w") as f:
+            f.write("[cluster]\nlease_ttl_ms = %d\n" % lease_ttl_ms)
+
+    @property
+    def etcd_endpoint(self):
+        return self.etcd["STRATA_ETCD_ENDPOINT"]
+
+    def start_server(self, wait_for="standing by"):
+        server = Server(self, len(self.servers) + 1)
+        env = dict(os.environ)
+        env.update({k: v for k, v in self.s3.items() if k.startswith("AWS_")})
+        env.setdefault("STRATA_LOG", "info")
+        log = open(server.log_path, "a")
+        server.proc = subprocess.Popen(
+            [binary(), "server", "--config", self.config, "--cluster", self.name,
+             "--etcd", self.etcd_endpoint, "--store", self.s3["STRATA_S3_TEST_STORE"],
+             "--data-dir", server.data_dir, "--thrift-port", str(server.thrift),
+             "--grpc-port", str(server.grpc), "--http-port", str(server.http)],
+            stdout=log, stderr=subprocess.STDOUT, cwd=REPO_ROOT, env=env)
+        self.servers.append(server)
+        self.wait_for_log(server, wait_for)
+        text = server.log()
+        marker = "as server "
+        server.sid = text[text.index(marker) + len(marker):].split(";")[0].strip()
+        return server
+
+    def wait_for_log(self, server, text, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in server.log():
+                return
+            if server.proc.poll() is not None:
+                raise AssertionError("server %d exited (%s):\n%s" % (
+                    server.index, server.proc.returncode, server.log()[-3000:]))
+            time.sleep(0.05)
+        raise AssertionError("server %d: %r not logged in %d s:\n%s" % (
+            server.index, text, timeout, server.log()[-3000:]))
+
+    def status(self):
+        out = subprocess.run([binary(), "cluster", "status", "--etcd", self.etcd_endpoint,
+                              "--cluster", self.name, "--json"],
+                             check=True, capture_output=True, text=True).stdout
+        return json.loads(out)
+
+    def master(self):
+        sid = self.status()["master"]
+        for server in self.servers:
+            if server.sid == sid and server.proc.poll() is None:
+                return server
+        return None
+
+    def wait_for_master(self, other_than=None, timeout=30):
+        """The serving master (its Thrift port answers), other than `other_than`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            master = self.master()
+            if master is not None and master is not other_than and "listening on" in master.log():
+                return master
+            time.sleep(0.05)
+        raise AssertionError("no master within %d s" % timeout)
+
+    def standbys(self):
+        master = self.master()
+        return [s for s in self.servers if s.proc.poll() is None and s is not master]
+
+    def kill9(self, server):
+        server.proc.send_signal(signal.SIGKILL)
+        server.proc.wait(timeout=10)
+
+    def stop(self):
+        for server in self.servers:
+            if server.proc.poll() is None:
+                try:
+                    server.proc.send_signal(signal.SIGCONT)
+                    server.proc.terminate()
+                    server.proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    server.proc.kill()
+                    server.proc.wait(timeout=10)
+        subprocess.run([os.path.join(REPO_ROOT, "scripts", "s3proxy-env"), "stop",
+                        self.s3["S3PROXY_PID"]], cwd=REPO_ROOT)
+        self._stop_etcd()
+
+    def _stop_etcd(self):
+        subprocess.run([os.path.join(REPO_ROOT, "scripts", "etcd-env"), "stop",
+                        self.etcd["ETCD_PID"]], cwd=REPO_ROOT)

@@ -1,0 +1,36 @@
+"""happybase's and the Bigtable client's compatibility suites against a 3-server cluster,
+through one standby's endpoint (the standby passes the connections to the master)."""
+
+import os
+import subprocess
+import sys
+
+from harness import REPO_ROOT, Cluster
+
+
+def run_suite(path, env):
+    result = subprocess.run([sys.executable, "-m", "pytest", path, "-q", "-p", "no:cacheprovider"],
+                            cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600)
+    tail = "\n".join(result.stdout.splitlines()[-15:])
+    assert result.returncode == 0, "%s failed through the cluster:\n%s\n%s" % (
+        path, tail, result.stderr[-2000:])
+    return tail
+
+
+def test_compatibility_suites_pass_through_one_endpoint_of_a_3_server_cluster():
+    cluster = Cluster(name="compat%d" % os.getpid())
+    try:
+        cluster.start_server(wait_for="listening on")
+        endpoint = cluster.start_server()
+        cluster.start_server()
+        env = dict(os.environ)
+        env.update({
+            "STRATA_COMPAT_SERVER": "127.0.0.1:%d" % endpoint.thrift,
+            "STRATA_COMPAT_FLAVOR": "strata",
+            "STRATA_BIGTABLE_SERVER": "127.0.0.1:%d" % endpoint.grpc,
+            "STRATA_BIGTABLE_THRIFT_PORT": str(endpoint.thrift),
+        })
+        print(run_suite("tests/compat", env))
+        print(run_suite("tests/bigtable", env))
+    finally:
+        cluster.stop()
