@@ -7,11 +7,13 @@
 //! - [`node`]: joining (etcd, store probe, lease, keepalive) and the election;
 //! - [`takeover`]: sealing dead streams and opening the engine on the store;
 //! - [`ownership`]: regions owned, with epochs (the registry and the manifest pointers);
+//! - [`maintenance`]: the master's housekeeping (a short live WAL, its progress in etcd);
 //! - [`proxy`]: a standby's pass-through to the master;
 //! - [`status`]: `strata cluster status`.
 
 pub mod config;
 pub mod error;
+pub mod maintenance;
 pub mod node;
 pub mod ownership;
 pub mod proxy;

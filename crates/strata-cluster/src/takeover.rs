@@ -9,15 +9,15 @@
 //! and flushed every region, [`retire_streams`] records the streams as replayed so the
 //! next takeover skips them.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use strata_coord::Leadership;
+use strata_coord::{Leadership, StreamRecord};
 use strata_engine::EngineOptions;
 use strata_objstore::{
     fence_stream, list_stream, list_streams, ObjectFs, ObjectWalOpener, RandomTokens, RetryPolicy,
-    StreamId, WriterDeps,
+    StreamId, StreamProgress, WriterDeps,
 };
 
 use crate::error::{Error, Result};
@@ -40,8 +40,9 @@ fn deps(node: &ClusterNode) -> WriterDeps {
     }
 }
 
-/// Seals every stream a new master must replay, and returns them.
-pub fn seal_dead_streams(node: &ClusterNode) -> Result<Vec<StreamId>> {
+/// Seals every stream a new master must replay, and returns them, each with the first
+/// object a replay needs (what its writer last published; 0 if nothing).
+pub fn seal_dead_streams(node: &ClusterNode) -> Result<Vec<(StreamId, u64)>> {
     let etcd_error = |source| Error::Etcd {
         endpoints: node.config.etcd.clone(),
         source,
@@ -50,9 +51,9 @@ pub fn seal_dead_streams(node: &ClusterNode) -> Result<Vec<StreamId>> {
         url: node.config.store.clone(),
         source,
     };
-    let retired: HashSet<String> = node
+    let records: HashMap<String, StreamRecord> = node
         .coord
-        .retired_streams()
+        .stream_records()
         .map_err(etcd_error)?
         .into_iter()
         .collect();
@@ -70,15 +71,17 @@ pub fn seal_dead_streams(node: &ClusterNode) -> Result<Vec<StreamId>> {
         if own || live.contains(&stream.server_id.to_string()) {
             continue;
         }
-        if retired.contains(&stream_name(stream)) {
+        let record = records.get(&stream_name(stream));
+        if record.is_some_and(|r| r.state == "replayed") {
             continue;
         }
+        let first_id = record.and_then(|r| r.first_live_id).unwrap_or(0);
         let objects = list_stream(&node.store, stream, &deps.retry).map_err(store_error)?;
         if !objects.iter().any(|o| o.is_fence()) {
             fence_stream(&node.store, stream, &deps).map_err(store_error)?;
             tracing::info!(%stream, "sealed a dead server's WAL stream");
         }
-        sealed.push(stream);
+        sealed.push((stream, first_id));
     }
     Ok(sealed)
 }
@@ -87,9 +90,9 @@ pub fn seal_dead_streams(node: &ClusterNode) -> Result<Vec<StreamId>> {
 pub fn retire_streams(
     node: &ClusterNode,
     leadership: &Leadership,
-    streams: &[StreamId],
+    streams: &[(StreamId, u64)],
 ) -> Result<()> {
-    for stream in streams {
+    for (stream, _) in streams {
         node.coord
             .retire_stream(leadership, &stream_name(*stream))
             .map_err(|source| Error::Etcd {
@@ -106,8 +109,9 @@ pub fn retire_streams(
 pub fn cluster_engine_options(
     node: &ClusterNode,
     mut engine: EngineOptions,
-    replay: Vec<StreamId>,
+    replay: Vec<(StreamId, u64)>,
     ownership: Arc<Ownership>,
+    progress: Arc<StreamProgress>,
     cache_dir: PathBuf,
 ) -> EngineOptions {
     let deps = deps(node);
@@ -123,6 +127,7 @@ pub fn cluster_engine_options(
     engine.wal_backend = Some(Arc::new(
         ObjectWalOpener::new(node.store.clone(), node.stream(), deps)
             .replaying(replay)
+            .with_progress(progress)
             .with_ack_gate(node.ack_gate()),
     ));
     engine.manifest_pointers = Some(ownership);

@@ -245,6 +245,15 @@ pub trait Coordinator: Send + Sync {
     fn retire_stream(&self, master: &Leadership, stream: &str) -> Result<()>;
     /// The streams no recovery needs to read.
     fn retired_streams(&self) -> Result<Vec<String>>;
+    /// Records where a recovery of `stream` starts (master only).
+    fn publish_stream_progress(
+        &self,
+        master: &Leadership,
+        stream: &str,
+        first_live_id: u64,
+    ) -> Result<()>;
+    /// Every stream record, by stream name.
+    fn stream_records(&self) -> Result<Vec<(String, crate::records::StreamRecord)>>;
 
     // Master election.
     /// Tries once to become master under `lease`.

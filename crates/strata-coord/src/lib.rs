@@ -41,7 +41,7 @@ pub use keys::{Keys, RegionId};
 pub use kv::MetaKv;
 pub use lease::Lease;
 pub use mem::MemKv;
-pub use records::{ManifestPointer, RegionRecord, RegionState};
+pub use records::{ManifestPointer, RegionRecord, RegionState, StreamRecord};
 
 /// The coordinator on etcd.
 pub type EtcdCoordinator = KvCoordinator<EtcdKv>;

@@ -172,11 +172,14 @@ mod tests {
     }
 }
 
-/// `/wal/<stream>`: a WAL stream that no recovery needs to read any more.
+/// `/wal/<stream>`: how much of a WAL stream a recovery must read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StreamRecord {
     pub v: u32,
-    /// Always `"replayed"` so far: every edit in it is in an SSTable of a committed
-    /// manifest. The objects themselves are the garbage collector's.
+    /// `"live"`: its writer serves; objects below `first_live_id` hold only flushed edits.
+    /// `"replayed"`: a new master replayed it and flushed; no recovery reads it again.
+    /// The objects themselves are the garbage collector's.
     pub state: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_live_id: Option<u64>,
 }

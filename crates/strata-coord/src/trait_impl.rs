@@ -107,6 +107,17 @@ impl<K: MetaKv> Coordinator for KvCoordinator<K> {
     fn retired_streams(&self) -> Result<Vec<String>> {
         Kc::retired_streams(self)
     }
+    fn publish_stream_progress(
+        &self,
+        master: &Leadership,
+        stream: &str,
+        first_live_id: u64,
+    ) -> Result<()> {
+        Kc::publish_stream_progress(self, master, stream, first_live_id)
+    }
+    fn stream_records(&self) -> Result<Vec<(String, crate::records::StreamRecord)>> {
+        Kc::stream_records(self)
+    }
     fn campaign(&self, lease: &Arc<Lease>, sid: &str, addr: &str) -> Result<Campaign> {
         Kc::campaign(self, lease, sid, addr)
     }

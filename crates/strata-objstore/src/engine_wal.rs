@@ -10,7 +10,7 @@
 //!   the garbage collector's job, which must also keep every stream's newest object while
 //!   its writer may live (the fencer's rule, `fencer.rs`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -35,7 +35,8 @@ pub struct ObjectWalOpener {
     /// `None`: replay the server's earlier incarnations (one server restarting on the
     /// same store). `Some`: replay exactly these fenced streams (cluster mode, where a
     /// new owner replays the streams of servers that died).
-    replay: Option<Vec<StreamId>>,
+    replay: Option<Vec<(StreamId, u64)>>,
+    progress: Option<Arc<StreamProgress>>,
     ack_gate: Option<AckGate>,
 }
 
@@ -64,14 +65,22 @@ impl ObjectWalOpener {
             stream,
             deps,
             replay: None,
+            progress: None,
             ack_gate: None,
         }
     }
 
-    /// Replays exactly `streams` (already fenced) at open instead of the server's earlier
-    /// incarnations.
-    pub fn replaying(mut self, streams: Vec<StreamId>) -> Self {
+    /// Replays exactly `streams` (already fenced), each from the given object id, at open
+    /// instead of the server's earlier incarnations.
+    pub fn replaying(mut self, streams: Vec<(StreamId, u64)>) -> Self {
         self.replay = Some(streams);
+        self
+    }
+
+    /// Reports the stream's first live object (everything below is flushed) to
+    /// `progress`, so a new master can replay from there.
+    pub fn with_progress(mut self, progress: Arc<StreamProgress>) -> Self {
+        self.progress = Some(progress);
         self
     }
 
@@ -92,16 +101,17 @@ impl ObjectWalOpener {
             Some(streams) => streams.clone(),
             None => earlier
                 .into_iter()
-                .map(|incarnation| StreamId::new(self.stream.server_id, incarnation))
+                .map(|incarnation| (StreamId::new(self.stream.server_id, incarnation), 0))
                 .collect(),
         };
-        for stream in streams {
-            replay_stream(&self.store, stream, &self.deps, on_edit)?;
+        for (stream, first_id) in streams {
+            replay_stream(&self.store, stream, first_id, &self.deps, on_edit)?;
         }
         let writer = WalStreamWriter::new(self.store.clone(), self.stream, 0, self.deps.clone());
         Ok(ObjectWal {
             writer: Mutex::new(writer),
-            flushed_below: AtomicU64::new(0),
+            live: Mutex::new(VecDeque::new()),
+            progress: self.progress.clone().unwrap_or_default(),
             ack_gate: self.ack_gate.clone(),
         })
     }
@@ -132,12 +142,14 @@ impl ObjectWalOpener {
 fn replay_stream(
     store: &BlockingStore,
     stream: StreamId,
+    first_id: u64,
     deps: &WriterDeps,
     on_edit: &mut dyn FnMut(WalEdit) -> strata_engine::Result<()>,
 ) -> strata_engine::Result<()> {
     let engine_error = Error::into_engine_error;
     let listed = list_stream(store, stream, &deps.retry).map_err(engine_error)?;
-    let objects = replayable(&listed);
+    let mut objects = replayable(&listed);
+    objects.retain(|o| o.id >= first_id);
     let mut replayed = 0usize;
     // In chunks, so a long stream is never all in memory at once.
     for chunk in objects.chunks(REPLAY_CHUNK) {
@@ -151,6 +163,19 @@ fn replay_stream(
     }
     tracing::info!(%stream, objects = objects.len(), edits = replayed, "WAL stream replayed");
     Ok(())
+}
+
+/// Live objects counted as one local WAL segment by the flush policy: with its limit of
+/// 32 segments, a stream keeps at most about 4,000 unflushed objects, which a new master
+/// reads in about a second with 32 GETs in flight.
+pub const OBJECTS_PER_UNIT: u64 = 128;
+
+/// Where a stream stands, for the cluster layer to publish: objects below `first_live_id`
+/// hold only flushed edits; `next_id` is the next object to be written.
+#[derive(Debug, Default)]
+pub struct StreamProgress {
+    pub first_live_id: AtomicU64,
+    pub next_id: AtomicU64,
 }
 
 /// Objects fetched per round of a replay.
@@ -170,8 +195,10 @@ impl WalBackendOpener for ObjectWalOpener {
 pub struct ObjectWal {
     writer: Mutex<WalStreamWriter>,
     ack_gate: Option<AckGate>,
-    /// Every edit below this seq is flushed (recorded for the garbage collector to come).
-    flushed_below: AtomicU64,
+    /// The stored objects holding edits, oldest first, with their newest seq; the ones
+    /// whose edits are all flushed are dropped from the front.
+    live: Mutex<VecDeque<(u64, u64)>>,
+    progress: Arc<StreamProgress>,
 }
 
 impl std::fmt::Debug for ObjectWal {
@@ -190,9 +217,15 @@ impl WalBackend for ObjectWal {
             return Ok(());
         }
         let mut writer = self.writer.lock();
-        writer
+        let durable = writer
             .append_framed(batch.records)
             .map_err(Error::into_engine_error)?;
+        self.progress
+            .next_id
+            .store(durable.object_id + 1, Ordering::Release);
+        if let Some(max_seq) = batch.max_seq {
+            self.live.lock().push_back((durable.object_id, max_seq));
+        }
         // Stored, but the writers wait for this answer: past the lease deadline the
         // region may already be replayed elsewhere, so the outcome must stay "unknown".
         match &self.ack_gate {
@@ -204,9 +237,29 @@ impl WalBackend for ObjectWal {
     }
 
     fn mark_flushed(&self, min_unflushed_seq: u64) -> strata_engine::Result<usize> {
-        self.flushed_below
-            .fetch_max(min_unflushed_seq, Ordering::AcqRel);
-        Ok(0)
+        let mut live = self.live.lock();
+        let mut dropped = 0;
+        while live
+            .front()
+            .is_some_and(|&(_, max_seq)| max_seq < min_unflushed_seq)
+        {
+            live.pop_front();
+            dropped += 1;
+        }
+        let first_live = match live.front() {
+            Some(&(id, _)) => id,
+            None => self.progress.next_id.load(Ordering::Acquire),
+        };
+        self.progress
+            .first_live_id
+            .fetch_max(first_live, Ordering::AcqRel);
+        Ok(dropped)
+    }
+
+    /// Objects still needed by a replay, in units of [`OBJECTS_PER_UNIT`]: the flush
+    /// policy's segment limit then bounds a replay to a few thousand objects.
+    fn live_units(&self) -> u64 {
+        self.live.lock().len() as u64 / OBJECTS_PER_UNIT
     }
 
     fn close(&self) -> strata_engine::Result<()> {

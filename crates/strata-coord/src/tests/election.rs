@@ -74,4 +74,16 @@ fn only_the_master_retires_a_replayed_stream() {
         vec!["7-1".to_string(), "9-2".to_string()]
     );
     assert!(m2.coord.retire_stream(&lead2, "bad/name").is_err());
+    m2.coord.publish_stream_progress(&lead2, "5-3", 42).unwrap();
+    let records = m2.coord.stream_records().unwrap();
+    let live = records.iter().find(|(n, _)| n == "5-3").unwrap();
+    assert_eq!(
+        (live.1.state.as_str(), live.1.first_live_id),
+        ("live", Some(42))
+    );
+    assert_eq!(
+        m2.coord.retired_streams().unwrap().len(),
+        2,
+        "a live stream is not retired"
+    );
 }

@@ -133,6 +133,16 @@ impl Engine {
         Ok(())
     }
 
+    /// Asks for a flush of the region pinning the oldest WAL data once the WAL holds too
+    /// much (`wal_flush_policy.rs`). Flushes check this themselves; a WAL backend that
+    /// grows without any flush (cluster mode's object stream under small writes) needs a
+    /// periodic call so that replay after a failover stays short.
+    pub fn keep_wal_bounded(&self) {
+        if let Some(region) = self.host.regions.region_pinning_the_wal(&self.context.wal) {
+            self.host.request_flush(region);
+        }
+    }
+
     /// Asks the flush lane to flush a region in the background.
     pub fn request_flush(&self, id: u64) {
         self.host.request_flush(id);

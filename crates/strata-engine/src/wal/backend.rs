@@ -42,6 +42,13 @@ pub trait WalBackend: Send + Sync {
     /// Called once by `Wal::close`, after the final sync; later writes are refused before
     /// they reach the backend.
     fn close(&self) -> Result<()>;
+
+    /// What the backend holds that a crash would replay, in the local WAL's segments (or
+    /// their equivalent), for the flush policy that keeps replay bounded
+    /// (`engine/wal_flush_policy.rs`). The local backend counts its segments itself.
+    fn live_units(&self) -> u64 {
+        0
+    }
 }
 
 /// Opens a backend: replays everything it holds, then is ready for new batches.

@@ -210,7 +210,9 @@ impl Wal {
 
     /// A snapshot of the WAL's counters.
     pub fn stats(&self) -> WalStats {
-        self.counters.snapshot()
+        let mut stats = self.counters.snapshot();
+        stats.segments += self.backend.live_units();
+        stats
     }
 
     /// The number of the segment being appended to, if one is open.

@@ -151,7 +151,7 @@ fn past_the_lease_deadline_a_stored_batch_is_not_acknowledged_and_replaying_name
     options.background_work = false;
     options.fs = Arc::new(ObjectFs::new(store.clone(), deps(22).retry, None));
     options.wal_backend = Some(Arc::new(
-        ObjectWalOpener::new(store.clone(), next, deps(22)).replaying(vec![stream]),
+        ObjectWalOpener::new(store.clone(), next, deps(22)).replaying(vec![(stream, 0)]),
     ));
     options.manifest_pointers = Some(pointers.for_writer("s22i1"));
     let engine = Engine::open(options).unwrap();
@@ -159,4 +159,62 @@ fn past_the_lease_deadline_a_stored_batch_is_not_acknowledged_and_replaying_name
     assert_eq!(value(&region, 1).as_deref(), Some("acked"));
     // The refused batch was stored: like any write that failed, its outcome is unknown.
     assert_eq!(value(&region, 2).as_deref(), Some("unknown"));
+}
+
+#[test]
+fn a_flush_moves_the_first_live_object_and_a_replay_from_it_loses_nothing() {
+    use std::sync::atomic::Ordering;
+
+    use crate::StreamProgress;
+
+    let store = BlockingStore::new(Arc::new(InMemory::new()), "memory://bound").unwrap();
+    let pointers = InMemoryPointers::new();
+    let progress = Arc::new(StreamProgress::default());
+    let stream = StreamId::new(31, 1);
+    let mut options = EngineOptions::new("/data");
+    options.background_work = false;
+    options.fs = Arc::new(ObjectFs::new(store.clone(), deps(31).retry, None));
+    options.wal_backend = Some(Arc::new(
+        ObjectWalOpener::new(store.clone(), stream, deps(31)).with_progress(Arc::clone(&progress)),
+    ));
+    options.manifest_pointers = Some(pointers.for_writer("s31i1"));
+    let engine = Engine::open(options).unwrap();
+    let region = engine.open_region(spec()).unwrap();
+    for row in 0..30 {
+        put(&region, row, "flushed").unwrap();
+    }
+    region.flush().unwrap();
+    engine.keep_wal_bounded();
+    for row in 30..40 {
+        put(&region, row, "unflushed").unwrap();
+    }
+    // The flush told the WAL what is flushed: the 30 objects before it are not live.
+    let first_live = progress.first_live_id.load(Ordering::Acquire);
+    assert!(
+        first_live >= 30,
+        "first live object {first_live} after a flush of 30 batches"
+    );
+    assert!(progress.next_id.load(Ordering::Acquire) >= 40);
+
+    fence_stream(&store, stream, &deps(97)).unwrap();
+    let next = StreamId::new(32, 1);
+    let mut options = EngineOptions::new("/data");
+    options.background_work = false;
+    options.fs = Arc::new(ObjectFs::new(store.clone(), deps(32).retry, None));
+    options.wal_backend = Some(Arc::new(
+        ObjectWalOpener::new(store.clone(), next, deps(32)).replaying(vec![(stream, first_live)]),
+    ));
+    options.manifest_pointers = Some(pointers.for_writer("s32i1"));
+    let engine = Engine::open(options).unwrap();
+    let region = engine.open_region(spec()).unwrap();
+    for row in 0..30 {
+        assert_eq!(value(&region, row).as_deref(), Some("flushed"), "row {row}");
+    }
+    for row in 30..40 {
+        assert_eq!(
+            value(&region, row).as_deref(),
+            Some("unflushed"),
+            "row {row}"
+        );
+    }
 }

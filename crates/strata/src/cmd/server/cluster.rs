@@ -14,9 +14,11 @@ use std::time::Duration;
 
 use parking_lot::RwLock;
 use serde::Deserialize;
+use strata_cluster::maintenance::Maintenance;
 use strata_cluster::proxy::{forward, MasterEndpoints, PortOf};
 use strata_cluster::takeover::{cluster_engine_options, retire_streams, seal_dead_streams};
 use strata_cluster::{ClusterConfig, ClusterNode, Endpoints, Ownership};
+use strata_objstore::StreamProgress;
 
 use super::config::ServerConfig;
 use super::{open_and_serve, wait_for_shutdown_signal, Endpoint, Serving};
@@ -149,6 +151,7 @@ async fn take_over(
         blocking(move || seal_dead_streams(&node).map_err(|e| e.to_string())).await?
     };
     let ownership = Ownership::new(Arc::clone(&node), leadership.clone());
+    let progress = Arc::new(StreamProgress::default());
     let mut service = config.service.clone();
     let cache_dir = cache_dir(&config);
     service.engine = cluster_engine_options(
@@ -156,6 +159,7 @@ async fn take_over(
         service.engine.clone(),
         sealed.clone(),
         Arc::clone(&ownership),
+        Arc::clone(&progress),
         cache_dir,
     );
     service.region_registry = Some(ownership);
@@ -163,6 +167,7 @@ async fn take_over(
     let description = format!("cluster {} (store {})", node.config.name, node.config.store);
     let serving = open_and_serve(&config, service, &description).await?;
     let db_service = Arc::clone(serving.db.service());
+    let maintenance = Maintenance::new(Arc::clone(&node), leadership.clone(), progress);
     blocking(move || {
         db_service
             .flush_all()
@@ -170,6 +175,7 @@ async fn take_over(
         retire_streams(&node, &leadership, &sealed).map_err(|e| e.to_string())
     })
     .await?;
+    start_maintenance(maintenance, serving.db.service());
     tracing::info!(
         elapsed_ms = clock.now().saturating_duration_since(started).as_millis() as u64,
         "takeover complete"
@@ -186,6 +192,31 @@ async fn leave(node: Arc<ClusterNode>) -> Result<(), String> {
         Ok(())
     })
     .await
+}
+
+/// Runs the master's housekeeping every second while the service exists. It holds the
+/// service weakly: the service (with its engine, whose object store owns a runtime) must
+/// be dropped by its closing, never inside this async task.
+fn start_maintenance(maintenance: Maintenance, service: &Arc<strata_server::Service>) {
+    let maintenance = Arc::new(maintenance);
+    let service = Arc::downgrade(service);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            ticks.tick().await;
+            let (m, weak) = (Arc::clone(&maintenance), service.clone());
+            let round = tokio::task::spawn_blocking(move || match weak.upgrade() {
+                Some(service) => {
+                    m.tick(service.directory().engine());
+                    true
+                }
+                None => false,
+            });
+            if !matches!(round.await, Ok(true)) {
+                return;
+            }
+        }
+    });
 }
 
 /// Resolves once etcd no longer holds this server's lease.
