@@ -53,6 +53,13 @@ class Server:
         self.proc = None
         self.sid = None
 
+    def current_sid(self):
+        """The id of the server's latest membership (it joins again after losing a lease)."""
+        text = self.log()
+        marker = "as server "
+        at = text.rfind(marker)
+        return text[at + len(marker):].split(";")[0].strip() if at >= 0 else None
+
     def log(self):
         try:
             with open(self.log_path) as f:
@@ -95,9 +102,7 @@ class Cluster:
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO_ROOT, env=env)
         self.servers.append(server)
         self.wait_for_log(server, wait_for)
-        text = server.log()
-        marker = "as server "
-        server.sid = text[text.index(marker) + len(marker):].split(";")[0].strip()
+        server.sid = server.current_sid()
         return server
 
     def wait_for_log(self, server, text, timeout=60):
@@ -121,6 +126,7 @@ class Cluster:
     def master(self):
         sid = self.status()["master"]
         for server in self.servers:
+            server.sid = server.current_sid()
             if server.sid == sid and server.proc.poll() is None:
                 return server
         return None

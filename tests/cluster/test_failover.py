@@ -133,3 +133,43 @@ def test_a_master_killed_during_its_takeover_is_replaced_and_nothing_is_lost(clu
     status = cluster.status()
     owners = {r["owner"] for r in status["regions"]}
     assert owners == {survivor.sid}, status
+
+
+def test_with_etcd_unreachable_the_master_stops_acknowledging_then_service_resumes(cluster):
+    first = cluster.start_server(wait_for="listening on")
+    cluster.start_server()
+    create_split_table(first.thrift, "e")
+    conn = happybase.Connection("127.0.0.1", port=first.thrift, timeout=10_000)
+    conn.table("e").put(b"before", {b"cf:q": b"1"})
+    conn.close()
+    etcd_pid = int(cluster.etcd["ETCD_PID"])
+    os.kill(etcd_pid, signal.SIGSTOP)
+    try:
+        time.sleep(2.5)  # past the master's own-clock lease deadline (TTL 2 s - 200 ms)
+        conn = happybase.Connection("127.0.0.1", port=first.thrift, timeout=10_000)
+        started = time.monotonic()
+        with pytest.raises(Exception) as refused:
+            conn.table("e").put(b"during", {b"cf:q": b"2"})
+        assert time.monotonic() - started < 5, "a refused write must not hang"
+        assert "lease" in str(refused.value) or "not serving" in str(refused.value), refused.value
+        conn.close()
+    finally:
+        os.kill(etcd_pid, signal.SIGCONT)
+    # Service resumes: the same master (a keepalive got through before etcd expired the
+    # lease) or a new one (etcd expired it; the old master exits).
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            master = cluster.wait_for_master(timeout=10)
+            c = happybase.Connection("127.0.0.1", port=master.thrift, timeout=10_000)
+            c.table("e").put(b"after", {b"cf:q": b"3"})
+            rows = dict(c.table("e").scan())
+            c.close()
+            break
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    assert rows.get(b"before") == {b"cf:q": b"1"}
+    assert rows.get(b"after") == {b"cf:q": b"3"}
+    assert b"during" not in rows

@@ -23,6 +23,10 @@ use strata_objstore::{
 use crate::config::{ClusterConfig, Endpoints};
 use crate::error::{Error, Result};
 
+/// The pause between campaigns that could not run (etcd unreachable, lease past its
+/// deadline) or found the key free but lost the race.
+const CAMPAIGN_RETRY: Duration = Duration::from_millis(100);
+
 /// How long one etcd request may take before it counts as failed.
 const ETCD_TIMEOUT: Duration = Duration::from_millis(500);
 
@@ -176,7 +180,7 @@ impl ClusterNode {
                     on_master(Some(current));
                     let _ = watch.next_timeout(Duration::from_secs(1));
                 }
-                Ok((None, _)) => {}
+                Ok((None, _)) => self.clock.sleep(CAMPAIGN_RETRY),
                 Err(e) => {
                     tracing::warn!(error = %e, "cannot watch the master key");
                     self.clock.sleep(Duration::from_millis(200));

@@ -254,7 +254,14 @@ impl MetaKv for EtcdKv {
     }
 
     fn keep_alive(&self, lease: LeaseId) -> Result<bool> {
-        self.run("lease keepalive", self.keep_alive_once(lease))
+        match self.run("lease keepalive", self.keep_alive_once(lease)) {
+            // etcd expired or revoked the lease meanwhile. etcd-client reports that as an
+            // error ("lease keep alive error: lease not found") rather than as a TTL of 0
+            // (seen with etcd 3.4 after a pause longer than the TTL): the same answer,
+            // gone for good.
+            Err(e) if e.to_string().contains("lease not found") => Ok(false),
+            other => other,
+        }
     }
 
     fn revoke_lease(&self, lease: LeaseId) -> Result<()> {

@@ -82,25 +82,43 @@ async fn blocking<T: Send + 'static>(
 /// Runs the server in cluster mode until SIGINT or SIGTERM (or the loss of its lease).
 pub async fn serve_cluster(config: ServerConfig) -> Result<(), String> {
     let cluster = config.cluster.resolve(&config)?;
-    let endpoints = endpoints(&config, &cluster);
-    let node =
-        blocking(move || ClusterNode::join(cluster, endpoints).map_err(|e| e.to_string())).await?;
-    println!(
-        "strata server joined cluster {} as server {}; standing by",
-        node.config.name, node.sid
-    );
-    let outcome = run_cluster(config, Arc::clone(&node)).await;
-    // Also on errors: the node's etcd client and store own runtimes that must not be
-    // dropped on this async runtime.
-    leave(node).await?;
-    if outcome.is_ok() {
-        println!("strata server stopped");
+    loop {
+        let (cluster, endpoints) = (cluster.clone(), endpoints(&config, &cluster));
+        let node =
+            blocking(move || ClusterNode::join(cluster, endpoints).map_err(|e| e.to_string()))
+                .await?;
+        println!(
+            "strata server joined cluster {} as server {}; standing by",
+            node.config.name, node.sid
+        );
+        let outcome = run_cluster(config.clone(), Arc::clone(&node)).await;
+        // Also on errors: the node's etcd client and store own runtimes that must not be
+        // dropped on this async runtime.
+        leave(node).await?;
+        match outcome {
+            // A standby holds no state: it joins again under a new lease.
+            Ok(RunEnd::LostLeaseStandingBy) => {
+                println!("strata server lost its cluster lease while standing by; joining again");
+            }
+            Ok(RunEnd::Stopped) => {
+                println!("strata server stopped");
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        }
     }
-    outcome
+}
+
+/// How a cluster run ended.
+enum RunEnd {
+    /// SIGINT or SIGTERM.
+    Stopped,
+    /// etcd dropped the lease before this server was elected.
+    LostLeaseStandingBy,
 }
 
 /// Stands by until elected, then takes over and serves until a signal.
-async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(), String> {
+async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<RunEnd, String> {
     let master: MasterEndpoints = Arc::new(RwLock::new(None));
     let forwarders = start_forwarders(&config, &master).await?;
     let campaign = {
@@ -111,15 +129,24 @@ async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(),
             })
         })
     };
-    let leadership = tokio::select! {
-        won = campaign => won.map_err(|e| format!("campaign failed: {e}"))?.map_err(|e| e.to_string())?,
+    let won = tokio::select! {
+        won = campaign => won.map_err(|e| format!("campaign failed: {e}"))?,
         _ = wait_for_shutdown_signal() => {
             stop_all(forwarders).await;
-            return Ok(());
+            return Ok(RunEnd::Stopped);
         }
         _ = wait_for_lost_lease(Arc::clone(&node)) => {
-            return Err("the cluster lease was lost (etcd expired it); exiting".into());
+            stop_all(forwarders).await;
+            return Ok(RunEnd::LostLeaseStandingBy);
         }
+    };
+    let leadership = match won {
+        Ok(leadership) => leadership,
+        Err(_) if node.lease_lost() => {
+            stop_all(forwarders).await;
+            return Ok(RunEnd::LostLeaseStandingBy);
+        }
+        Err(e) => return Err(e.to_string()),
     };
     stop_all(forwarders).await;
     println!("strata server {} elected master; taking over", node.sid);
@@ -134,7 +161,8 @@ async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(),
         }
     }
     tracing::info!("shutting down: closing connections, then flushing memstores");
-    serving.stop().await
+    serving.stop().await?;
+    Ok(RunEnd::Stopped)
 }
 
 /// Seals the dead streams, opens the service on the object store, flushes what was
