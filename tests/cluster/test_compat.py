@@ -1,7 +1,9 @@
 """happybase's and the Bigtable client's compatibility suites against a 3-server cluster,
 through one standby's endpoint (the standby passes the connections to the master)."""
 
+import json
 import os
+import urllib.request
 import subprocess
 import sys
 
@@ -15,6 +17,22 @@ def run_suite(path, env):
     assert result.returncode == 0, "%s failed through the cluster:\n%s\n%s" % (
         path, tail, result.stderr[-2000:])
     return tail
+
+
+def check_status_pages(cluster, endpoint):
+    """The master's status pages, reached through a standby's HTTP port, show the cluster
+    as `strata cluster status` does."""
+    base = "http://127.0.0.1:%d" % endpoint.http
+    with urllib.request.urlopen(base + "/api/v1/cluster", timeout=10) as r:
+        status = json.load(r)
+    expected = cluster.status()
+    assert status["master"] == expected["master"]
+    assert {s["sid"] for s in status["servers"]} == {s["sid"] for s in expected["servers"]}
+    assert len(status["servers"]) == 3
+    assert any(r["table"] == "strata:catalog" for r in status["regions"])
+    with urllib.request.urlopen(base + "/ui/cluster", timeout=10) as r:
+        page = r.read().decode()
+    assert expected["master"] in page and "Regions" in page
 
 
 def test_compatibility_suites_pass_through_one_endpoint_of_a_3_server_cluster():
@@ -32,5 +50,6 @@ def test_compatibility_suites_pass_through_one_endpoint_of_a_3_server_cluster():
         })
         print(run_suite("tests/compat", env))
         print(run_suite("tests/bigtable", env))
+        check_status_pages(cluster, endpoint)
     finally:
         cluster.stop()

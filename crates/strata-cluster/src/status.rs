@@ -61,6 +61,19 @@ impl ClusterStatus {
             CoordOptions::new(name),
         )
         .map_err(etcd_error)?;
+        Self::from_coordinator(&coord, etcd, name)
+    }
+
+    /// Reads the status through an open coordinator (a server's own).
+    pub fn from_coordinator(
+        coord: &EtcdCoordinator,
+        etcd: &str,
+        name: &str,
+    ) -> Result<ClusterStatus> {
+        let etcd_error = |source| Error::Etcd {
+            endpoints: etcd.to_string(),
+            source,
+        };
         let servers = coord
             .live_servers()
             .map_err(etcd_error)?

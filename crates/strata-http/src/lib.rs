@@ -1,7 +1,7 @@
 //! Strata's operations endpoints over HTTP, served on `--http-port`:
 //!
 //! - `/ui` and below: server-rendered status pages (overview, tables, cache and WAL,
-//!   background work, slow requests) with live charts;
+//!   background work, slow requests, the cluster) with live charts;
 //! - `/api/v1/...`: everything the pages show, as JSON;
 //! - `/metrics`: Prometheus text format;
 //! - `/healthz` (alive) and `/readyz` (serving; 503 otherwise).
@@ -11,6 +11,7 @@
 
 mod api;
 mod charts;
+mod cluster;
 mod exposition;
 mod format;
 mod health;
@@ -27,6 +28,7 @@ use axum::Router;
 use strata_server::Service;
 
 pub use charts::{ChartSample, Charts, CHART_SAMPLES};
+pub use cluster::ClusterView;
 pub use state::{ConfigEntry, HttpState};
 
 /// What every handler gets.
@@ -44,6 +46,8 @@ pub fn router(service: Arc<Service>, http: Arc<HttpState>) -> Router {
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(prometheus::metrics))
+        .route("/api/v1/cluster", get(cluster::api))
+        .route("/ui/cluster", get(cluster::page_handler))
         .merge(api::routes())
         .merge(ui::routes())
         .with_state(state)

@@ -45,6 +45,8 @@ pub struct HttpState {
     pub config: Vec<ConfigEntry>,
     pub charts: Charts,
     ready: AtomicBool,
+    /// Cluster mode's view of the cluster (`/ui/cluster`); unset standalone.
+    cluster: std::sync::OnceLock<Arc<dyn crate::cluster::ClusterView>>,
 }
 
 impl HttpState {
@@ -62,6 +64,7 @@ impl HttpState {
             config,
             charts: Charts::default(),
             ready: AtomicBool::new(true),
+            cluster: std::sync::OnceLock::new(),
         }
     }
 
@@ -73,6 +76,16 @@ impl HttpState {
     /// Whether `/readyz` answers 200.
     pub fn is_ready(&self) -> bool {
         self.ready.load(Ordering::Acquire)
+    }
+
+    /// Installs cluster mode's view of the cluster (once; later calls are ignored).
+    pub fn set_cluster(&self, view: Arc<dyn crate::cluster::ClusterView>) {
+        let _ = self.cluster.set(view);
+    }
+
+    /// The cluster view, in cluster mode.
+    pub fn cluster(&self) -> Option<Arc<dyn crate::cluster::ClusterView>> {
+        self.cluster.get().cloned()
     }
 
     /// Set to false when shutting down, so load balancers stop sending requests.

@@ -25,12 +25,13 @@ pub fn routes() -> Router<AppState> {
         .route("/ui/slow", get(activity::slow))
 }
 
-const NAV: [(&str, &str); 5] = [
+const NAV: [(&str, &str); 6] = [
     ("/ui", "Overview"),
     ("/ui/tables", "Tables"),
     ("/ui/storage", "Cache &amp; WAL"),
     ("/ui/background", "Background work"),
     ("/ui/slow", "Slow requests"),
+    ("/ui/cluster", "Cluster"),
 ];
 
 const STYLE: &str = r#"

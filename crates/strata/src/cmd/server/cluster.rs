@@ -194,6 +194,9 @@ async fn take_over(
     service.serving_gate = Some(node.serving_gate());
     let description = format!("cluster {} (store {})", node.config.name, node.config.store);
     let serving = open_and_serve(&config, service, &description).await?;
+    if let Some(http) = serving.http_state() {
+        http.set_cluster(Arc::new(NodeView(Arc::downgrade(&node))));
+    }
     let db_service = Arc::clone(serving.db.service());
     let maintenance = Maintenance::new(Arc::clone(&node), leadership.clone(), progress);
     blocking(move || {
@@ -245,6 +248,23 @@ fn start_maintenance(maintenance: Maintenance, service: &Arc<strata_server::Serv
             }
         }
     });
+}
+
+/// The status pages' view of the cluster, through this server's own etcd client. Weak,
+/// so the pages never keep a node (and its runtimes) alive.
+struct NodeView(std::sync::Weak<ClusterNode>);
+
+impl strata_http::ClusterView for NodeView {
+    fn status(&self) -> Result<serde_json::Value, String> {
+        let node = self.0.upgrade().ok_or("this server left the cluster")?;
+        let status = strata_cluster::ClusterStatus::from_coordinator(
+            &node.coord,
+            &node.config.etcd,
+            &node.config.name,
+        )
+        .map_err(|e| e.to_string())?;
+        serde_json::to_value(status).map_err(|e| e.to_string())
+    }
 }
 
 /// Resolves once etcd no longer holds this server's lease.

@@ -136,6 +136,11 @@ pub(crate) struct Serving {
 }
 
 impl Serving {
+    /// The HTTP endpoint's state, when the HTTP port is on.
+    pub(crate) fn http_state(&self) -> Option<&Arc<strata_http::HttpState>> {
+        self.http.as_ref().map(|h| &h.state)
+    }
+
     /// Closes the connections, then flushes and closes the database.
     pub(crate) async fn stop(self) -> Result<(), String> {
         if let Some(http) = self.http {
