@@ -166,25 +166,39 @@ impl ClusterNode {
                     }),
                 ));
             }
-            match self
-                .coord
-                .campaign(&self.lease, &self.sid, &self.endpoints.encode())
-            {
+            let endpoints = self.endpoints.encode();
+            match self.coord.campaign(&self.lease, &self.sid, &endpoints) {
                 Ok(Campaign::Won(leadership)) => return Ok(leadership),
                 Ok(Campaign::Lost(current)) => on_master(current),
-                Err(e) => tracing::warn!(error = %e, "campaign failed; retrying"),
+                Err(e) => {
+                    // Typically the lease is past its deadline while etcd is unreachable:
+                    // wait for a keepalive (or for the loss of the lease) before retrying.
+                    tracing::warn!(error = %e, "campaign failed; retrying");
+                    self.clock.sleep(CAMPAIGN_RETRY);
+                    continue;
+                }
             }
-            // Wake up when the key changes (or every second, to notice a lost lease).
             match self.coord.observe_master() {
                 Ok((Some(current), watch)) => {
                     on_master(Some(current));
-                    let _ = watch.next_timeout(Duration::from_secs(1));
+                    self.wait_for_change(&watch);
                 }
                 Ok((None, _)) => self.clock.sleep(CAMPAIGN_RETRY),
                 Err(e) => {
                     tracing::warn!(error = %e, "cannot watch the master key");
-                    self.clock.sleep(Duration::from_millis(200));
+                    self.clock.sleep(CAMPAIGN_RETRY);
                 }
+            }
+        }
+    }
+
+    /// Blocks until the master key changes (the master left or was replaced), waking
+    /// every second only to notice a lost lease: a standby costs etcd nothing while the
+    /// master is alive.
+    fn wait_for_change(&self, watch: &strata_coord::kv::WatchReceiver) {
+        while !self.lease_lost() {
+            if watch.next_timeout(Duration::from_secs(1)).is_some() {
+                return;
             }
         }
     }
