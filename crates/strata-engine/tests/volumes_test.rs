@@ -196,3 +196,69 @@ fn a_family_storage_policy_overrides_the_servers() {
         "after ALTER, new flushes follow COLD"
     );
 }
+
+/// Per-tier settings: files written on an HDD volume get its compression and block size;
+/// files on the SSD volume, which has none, keep the family's (no compression, 4 KiB).
+#[test]
+fn files_take_the_compression_and_block_size_of_their_storage_type() {
+    use strata_engine::fs::TierSettings;
+    use strata_engine::tools::InspectedTable;
+    use strata_engine::Compression;
+
+    let fs = MemFs::new();
+    let mut opts = EngineOptions::new("/unused");
+    opts.fs = Arc::new(fs.clone());
+    opts.background_work = false;
+    opts.volumes = vec![
+        Volume::new("default", "/ssd0", StorageType::Ssd),
+        Volume::new("hdd0", "/hdd0", StorageType::Hdd),
+    ];
+    opts.placement = Some(Arc::new(
+        ByCategory::new().route(FileCategory::Compaction, "hdd0"),
+    ));
+    opts.tier_settings.insert(
+        StorageType::Hdd,
+        TierSettings {
+            compression: Some(Compression::Zstd),
+            block_size: Some(64 << 10),
+        },
+    );
+    let engine = Engine::open(opts).unwrap();
+    let mut family = FamilyOptions::new("cf");
+    family.block_size = 4 << 10;
+    let region = engine
+        .open_region(RegionSpec {
+            id: 9,
+            families: vec![family],
+        })
+        .unwrap();
+    for i in 0..200u32 {
+        let cell = Cell::put(format!("r{i:04}"), "cf", "q", 10, vec![b'a'; 1024]);
+        region.mutate(vec![cell], Durability::SyncWal).unwrap();
+    }
+    region.flush().unwrap();
+    let inspect = |root: &str| {
+        let files = files_under(&fs, Path::new(root), ".sst");
+        assert_eq!(files.len(), 1, "{root}: {files:?}");
+        InspectedTable::open(&fs, Path::new(&files[0])).unwrap()
+    };
+    let flushed = inspect("/ssd0");
+    assert!(flushed.file_size() > 200 * 1024, "uncompressed on the SSD");
+    assert!(flushed.index_entries().unwrap().len() >= 40, "4 KiB blocks");
+    region.compact(true).unwrap();
+    let compacted = inspect("/hdd0");
+    assert!(
+        compacted.file_size() < flushed.file_size() / 10,
+        "ZSTD on the HDD: {} vs {}",
+        compacted.file_size(),
+        flushed.file_size()
+    );
+    assert!(
+        compacted.index_entries().unwrap().len() <= 4,
+        "64 KiB blocks"
+    );
+    for i in [0u32, 199] {
+        let row = region.get(&Get::new(format!("r{i:04}"))).unwrap().unwrap();
+        assert_eq!(row.cells[0].value.len(), 1024);
+    }
+}

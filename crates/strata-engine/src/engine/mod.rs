@@ -238,7 +238,7 @@ fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
     for volume in volumes.list() {
         volumes.fs().create_dir_all(&volume.root)?;
     }
-    Ok(volumes)
+    Ok(volumes.with_tier_settings(options.tier_settings.clone()))
 }
 
 /// What the engine's regions run on: `wal`, whose newest edit is `last_seq`, and `stores`.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::lanes::Lane;
 use crate::compaction::policy::CompactionConfig;
 use crate::error::{Error, Result};
-use crate::fs::{FileSystem, LocalFs, PlacementPolicy, Volume};
+use crate::fs::{FileSystem, LocalFs, PlacementPolicy, TierSettingsMap, Volume};
 use crate::manifest::ManifestPointers;
 use crate::options::WalOptions;
 use crate::region::RegionLimits;
@@ -25,6 +25,9 @@ pub struct EngineOptions {
     pub volumes: Vec<Volume>,
     /// Chooses a volume per file category; `None` puts everything on the first volume.
     pub placement: Option<Arc<dyn PlacementPolicy>>,
+    /// Compression and block size per storage type, overriding the family's for files
+    /// written on volumes of that type. Empty by default.
+    pub tier_settings: TierSettingsMap,
     pub clock: Arc<dyn Clock>,
     pub wal: WalOptions,
     /// Where the WAL stores its batches: `None` (the default) is local segment files in
@@ -76,6 +79,7 @@ impl EngineOptions {
             fs: Arc::new(LocalFs),
             volumes: Vec::new(),
             placement: None,
+            tier_settings: TierSettingsMap::new(),
             clock: Arc::new(SystemClock),
             wal: WalOptions::default(),
             wal_backend: None,

@@ -31,7 +31,7 @@ pub use mem::{CrashOptions, MemFs};
 pub use retaining::RetainingFs;
 pub use volume::{
     ByCategory, FileCategory, FirstVolume, Placement, PlacementPolicy, StoragePolicy, StorageType,
-    Tiered, Volume, Volumes,
+    TierSettings, TierSettingsMap, Tiered, Volume, Volumes,
 };
 
 /// A file being written sequentially.

@@ -8,7 +8,7 @@ use super::file::StoreFile;
 use super::view::StoreView;
 use super::Store;
 use crate::error::Result;
-use crate::fs::FileCategory;
+use crate::fs::{FileCategory, TierSettings};
 use crate::iter::KvIter;
 use crate::manifest::{FileOrigin, StoreFileEntry};
 use crate::memstore::Memstore;
@@ -94,7 +94,10 @@ impl Store {
             let mut builder = TableBuilder::new(
                 writer,
                 placement.path.clone(),
-                TableOptions::from_family(&family),
+                table_options(
+                    &family,
+                    self.ctx.volumes.tier_settings(placement.storage_type),
+                ),
             );
             let mut written = 0u64;
             while iter.valid() {
@@ -195,4 +198,16 @@ fn file_entry(
         created_at_ms: now_ms,
         range: None,
     })
+}
+
+/// The family's table settings, with what the volume's storage type overrides.
+fn table_options(family: &crate::options::FamilyOptions, tier: TierSettings) -> TableOptions {
+    let mut options = TableOptions::from_family(family);
+    if let Some(compression) = tier.compression {
+        options.compression = compression;
+    }
+    if let Some(block_size) = tier.block_size {
+        options.block_size = block_size;
+    }
+    options
 }

@@ -5,6 +5,7 @@
 //! stays valid when a volume is mounted somewhere else.
 
 mod policy;
+mod tier_settings;
 mod tiered;
 
 #[cfg(test)]
@@ -16,6 +17,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 pub use policy::{ByCategory, FirstVolume, PlacementPolicy};
+pub use tier_settings::{TierSettings, TierSettingsMap};
 pub use tiered::{StoragePolicy, Tiered};
 
 use super::FileSystem;
@@ -144,6 +146,8 @@ pub struct Placement {
     pub relative: PathBuf,
     /// The full path to create the file at.
     pub path: PathBuf,
+    /// The chosen volume's storage type (its tier settings apply to the file).
+    pub storage_type: StorageType,
 }
 
 /// A store's volumes, the filesystem they live on and the placement policy.
@@ -152,6 +156,7 @@ pub struct Volumes {
     fs: Arc<dyn FileSystem>,
     volumes: Vec<Volume>,
     policy: Arc<dyn PlacementPolicy>,
+    tiers: Arc<TierSettingsMap>,
 }
 
 impl Volumes {
@@ -177,6 +182,7 @@ impl Volumes {
             fs,
             volumes,
             policy,
+            tiers: Arc::default(),
         })
     }
 
@@ -186,7 +192,19 @@ impl Volumes {
             fs,
             volumes: vec![Volume::new("default", root, StorageType::Ssd)],
             policy: Arc::new(FirstVolume),
+            tiers: Arc::default(),
         }
+    }
+
+    /// Applies `tiers` to the files written from now on.
+    pub fn with_tier_settings(mut self, tiers: TierSettingsMap) -> Self {
+        self.tiers = Arc::new(tiers);
+        self
+    }
+
+    /// What files written on a volume of `storage_type` override.
+    pub fn tier_settings(&self, storage_type: StorageType) -> TierSettings {
+        self.tiers.get(&storage_type).copied().unwrap_or_default()
     }
 
     /// The filesystem every volume lives on.
@@ -240,6 +258,7 @@ impl Volumes {
             volume: volume.name.clone(),
             relative: relative.to_path_buf(),
             path,
+            storage_type: volume.storage_type,
         })
     }
 

@@ -37,6 +37,9 @@ pub struct FileConfig {
     pub storage_policy: Option<String>,
     /// Where WAL segments go (default: `storage_policy`).
     pub wal_storage_policy: Option<String>,
+    /// Compression and block size per storage type (`[tiers.hdd]`...).
+    #[serde(default)]
+    pub tiers: std::collections::BTreeMap<String, super::volumes::TierConfig>,
     /// Cluster mode (`[cluster]`); absent is standalone.
     #[serde(default)]
     pub cluster: super::cluster::ClusterFileConfig,
@@ -141,6 +144,7 @@ impl ServerConfig {
             volumes: file.volumes.clone(),
             storage_policy: file.storage_policy.clone(),
             wal_storage_policy: file.wal_storage_policy.clone(),
+            tiers: file.tiers.clone(),
         };
         tiering.apply(&data_dir, &mut engine)?;
         if let Some(v) = e.durability {

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use strata_engine::fs::{
-    FileCategory, FileSystem, LocalFs, StoragePolicy, StorageType, Tiered, Volume,
+    FileCategory, FileSystem, LocalFs, StoragePolicy, StorageType, TierSettings, TierSettingsMap,
+    Tiered, Volume,
 };
 use strata_engine::EngineOptions;
 
@@ -22,12 +23,56 @@ pub struct VolumeConfig {
     pub name: Option<String>,
 }
 
+/// One `[tiers.<storage type>]` table: what files written on that type's volumes use.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TierConfig {
+    /// `none`, `lz4`, `zstd`, `snappy` or `gz` (HBase's names, any case).
+    pub compression: Option<String>,
+    /// Data block size in KiB.
+    pub block_size_kb: Option<u64>,
+}
+
 /// The volume and policy keys of the configuration file.
 #[derive(Debug, Default, Clone)]
 pub struct TieringConfig {
     pub volumes: Vec<VolumeConfig>,
     pub storage_policy: Option<String>,
     pub wal_storage_policy: Option<String>,
+    pub tiers: std::collections::BTreeMap<String, TierConfig>,
+}
+
+/// `engine.tier_settings` from the `[tiers.*]` tables, every name and value checked.
+pub fn tier_settings(
+    tiers: &std::collections::BTreeMap<String, TierConfig>,
+) -> Result<TierSettingsMap, String> {
+    let mut out = TierSettingsMap::new();
+    for (name, tier) in tiers {
+        let storage_type: StorageType = name
+            .parse()
+            .map_err(|_| format!("[tiers.{name}]: the storage type must be ram, ssd or hdd"))?;
+        let compression = tier
+            .compression
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|e| format!("[tiers.{name}] compression: {e}"))?;
+        let block_size = match tier.block_size_kb {
+            Some(kb) if !(1..=16 * 1024).contains(&kb) => {
+                return Err(format!("[tiers.{name}] block_size_kb must be 1 to 16384"))
+            }
+            Some(kb) => Some(usize::try_from(kb * 1024).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        out.insert(
+            storage_type,
+            TierSettings {
+                compression,
+                block_size,
+            },
+        );
+    }
+    Ok(out)
 }
 
 /// The name the data directory's volume has always had: existing files stay readable.
@@ -44,6 +89,7 @@ impl TieringConfig {
     /// Sets `engine.volumes` and `engine.placement`; the data directory is always the first
     /// volume (store manifests live there), typed by a `[[volumes]]` entry with its path.
     pub fn apply(&self, data_dir: &Path, engine: &mut EngineOptions) -> Result<(), String> {
+        engine.tier_settings = tier_settings(&self.tiers)?;
         if self.is_default() {
             return Ok(());
         }
@@ -140,6 +186,7 @@ mod tests {
             volumes: file.volumes,
             storage_policy: policy.map(str::to_string),
             wal_storage_policy: wal.map(str::to_string),
+            tiers: Default::default(),
         }
     }
 
@@ -208,5 +255,34 @@ mod tests {
         );
         let err = apply(&tiering(&under_file, None, None), &data).unwrap_err();
         assert!(err.contains("cannot create the directory"), "{err}");
+    }
+
+    #[test]
+    fn tier_tables_set_compression_and_block_size_and_bad_ones_are_refused() {
+        #[derive(Deserialize)]
+        struct File {
+            tiers: std::collections::BTreeMap<String, TierConfig>,
+        }
+        let parse = |text: &str| tier_settings(&toml::from_str::<File>(text).unwrap().tiers);
+        let tiers = parse(
+            "[tiers.hdd]\ncompression = \"zstd\"\nblock_size_kb = 64\n[tiers.RAM]\ncompression = \"none\"\n",
+        )
+        .unwrap();
+        let hdd = tiers[&StorageType::Hdd];
+        assert_eq!(hdd.compression, Some(strata_engine::Compression::Zstd));
+        assert_eq!(hdd.block_size, Some(64 * 1024));
+        assert_eq!(
+            tiers[&StorageType::Ram].compression,
+            Some(strata_engine::Compression::None)
+        );
+        assert!(parse("[tiers.tape]\ncompression = \"zstd\"\n")
+            .unwrap_err()
+            .contains("tape"));
+        assert!(parse("[tiers.ssd]\ncompression = \"brotli\"\n")
+            .unwrap_err()
+            .contains("brotli"));
+        assert!(parse("[tiers.ssd]\nblock_size_kb = 0\n")
+            .unwrap_err()
+            .contains("block_size_kb"));
     }
 }
