@@ -60,7 +60,7 @@ pub(crate) mod wal;
 
 pub use api::{ColumnSelection, Get, RowResult, Scan, TimeRange};
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LEN};
-pub use engine::{Engine, EngineOptions};
+pub use engine::{Engine, EngineOptions, MoveReport};
 pub use error::{Error, ErrorKind, Result};
 pub use manifest::{InMemoryPointers, ManifestPointers, RowRange};
 pub use options::{
@@ -68,5 +68,5 @@ pub use options::{
     WalOptions,
 };
 pub use region::{PendingWrite, Region, RegionScanner, RegionSpec};
-pub use store::CompactionOutcome;
+pub use store::{CompactionOutcome, MoveRules};
 pub use wal::{FailureGuard, WalBackend, WalBackendOpener, WalBatch};

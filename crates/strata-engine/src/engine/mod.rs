@@ -4,6 +4,7 @@
 
 mod host;
 mod lanes;
+mod mover;
 mod options;
 mod region_set;
 mod split_merge;
@@ -18,6 +19,7 @@ use std::thread::JoinHandle;
 use parking_lot::Mutex;
 
 pub use lanes::Lane;
+pub use mover::MoveReport;
 pub use options::EngineOptions;
 
 use crate::cache::BlockCache;
@@ -37,6 +39,8 @@ use region_set::RegionSet;
 /// A running storage engine.
 pub struct Engine {
     options: EngineOptions,
+    /// Paces the mover's copies (`EngineOptions::mover_bytes_per_sec`).
+    mover_limiter: RateLimiter,
     volumes: Arc<Volumes>,
     cache: Arc<BlockCache>,
     /// What every region of the engine runs on.
@@ -85,7 +89,10 @@ impl Engine {
         } else {
             Vec::new()
         };
+        let mover_limiter =
+            RateLimiter::new(options.mover_bytes_per_sec, Arc::clone(&options.clock));
         Ok(Arc::new(Engine {
+            mover_limiter,
             options,
             volumes,
             cache,

@@ -11,6 +11,7 @@ use crate::fs::{FileSystem, LocalFs, PlacementPolicy, TierSettingsMap, Volume};
 use crate::manifest::ManifestPointers;
 use crate::options::WalOptions;
 use crate::region::RegionLimits;
+use crate::store::MoveRules;
 use crate::util::clock::{Clock, SystemClock};
 use crate::wal::WalBackendOpener;
 
@@ -28,6 +29,11 @@ pub struct EngineOptions {
     /// Compression and block size per storage type, overriding the family's for files
     /// written on volumes of that type. Empty by default.
     pub tier_settings: TierSettingsMap,
+    /// Which files the mover sends to another storage type beyond the storage policies
+    /// (the age rule); see `Engine::move_misplaced_files`.
+    pub move_rules: MoveRules,
+    /// The mover's copy rate (default 32 MiB/s); `None` = unlimited.
+    pub mover_bytes_per_sec: Option<u64>,
     pub clock: Arc<dyn Clock>,
     pub wal: WalOptions,
     /// Where the WAL stores its batches: `None` (the default) is local segment files in
@@ -80,6 +86,8 @@ impl EngineOptions {
             volumes: Vec::new(),
             placement: None,
             tier_settings: TierSettingsMap::new(),
+            move_rules: MoveRules::default(),
+            mover_bytes_per_sec: Some(32 << 20),
             clock: Arc::new(SystemClock),
             wal: WalOptions::default(),
             wal_backend: None,

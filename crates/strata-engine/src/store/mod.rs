@@ -4,6 +4,7 @@
 mod compact;
 mod file;
 mod flush;
+mod mover;
 mod reference;
 mod sources;
 mod view;
@@ -16,6 +17,7 @@ use parking_lot::{Mutex, RwLock};
 
 pub use compact::CompactionOutcome;
 pub use file::StoreFile;
+pub use mover::MoveRules;
 pub use sources::SourceFilter;
 pub use view::StoreView;
 

@@ -4,6 +4,7 @@
 //! Files are named by (volume name, path relative to the volume root), so a store's metadata
 //! stays valid when a volume is mounted somewhere else.
 
+mod movement;
 mod policy;
 mod tier_settings;
 mod tiered;

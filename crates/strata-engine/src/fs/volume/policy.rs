@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fmt::Debug;
 
-use super::{FileCategory, StoragePolicy, Volume};
+use super::{FileCategory, StoragePolicy, StorageType, Volume};
 
 /// Picks the volume for a new file. Implementations must be cheap: they run on every file
 /// creation.
@@ -20,6 +20,23 @@ pub trait PlacementPolicy: Send + Sync + Debug {
         volumes: &[Volume],
     ) -> usize {
         self.choose(category, volumes)
+    }
+
+    /// The storage type this policy would place a new `category` file on now (for the
+    /// mover); `None` for policies that do not place by storage type.
+    fn preferred_type(
+        &self,
+        _category: FileCategory,
+        _family_policy: Option<StoragePolicy>,
+        _volumes: &[Volume],
+    ) -> Option<StorageType> {
+        None
+    }
+
+    /// A volume of `storage_type` for a file the mover copies there; by default the first
+    /// one of that type.
+    fn choose_of_type(&self, storage_type: StorageType, volumes: &[Volume]) -> Option<usize> {
+        volumes.iter().position(|v| v.storage_type == storage_type)
     }
 }
 

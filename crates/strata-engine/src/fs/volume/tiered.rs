@@ -171,4 +171,32 @@ impl PlacementPolicy for Tiered {
         };
         self.choose_by(policy, category, volumes)
     }
+
+    fn preferred_type(
+        &self,
+        category: FileCategory,
+        family_policy: Option<StoragePolicy>,
+        volumes: &[Volume],
+    ) -> Option<StorageType> {
+        let policy = match (category, family_policy) {
+            (FileCategory::Wal, _) | (_, None) => self.policy_for(category),
+            (_, Some(family)) => family,
+        };
+        policy
+            .storage_types(category)
+            .iter()
+            .copied()
+            .find(|&t| volumes.iter().any(|v| v.storage_type == t))
+    }
+
+    fn choose_of_type(&self, storage_type: StorageType, volumes: &[Volume]) -> Option<usize> {
+        let of_type: Vec<usize> = (0..volumes.len())
+            .filter(|&i| volumes[i].storage_type == storage_type)
+            .collect();
+        if of_type.is_empty() {
+            return None;
+        }
+        let turn = self.turns[type_slot(storage_type)].fetch_add(1, Ordering::Relaxed);
+        Some(of_type[turn % of_type.len()])
+    }
 }

@@ -37,6 +37,9 @@ pub struct FileConfig {
     pub storage_policy: Option<String>,
     /// Where WAL segments go (default: `storage_policy`).
     pub wal_storage_policy: Option<String>,
+    /// Moving files between storage types (`[mover]`).
+    #[serde(default)]
+    pub mover: super::volumes::MoverConfig,
     /// Compression and block size per storage type (`[tiers.hdd]`...).
     #[serde(default)]
     pub tiers: std::collections::BTreeMap<String, super::volumes::TierConfig>,
@@ -97,6 +100,8 @@ pub struct ServerConfig {
     pub network: super::limits::NetworkLimits,
     /// Cluster mode's settings (`[cluster]` and the `--cluster`... flags).
     pub cluster: super::cluster::ClusterFileConfig,
+    /// Time between mover passes; `None` = no mover.
+    pub mover_interval: Option<Duration>,
 }
 
 /// Reads and parses a configuration file, with errors that name the file.
@@ -147,6 +152,7 @@ impl ServerConfig {
             tiers: file.tiers.clone(),
         };
         tiering.apply(&data_dir, &mut engine)?;
+        let mover_interval = file.mover.apply(&mut engine)?;
         if let Some(v) = e.durability {
             engine.wal.min_durability = match v {
                 DurabilitySetting::SyncWal => strata_engine::Durability::SyncWal,
@@ -205,6 +211,7 @@ impl ServerConfig {
             log_level: file.log_level.unwrap_or_else(|| "info".to_string()),
             service,
             cluster: file.cluster,
+            mover_interval,
         })
     }
 

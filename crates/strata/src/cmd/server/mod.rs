@@ -204,12 +204,47 @@ pub(crate) async fn open_and_serve(
         "strata server listening on thrift {}{grpc_text}{http_text} ({description})",
         thrift.addr,
     );
+    if let Some(interval) = config.mover_interval {
+        start_mover(db.service(), interval);
+    }
     Ok(Serving {
         db,
         thrift,
         grpc,
         http,
     })
+}
+
+/// Runs a mover pass every `interval` while the service exists (holding it weakly: the
+/// service is dropped by its closing, not by this task). A pass with nothing misplaced
+/// costs a walk over the open stores' file lists.
+fn start_mover(service: &Arc<strata_server::Service>, interval: std::time::Duration) {
+    let service = Arc::downgrade(service);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(interval);
+        ticks.tick().await; // the first tick is immediate
+        loop {
+            ticks.tick().await;
+            let weak = service.clone();
+            let pass = tokio::task::spawn_blocking(move || {
+                let service = weak.upgrade()?;
+                Some(service.directory().engine().move_misplaced_files())
+            });
+            match pass.await {
+                Ok(Some(Ok(report))) if report.files > 0 || report.failed > 0 => {
+                    tracing::info!(
+                        files = report.files,
+                        bytes = report.bytes,
+                        failed = report.failed,
+                        "mover pass"
+                    );
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(Some(Err(e))) => tracing::warn!(error = %e, "mover pass failed"),
+                Ok(None) | Err(_) => return,
+            }
+        }
+    });
 }
 
 /// What a server awaits to stop accepting and wind down.

@@ -33,6 +33,42 @@ pub struct TierConfig {
     pub block_size_kb: Option<u64>,
 }
 
+/// `[mover]`: moving existing files when a storage policy changes or files age.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoverConfig {
+    /// Seconds between passes (default 60; 0 turns the mover off).
+    pub interval_s: Option<u64>,
+    /// Copy rate in MiB/s (default 32; 0 = unlimited).
+    pub mb_per_sec: Option<u64>,
+    /// Files older than this many hours go to `age_storage_type` (Bigtable's age-based
+    /// tiering); unset: no age rule.
+    pub age_hours: Option<u64>,
+    /// `ram`, `ssd` or `hdd` (default `hdd`).
+    pub age_storage_type: Option<String>,
+}
+
+impl MoverConfig {
+    /// Sets the engine's move rules and rate; returns the interval between passes.
+    pub fn apply(&self, engine: &mut EngineOptions) -> Result<Option<std::time::Duration>, String> {
+        if let Some(hours) = self.age_hours {
+            let name = self.age_storage_type.as_deref().unwrap_or("hdd");
+            let storage_type: StorageType = name
+                .parse()
+                .map_err(|_| format!("[mover] age_storage_type {name:?}: ram, ssd or hdd"))?;
+            let age = std::time::Duration::from_secs(hours.saturating_mul(3600));
+            engine.move_rules.age = Some((age, storage_type));
+        }
+        if let Some(mb) = self.mb_per_sec {
+            engine.mover_bytes_per_sec = (mb > 0).then_some(mb.saturating_mul(1 << 20));
+        }
+        Ok(match self.interval_s.unwrap_or(60) {
+            0 => None,
+            s => Some(std::time::Duration::from_secs(s)),
+        })
+    }
+}
+
 /// The volume and policy keys of the configuration file.
 #[derive(Debug, Default, Clone)]
 pub struct TieringConfig {
@@ -284,5 +320,27 @@ mod tests {
         assert!(parse("[tiers.ssd]\nblock_size_kb = 0\n")
             .unwrap_err()
             .contains("block_size_kb"));
+    }
+
+    #[test]
+    fn the_mover_table_sets_the_age_rule_rate_and_interval() {
+        let mover: MoverConfig =
+            toml::from_str("age_hours = 24\nmb_per_sec = 8\ninterval_s = 30\n").unwrap();
+        let mut engine = EngineOptions::new("d");
+        let interval = mover.apply(&mut engine).unwrap();
+        assert_eq!(interval, Some(std::time::Duration::from_secs(30)));
+        assert_eq!(
+            engine.move_rules.age,
+            Some((std::time::Duration::from_secs(24 * 3600), StorageType::Hdd))
+        );
+        assert_eq!(engine.mover_bytes_per_sec, Some(8 << 20));
+        let off: MoverConfig = toml::from_str("interval_s = 0\n").unwrap();
+        assert_eq!(off.apply(&mut EngineOptions::new("d")).unwrap(), None);
+        let bad: MoverConfig =
+            toml::from_str("age_hours = 1\nage_storage_type = \"tape\"\n").unwrap();
+        assert!(bad
+            .apply(&mut EngineOptions::new("d"))
+            .unwrap_err()
+            .contains("tape"));
     }
 }
