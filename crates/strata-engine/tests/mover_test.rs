@@ -110,6 +110,7 @@ fn files_older_than_the_age_rule_move_to_its_storage_type() {
     opts.clock = clock.clone();
     opts.move_rules = MoveRules {
         age: Some((Duration::from_secs(3600), StorageType::Hdd)),
+        size: None,
     };
     let engine = Engine::open(opts).unwrap();
     engine.open_region(spec(None)).unwrap();
@@ -182,4 +183,21 @@ fn a_move_failing_or_crashing_at_any_step_loses_nothing() {
     // Not vacuous: most injected faults did hit a move (a fault in the old file's deletion
     // fails no move, and the move itself renames nothing).
     assert!(failed_moves >= 8, "only {failed_moves} moves failed");
+}
+
+#[test]
+fn files_at_least_the_size_rule_move_to_its_storage_type() {
+    let fs = MemFs::new();
+    let mut opts = options(Arc::new(fs.clone()));
+    opts.move_rules = MoveRules {
+        age: None,
+        size: Some((4096, StorageType::Hdd)),
+    };
+    let engine = Engine::open(opts).unwrap();
+    engine.open_region(spec(None)).unwrap();
+    write_and_flush(&engine, 0..2); // a small file
+    write_and_flush(&engine, 2..400); // a large one
+    assert_eq!(engine.move_misplaced_files().unwrap().files, 1);
+    assert_eq!((sst_count(&fs, "/ssd0"), sst_count(&fs, "/hdd0")), (1, 1));
+    check_rows(&engine, 0..400);
 }

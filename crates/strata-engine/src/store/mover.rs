@@ -1,5 +1,7 @@
 //! Moving a store's files between storage types: when a family's storage policy changed,
-//! or a file aged past the age rule (Bigtable's age-based tiering).
+//! a file aged past the age rule (Bigtable's age-based tiering), or grew past the size
+//! rule (large compaction outputs to HDD). The age rule wins over the size rule, which
+//! wins over the policy.
 //!
 //! A move is a copy to a volume of the target type under a new file number, then a
 //! manifest commit that swaps the entry, then the old file goes once its last reader lets
@@ -30,6 +32,8 @@ const COPY_CHUNK: usize = 1 << 20;
 pub struct MoveRules {
     /// Files older than this (by creation time) go to that storage type.
     pub age: Option<(Duration, StorageType)>,
+    /// Files at least this many bytes (large compaction outputs) go to that storage type.
+    pub size: Option<(u64, StorageType)>,
 }
 
 impl Store {
@@ -53,8 +57,13 @@ impl Store {
                     FileOrigin::Flush => FileCategory::Flush,
                     FileOrigin::Compaction => FileCategory::Compaction,
                 };
-                let target =
-                    aged.or_else(|| volumes.preferred_type(category, family.storage_policy))?;
+                let large = rules
+                    .size
+                    .filter(|&(min, _)| f.entry.size >= min)
+                    .map(|(_, storage_type)| storage_type);
+                let target = aged
+                    .or(large)
+                    .or_else(|| volumes.preferred_type(category, family.storage_policy))?;
                 (target != current).then_some((f.entry.file_number, target))
             })
             .collect()

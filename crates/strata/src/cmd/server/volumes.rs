@@ -46,6 +46,11 @@ pub struct MoverConfig {
     pub age_hours: Option<u64>,
     /// `ram`, `ssd` or `hdd` (default `hdd`).
     pub age_storage_type: Option<String>,
+    /// Files of at least this many MiB (large compaction outputs) go to
+    /// `large_storage_type`; unset: no size rule.
+    pub large_file_mb: Option<u64>,
+    /// `ram`, `ssd` or `hdd` (default `hdd`).
+    pub large_storage_type: Option<String>,
 }
 
 impl MoverConfig {
@@ -58,6 +63,13 @@ impl MoverConfig {
                 .map_err(|_| format!("[mover] age_storage_type {name:?}: ram, ssd or hdd"))?;
             let age = std::time::Duration::from_secs(hours.saturating_mul(3600));
             engine.move_rules.age = Some((age, storage_type));
+        }
+        if let Some(mb) = self.large_file_mb {
+            let name = self.large_storage_type.as_deref().unwrap_or("hdd");
+            let storage_type: StorageType = name
+                .parse()
+                .map_err(|_| format!("[mover] large_storage_type {name:?}: ram, ssd or hdd"))?;
+            engine.move_rules.size = Some((mb.saturating_mul(1 << 20), storage_type));
         }
         if let Some(mb) = self.mb_per_sec {
             engine.mover_bytes_per_sec = (mb > 0).then_some(mb.saturating_mul(1 << 20));
@@ -324,8 +336,10 @@ mod tests {
 
     #[test]
     fn the_mover_table_sets_the_age_rule_rate_and_interval() {
-        let mover: MoverConfig =
-            toml::from_str("age_hours = 24\nmb_per_sec = 8\ninterval_s = 30\n").unwrap();
+        let mover: MoverConfig = toml::from_str(
+            "age_hours = 24\nmb_per_sec = 8\ninterval_s = 30\nlarge_file_mb = 512\n",
+        )
+        .unwrap();
         let mut engine = EngineOptions::new("d");
         let interval = mover.apply(&mut engine).unwrap();
         assert_eq!(interval, Some(std::time::Duration::from_secs(30)));
@@ -334,6 +348,7 @@ mod tests {
             Some((std::time::Duration::from_secs(24 * 3600), StorageType::Hdd))
         );
         assert_eq!(engine.mover_bytes_per_sec, Some(8 << 20));
+        assert_eq!(engine.move_rules.size, Some((512 << 20, StorageType::Hdd)));
         let off: MoverConfig = toml::from_str("interval_s = 0\n").unwrap();
         assert_eq!(off.apply(&mut EngineOptions::new("d")).unwrap(), None);
         let bad: MoverConfig =
