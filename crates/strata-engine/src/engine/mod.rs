@@ -131,6 +131,11 @@ impl Engine {
         self.host.regions.get(id)
     }
 
+    /// Each volume's health (state, sync latency, errors), when there are several.
+    pub fn volume_health(&self) -> Vec<(String, crate::fs::VolumeHealthReport)> {
+        self.volumes.health_report()
+    }
+
     /// Flushes every open region now (cluster mode, after replaying another server's WAL
     /// stream: its edits are then in SSTables and the stream is no longer needed).
     pub fn flush_all(&self) -> Result<()> {
@@ -245,7 +250,13 @@ fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
     for volume in volumes.list() {
         volumes.fs().create_dir_all(&volume.root)?;
     }
-    Ok(volumes.with_tier_settings(options.tier_settings.clone()))
+    let volumes = volumes.with_tier_settings(options.tier_settings.clone());
+    // With a choice of volumes, placement passes over slow, failing or full ones.
+    Ok(if volumes.list().len() > 1 {
+        volumes.with_health(Arc::clone(&options.clock))
+    } else {
+        volumes
+    })
 }
 
 /// What the engine's regions run on: `wal`, whose newest edit is `last_seq`, and `stores`.

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use crate::error::Result;
 
 pub mod fault;
+pub mod health_fs;
 pub mod local;
 pub mod mem;
 pub mod retaining;
@@ -31,7 +32,7 @@ pub use mem::{CrashOptions, MemFs};
 pub use retaining::RetainingFs;
 pub use volume::{
     ByCategory, FileCategory, FirstVolume, Placement, PlacementPolicy, StoragePolicy, StorageType,
-    TierSettings, TierSettingsMap, Tiered, Volume, Volumes,
+    TierSettings, TierSettingsMap, Tiered, Volume, VolumeHealth, VolumeHealthReport, Volumes,
 };
 
 /// A file being written sequentially.

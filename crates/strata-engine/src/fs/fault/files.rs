@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::injector::{Injector, Verdict};
+use super::injector::{check_and_wait, Injector, Verdict};
 use super::FaultOp;
 use crate::error::{Error, Result};
 use crate::fs::{RandomAccessFile, WritableFile};
@@ -21,7 +21,7 @@ pub(super) struct FaultWritable {
 
 impl FaultWritable {
     fn verdict(&self, op: FaultOp) -> Verdict {
-        self.injector.lock().check(op, &[&self.path])
+        check_and_wait(&self.injector, op, &[&self.path])
     }
 
     /// Flush and sync are where bytes reach the disk, so that is where space runs out.
@@ -56,7 +56,7 @@ impl WritableFile for FaultWritable {
                 let e = std::io::Error::other("injected torn append");
                 Err(Error::io(&self.path, e))
             }
-            Verdict::Pass | Verdict::CorruptRead => {
+            Verdict::Pass | Verdict::CorruptRead | Verdict::Delay(_) => {
                 self.inner.append(data)?;
                 self.pending += data.len() as u64;
                 Ok(())
@@ -87,7 +87,7 @@ pub(super) struct FaultReadable {
 
 impl RandomAccessFile for FaultReadable {
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        let verdict = self.injector.lock().check(FaultOp::Read, &[&self.path]);
+        let verdict = check_and_wait(&self.injector, FaultOp::Read, &[&self.path]);
         match verdict {
             Verdict::Fail(e) => Err(Error::io(&self.path, e)),
             Verdict::CorruptRead => {
@@ -99,7 +99,9 @@ impl RandomAccessFile for FaultReadable {
                 }
                 Ok(data)
             }
-            Verdict::Pass | Verdict::TornAppend => self.inner.read_at(offset, len),
+            Verdict::Pass | Verdict::TornAppend | Verdict::Delay(_) => {
+                self.inner.read_at(offset, len)
+            }
         }
     }
 

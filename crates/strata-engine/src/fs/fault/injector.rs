@@ -2,6 +2,11 @@
 
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::util::clock::Clock;
 
 use super::{FaultKind, FaultOp, FaultRule, RuleId};
 
@@ -16,6 +21,8 @@ pub(super) enum Verdict {
     CorruptRead,
     /// Append a prefix of the bytes, then fail.
     TornAppend,
+    /// Wait this long (on the injector's clock, outside its lock), then run normally.
+    Delay(std::time::Duration),
 }
 
 struct ActiveRule {
@@ -54,6 +61,8 @@ pub(super) struct Injector {
     /// Set once a flush was refused for space; appends fail from then on too.
     disk_full: bool,
     injected: u64,
+    /// The clock delays sleep on (the system's unless a test injects one).
+    clock: Option<Arc<dyn Clock>>,
 }
 
 impl std::fmt::Debug for Injector {
@@ -129,6 +138,7 @@ impl Injector {
                     FaultKind::Error(kind) => Verdict::Fail(injected_error(kind, op)),
                     FaultKind::CorruptRead => Verdict::CorruptRead,
                     FaultKind::TornAppend => Verdict::TornAppend,
+                    FaultKind::Delay(d) => Verdict::Delay(d),
                 };
             }
         }
@@ -136,6 +146,17 @@ impl Injector {
             self.injected += 1;
         }
         verdict
+    }
+
+    /// Delays sleep on `clock` from now on.
+    pub fn set_clock(&mut self, clock: Arc<dyn Clock>) {
+        self.clock = Some(clock);
+    }
+
+    fn clock(&self) -> Arc<dyn Clock> {
+        self.clock
+            .clone()
+            .unwrap_or_else(crate::util::clock::system)
     }
 
     /// Charges `bytes` about to reach the OS against the disk budget; refuses when they do
@@ -157,5 +178,23 @@ impl Injector {
     fn fail_error(&mut self, kind: io::ErrorKind, op: FaultOp) -> io::Error {
         self.injected += 1;
         injected_error(kind, op)
+    }
+}
+
+/// Checks the rules for `op`; a delay is slept here, after the lock is released (so a slow
+/// volume's delay never holds up operations on other files), and then passes.
+pub(super) fn check_and_wait(injector: &Mutex<Injector>, op: FaultOp, paths: &[&Path]) -> Verdict {
+    let (verdict, clock) = {
+        let mut guard = injector.lock();
+        let verdict = guard.check(op, paths);
+        let clock = matches!(verdict, Verdict::Delay(_)).then(|| guard.clock());
+        (verdict, clock)
+    };
+    match (verdict, clock) {
+        (Verdict::Delay(duration), Some(clock)) => {
+            clock.sleep(duration);
+            Verdict::Pass
+        }
+        (verdict, _) => verdict,
     }
 }

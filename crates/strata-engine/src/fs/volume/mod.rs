@@ -4,8 +4,10 @@
 //! Files are named by (volume name, path relative to the volume root), so a store's metadata
 //! stays valid when a volume is mounted somewhere else.
 
+mod health;
 mod movement;
 mod policy;
+mod rotation;
 mod tier_settings;
 mod tiered;
 
@@ -17,6 +19,7 @@ use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
+pub use health::{VolumeHealth, VolumeHealthReport, FAILED_FOR};
 pub use policy::{ByCategory, FirstVolume, PlacementPolicy};
 pub use tier_settings::{TierSettings, TierSettingsMap};
 pub use tiered::{StoragePolicy, Tiered};
@@ -158,6 +161,8 @@ pub struct Volumes {
     volumes: Vec<Volume>,
     policy: Arc<dyn PlacementPolicy>,
     tiers: Arc<TierSettingsMap>,
+    /// Each volume's recent behaviour, when measured (more than one volume).
+    health: Option<Arc<VolumeHealth>>,
 }
 
 impl Volumes {
@@ -184,6 +189,7 @@ impl Volumes {
             volumes,
             policy,
             tiers: Arc::default(),
+            health: None,
         })
     }
 
@@ -194,6 +200,7 @@ impl Volumes {
             volumes: vec![Volume::new("default", root, StorageType::Ssd)],
             policy: Arc::new(FirstVolume),
             tiers: Arc::default(),
+            health: None,
         }
     }
 
@@ -238,16 +245,18 @@ impl Volumes {
         relative: &Path,
     ) -> Result<Placement> {
         check_relative(relative)?;
-        let index = match family_policy {
-            Some(policy) => self
-                .policy
-                .choose_for_family(category, policy, &self.volumes),
-            None => self.policy.choose(category, &self.volumes),
+        // The policy chooses among the volumes in rotation (not failing, full or slow).
+        let usable = self.in_rotation();
+        let candidates: Vec<Volume> = usable.iter().map(|&i| self.volumes[i].clone()).collect();
+        let chosen = match family_policy {
+            Some(policy) => self.policy.choose_for_family(category, policy, &candidates),
+            None => self.policy.choose(category, &candidates),
         };
+        let index = usable.get(chosen).copied().unwrap_or(usize::MAX);
         let volume = self.volumes.get(index).ok_or_else(|| {
             let msg = format!(
-                "placement policy chose volume {index} of {}",
-                self.volumes.len()
+                "placement policy chose volume {chosen} of {}",
+                candidates.len()
             );
             Error::InvalidArgument(msg)
         })?;
