@@ -1,4 +1,5 @@
-//! The block cache as reads reach it through an engine: scans that ask not to cache blocks.
+//! The block cache as reads reach it through an engine: scans that ask not to cache
+//! blocks, and a second level that serves what memory evicted, across a clean restart too.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -8,7 +9,7 @@ use std::sync::Arc;
 
 use common::db::{test_options, Db};
 use strata_engine::fs::{FileSystem, MemFs};
-use strata_engine::{Cell, Durability, FamilyOptions, Scan};
+use strata_engine::{Cell, Durability, FamilyOptions, L2Options, RowResult, Scan};
 
 const ROWS: u32 = 2000;
 
@@ -17,7 +18,11 @@ const ROWS: u32 = 2000;
 fn flushed_db() -> Db {
     let mut options = test_options(Arc::new(MemFs::new()) as Arc<dyn FileSystem>);
     options.block_cache_bytes = 8 << 20;
-    let db = Db::open(options, vec![FamilyOptions::new("cf")]).unwrap();
+    fill(Db::open(options, vec![FamilyOptions::new("cf")]).unwrap())
+}
+
+/// Writes `ROWS` rows and flushes them into one file.
+fn fill(db: Db) -> Db {
     for row in 0..ROWS {
         let cell = Cell::put(format!("r{row:05}"), "cf", "q", 1, vec![b'v'; 100]);
         db.region().mutate(vec![cell], Durability::SyncWal).unwrap();
@@ -52,4 +57,45 @@ fn a_scan_without_block_caching_reads_everything_and_caches_nothing() {
     let again = db.engine().cache_stats();
     assert_eq!(again.inserts, cached.inserts);
     assert!(again.hits > cached.hits, "{again:?}");
+}
+
+fn rows(db: &Db) -> Vec<RowResult> {
+    let scanner = db.region().scan(&Scan::new()).unwrap();
+    scanner.collect::<Result<Vec<_>, _>>().unwrap()
+}
+
+#[test]
+fn l2_serves_what_memory_evicted_and_survives_a_clean_restart() {
+    let l2_dir = tempfile::tempdir().unwrap();
+    let mut options = test_options(Arc::new(MemFs::new()) as Arc<dyn FileSystem>);
+    options.block_cache_bytes = 64 << 10; // far smaller than the table's blocks
+    options.l2_cache = Some(L2Options {
+        dir: l2_dir.path().join("l2"),
+        capacity_bytes: 16 << 20,
+    });
+    let mut db = fill(Db::open(options, vec![FamilyOptions::new("cf")]).unwrap());
+    let expected = rows(&db);
+    assert_eq!(expected.len(), ROWS as usize);
+    db.engine().flush_l2_cache();
+    let l2 = db.engine().cache_stats().l2.unwrap();
+    assert!(l2.demotions > 0 && l2.entries > 0, "{l2:?}");
+    assert_eq!(rows(&db), expected);
+    let again = db.engine().cache_stats().l2.unwrap();
+    assert!(
+        again.hits > l2.hits && again.promotions > l2.promotions,
+        "{again:?}"
+    );
+
+    db.close().unwrap();
+    db.reopen().unwrap();
+    let restored = db.engine().cache_stats().l2.unwrap();
+    assert!(restored.restored > 0, "{restored:?}");
+    assert_eq!(restored.hits, 0);
+    assert_eq!(rows(&db), expected, "the same rows after the restart");
+    let after = db.engine().cache_stats().l2.unwrap();
+    assert!(
+        after.hits > 0,
+        "blocks served from the kept file: {after:?}"
+    );
+    assert_eq!(after.corrupt, 0);
 }
