@@ -14,6 +14,7 @@ mod charts;
 mod exposition;
 mod format;
 mod health;
+mod l2_metrics;
 mod prometheus;
 mod state;
 mod ui;

@@ -4,6 +4,7 @@
 
 mod config;
 mod http;
+mod l2_cache;
 mod limits;
 mod memory;
 mod volumes;
