@@ -139,7 +139,7 @@ pub fn encode_entry(key: L2Key, body: &[u8]) -> (Vec<u8>, u32) {
 
 /// The block in `entry` (read from `slot`), if the entry is the one the index expects for
 /// `key` and its CRC matches; `None` for anything else (damaged, or overwritten since).
-pub fn decode_entry(entry: &[u8], key: L2Key, slot: &Slot) -> Option<Bytes> {
+pub fn decode_entry(entry: Vec<u8>, key: L2Key, slot: &Slot) -> Option<Bytes> {
     let expected_len = ENTRY_HEADER_LEN + slot.len as usize;
     if entry.len() != expected_len {
         return None;
@@ -156,7 +156,8 @@ pub fn decode_entry(entry: &[u8], key: L2Key, slot: &Slot) -> Option<Bytes> {
         && (file, offset) == key
         && crc == slot.crc
         && crc32c_parts(&[&header[..24], body]) == crc;
-    valid.then(|| Bytes::copy_from_slice(body))
+    // The body is returned without a copy: the entry's buffer, past its header.
+    valid.then(|| Bytes::from(entry).slice(ENTRY_HEADER_LEN..))
 }
 
 /// What a clean close leaves for the next open: where the write position was, and every
@@ -242,4 +243,113 @@ pub fn decode_index(bytes: &[u8], capacity: u64, nonce: u64) -> Result<Index, Fo
         return Err(FormatError::Truncated);
     }
     Ok(Index { head, entries })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_what_does_not_match() {
+        let header = FileHeader {
+            capacity: 1 << 20,
+            nonce: 9,
+        };
+        let bytes = header.encode();
+        assert_eq!(FileHeader::decode(&bytes, 1 << 20), Ok(header));
+        assert_eq!(
+            FileHeader::decode(&bytes, 2 << 20),
+            Err(FormatError::Capacity {
+                configured: 2 << 20,
+                stored: 1 << 20
+            })
+        );
+        let mut other_version = bytes.clone();
+        other_version[8] = 2;
+        assert_eq!(
+            FileHeader::decode(&other_version, 1 << 20),
+            Err(FormatError::Version(2))
+        );
+        let mut flipped = bytes.clone();
+        flipped[30] ^= 1;
+        assert_eq!(
+            FileHeader::decode(&flipped, 1 << 20),
+            Err(FormatError::Checksum)
+        );
+        assert_eq!(
+            FileHeader::decode(&bytes[..20], 1 << 20),
+            Err(FormatError::Truncated)
+        );
+        assert_eq!(
+            FileHeader::decode(&[0u8; 40], 1 << 20),
+            Err(FormatError::Magic)
+        );
+    }
+
+    #[test]
+    fn an_entry_is_returned_only_for_its_own_key_and_bytes() {
+        let (entry, crc) = encode_entry((5, 64), b"block bytes");
+        let slot = Slot {
+            pos: HEADER_REGION,
+            len: 11,
+            crc,
+        };
+        assert_eq!(
+            decode_entry(entry.clone(), (5, 64), &slot).as_deref(),
+            Some(&b"block bytes"[..])
+        );
+        assert_eq!(
+            decode_entry(entry.clone(), (5, 65), &slot),
+            None,
+            "other key"
+        );
+        assert_eq!(
+            decode_entry(entry.clone(), (6, 64), &slot),
+            None,
+            "other table"
+        );
+        let mut flipped = entry.clone();
+        flipped[ENTRY_HEADER_LEN + 3] ^= 1;
+        assert_eq!(decode_entry(flipped, (5, 64), &slot), None, "damaged body");
+        let stale = Slot {
+            crc: crc ^ 1,
+            ..slot
+        };
+        assert_eq!(
+            decode_entry(entry, (5, 64), &stale),
+            None,
+            "another write's CRC"
+        );
+    }
+
+    #[test]
+    fn an_index_round_trips_and_is_refused_for_another_file() {
+        let index = Index {
+            head: HEADER_REGION + 100,
+            entries: vec![(
+                (1, 2),
+                Slot {
+                    pos: HEADER_REGION,
+                    len: 68,
+                    crc: 3,
+                },
+            )],
+        };
+        let bytes = encode_index(1 << 20, 7, &index);
+        assert_eq!(decode_index(&bytes, 1 << 20, 7), Ok(index.clone()));
+        assert_eq!(decode_index(&bytes, 1 << 20, 8), Err(FormatError::Nonce));
+        assert!(matches!(
+            decode_index(&bytes, 2 << 20, 7),
+            Err(FormatError::Capacity { .. })
+        ));
+        assert_eq!(
+            decode_index(&bytes[..bytes.len() - 1], 1 << 20, 7),
+            Err(FormatError::Checksum)
+        );
+        let outside = encode_index(HEADER_REGION + 50, 7, &index);
+        assert_eq!(
+            decode_index(&outside, HEADER_REGION + 50, 7),
+            Err(FormatError::Bounds)
+        );
+    }
 }

@@ -174,18 +174,17 @@ impl L2Cache {
     fn read(&self, key: &L2Key, slot: Slot) -> Option<Bytes> {
         let shared = &self.shared;
         let len = ENTRY_HEADER_LEN + slot.len as usize;
-        let entry = shared.device.read_at(slot.pos, len);
-        if let Some(bytes) = entry
-            .as_ref()
-            .ok()
-            .and_then(|e| decode_entry(e, *key, &slot))
-        {
-            return Some(bytes);
-        }
+        // A read error is a miss too (logged once, with the error).
+        let error = match shared.device.read_at(slot.pos, len) {
+            Ok(entry) => match decode_entry(entry, *key, &slot) {
+                Some(bytes) => return Some(bytes),
+                None => None,
+            },
+            Err(e) => Some(e.to_string()),
+        };
         if shared.ring.lock().remove_at(key, slot.pos) {
             shared.corrupt.fetch_add(1, Ordering::Relaxed);
             if !shared.warned_corrupt.swap(true, Ordering::Relaxed) {
-                let error = entry.err().map(|e| e.to_string());
                 tracing::warn!(
                     pos = slot.pos,
                     ?error,
