@@ -91,7 +91,8 @@ pub fn remove_file(path: &Path) -> Result<()> {
 }
 
 /// Writes `bytes` to `path` through a synced temporary file renamed over it, so `path`
-/// holds either the old bytes or all of the new ones.
+/// holds either the old bytes or all of the new ones; the directory is synced after the
+/// rename, so the new name survives a power cut that follows.
 #[allow(clippy::disallowed_methods)] // see the module comment
 pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
@@ -101,7 +102,11 @@ pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         file.sync_all()
     };
     write().map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| Error::io(dir, e))
 }
 
 /// Creates `dir` and its parents.

@@ -21,7 +21,7 @@
 //! requires Rust 1.91 while this workspace declares `rust-version = 1.85`; (2) its API is
 //! async and its default runtime is tokio, so the synchronous engine (no tokio today) would
 //! need a runtime of its own plus `block_on` with deadlines on every read that misses memory,
-//! and tokio with foyer's dozen crates as new engine dependencies; (3) it is a memory+disk
+//! and tokio and foyer's own crates as new engine dependencies; (3) it is a memory+disk
 //! cache of its own, so using only its disk tier under our quick_cache level means its
 //! lower-level storage API. What Strata needs is small (a FIFO of immutable blocks with
 //! CRCs and a persisted index), so it is written here in a few hundred lines.
