@@ -100,7 +100,7 @@ impl SecondLevel {
 /// The block cache's side of the two levels.
 impl BlockCache {
     /// Charges a newly opened file as [`BlockCache::charge`] does, and registers its
-    /// second-level identity `l2_id` (see `levels.rs`) until the charge is dropped.
+    /// second-level identity `l2_id` (see the module comment) until the charge is dropped.
     pub fn open_file(
         self: &Arc<Self>,
         file_id: u64,
