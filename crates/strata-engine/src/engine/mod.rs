@@ -64,6 +64,10 @@ impl Engine {
         let volumes = Arc::new(build_volumes(&options)?);
         let replayed = replay_wal(&options, &volumes)?;
         let l2 = options.l2_cache.as_ref().map(L2Cache::open).transpose()?;
+        if l2.is_some() && options.block_cache_bytes == 0 {
+            // L2 is filled only by what the in-memory level evicts.
+            tracing::warn!("the L2 block cache stays empty with block_cache_mb = 0");
+        }
         let cache = BlockCache::with_l2(options.block_cache_bytes, l2);
         let stores = StoreContextFactory::new(Arc::clone(&volumes), Arc::clone(&cache));
         let context = Arc::new(region_context(
