@@ -79,7 +79,8 @@ pub(super) fn open(options: &L2Options) -> Result<Shared> {
         index_path,
         capacity,
         nonce,
-        max_block: (capacity - HEADER_REGION) / 4,
+        // Entries record their length in a u32.
+        max_block: ((capacity - HEADER_REGION) / 4).min(u64::from(u32::MAX)),
         ring: Mutex::new(restored),
         queued_bytes: AtomicU64::new(0),
         hits: AtomicU64::new(0),
