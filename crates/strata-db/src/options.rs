@@ -59,6 +59,17 @@ impl Options {
         self
     }
 
+    /// A second block-cache level: a file of `bytes` in `dir` on a fast local device (SSD
+    /// or tmpfs), holding data blocks evicted from the in-memory cache and kept across a
+    /// clean close. Off by default.
+    pub fn l2_cache(mut self, dir: impl Into<PathBuf>, bytes: u64) -> Self {
+        self.service.engine.l2_cache = Some(strata_engine::L2Options {
+            dir: dir.into(),
+            capacity_bytes: bytes,
+        });
+        self
+    }
+
     /// Durability of puts, deletes and check-and-mutates that do not choose their own, to
     /// tables without a DURABILITY of their own (default: `SyncWal`, which survives a
     /// process crash; `FsyncWal` also survives a power loss).

@@ -159,6 +159,14 @@ impl Scan {
         self
     }
 
+    /// Whether the blocks this scan reads enter the block cache (HBase's `cacheBlocks`,
+    /// default true): turn it off for a one-off full scan, so it does not push the working
+    /// set out of the cache.
+    pub fn cache_blocks(mut self, cache_blocks: bool) -> Self {
+        self.inner = self.inner.cache_blocks(cache_blocks);
+        self
+    }
+
     /// Returns at most `rows` rows.
     pub fn limit(mut self, rows: usize) -> Self {
         self.limit = Some(rows);

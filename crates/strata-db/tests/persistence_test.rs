@@ -79,3 +79,32 @@ fn a_db_over_a_borrowed_service_leaves_it_open() {
     let row = owner.table("t").unwrap().get(Get::new("r")).unwrap();
     assert!(row.is_some(), "the owner's service is still open");
 }
+
+#[test]
+fn a_second_cache_level_is_persisted_by_a_clean_close() {
+    let dir = tempfile::tempdir().unwrap();
+    let l2 = dir.path().join("l2");
+    let options = || Options::new(dir.path().join("data")).l2_cache(&l2, 4 << 20);
+    {
+        let db = Db::open_with(options()).unwrap();
+        let t = db
+            .create_table(TableBuilder::new("t").family(Family::new("cf")))
+            .unwrap();
+        for i in 0..200 {
+            t.put(Put::new(format!("k{i:03}")).add("cf", "q", "v"))
+                .unwrap();
+        }
+        let rows = t.scan(Scan::new().cache_blocks(false)).unwrap().count();
+        assert_eq!(rows, 200);
+        assert!(
+            l2.join("blocks").exists(),
+            "the cache file is created at open"
+        );
+        db.close().unwrap();
+    }
+    assert!(l2.join("index").exists(), "a clean close writes the index");
+    let db = Db::open_with(options()).unwrap();
+    assert!(!l2.join("index").exists(), "read once at open");
+    let t = db.table("t").unwrap();
+    assert_eq!(t.scan(Scan::new()).unwrap().count(), 200);
+}

@@ -102,7 +102,7 @@ impl Get {
 
 /// A range read over rows. For a reversed scan `start_row` is the highest row (inclusive) and
 /// `stop_row` the lowest (exclusive), as in HBase. Empty bounds are open.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Scan {
     pub start_row: Bytes,
     pub stop_row: Bytes,
@@ -112,6 +112,27 @@ pub struct Scan {
     pub time_range: TimeRange,
     /// Maximum number of rows returned.
     pub limit: Option<usize>,
+    /// HBase's `Scan.setCacheBlocks`: when false, the data blocks this scan reads from disk
+    /// are not inserted into the block cache (either level), so a one-off full scan does
+    /// not push out the working set. Blocks already cached are still used. Default true.
+    pub cache_blocks: bool,
+}
+
+impl Default for Scan {
+    /// Like a derived default (no versions: callers set them), but caching blocks, as in
+    /// HBase.
+    fn default() -> Self {
+        Scan {
+            start_row: Bytes::new(),
+            stop_row: Bytes::new(),
+            reversed: false,
+            columns: ColumnSelection::new(),
+            max_versions: 0,
+            time_range: TimeRange::ALL,
+            limit: None,
+            cache_blocks: true,
+        }
+    }
 }
 
 impl Scan {
@@ -121,6 +142,12 @@ impl Scan {
             max_versions: 1,
             ..Scan::default()
         }
+    }
+
+    /// Sets whether the blocks this scan reads enter the block cache.
+    pub fn cache_blocks(mut self, cache_blocks: bool) -> Self {
+        self.cache_blocks = cache_blocks;
+        self
     }
 
     /// Sets the row range.

@@ -59,6 +59,7 @@ pub mod util;
 pub(crate) mod wal;
 
 pub use api::{ColumnSelection, Get, RowResult, Scan, TimeRange};
+pub use cache::{L2Options, L2Stats};
 pub use cell::{Cell, CellType, LATEST_TIMESTAMP, MAX_ROW_LEN};
 pub use engine::{Engine, EngineOptions, MoveReport};
 pub use error::{Error, ErrorKind, Result};

@@ -15,6 +15,7 @@ mod cluster;
 mod exposition;
 mod format;
 mod health;
+mod l2_metrics;
 mod prometheus;
 mod state;
 mod ui;

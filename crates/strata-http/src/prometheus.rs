@@ -408,4 +408,5 @@ fn engine(e: &mut Exposition, state: &AppState) {
             e.sample(name, &[("tier", t.tier)], value(t));
         }
     }
+    crate::l2_metrics::l2_cache(e, stats.cache.l2.as_ref());
 }

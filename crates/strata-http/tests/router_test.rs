@@ -372,3 +372,35 @@ async fn ui_pages_render_with_the_data() {
         "escaped"
     );
 }
+
+#[tokio::test]
+async fn the_second_cache_level_shows_in_metrics_and_the_cache_report_only_when_configured() {
+    let f = fixture();
+    let plain = parse_prometheus(&call(&f, "/metrics").await.2);
+    assert!(!plain.contains_key("strata_l2_cache_capacity_bytes"));
+    assert_eq!(json(&f, "/api/v1/cache").await["l2"], Value::Null);
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = ServiceOptions::new(dir.path().join("data"));
+    options.engine.l2_cache = Some(strata_engine::L2Options {
+        dir: dir.path().join("l2"),
+        capacity_bytes: 4 << 20,
+    });
+    let service = Service::open(options).unwrap();
+    let with_l2 = Fixture {
+        _dir: dir,
+        service,
+        http: Arc::clone(&f.http),
+    };
+    let metrics = parse_prometheus(&call(&with_l2, "/metrics").await.2);
+    assert_eq!(metrics["strata_l2_cache_capacity_bytes"], (4 << 20) as f64);
+    assert_eq!(metrics["strata_l2_cache_hits_total"], 0.0);
+    assert_eq!(metrics["strata_l2_cache_promotions_total"], 0.0);
+    let report = json(&with_l2, "/api/v1/cache").await;
+    assert_eq!(report["l2"]["capacity_bytes"], 4 << 20);
+    assert!(call(&with_l2, "/ui/storage")
+        .await
+        .2
+        .contains("Second level"));
+    assert!(!call(&f, "/ui/storage").await.2.contains("Second level"));
+}

@@ -8,6 +8,10 @@
 //! Index and bloom blocks are not in either partition: each open file keeps them decoded
 //! (`table/reader.rs`), and their memory is charged to this cache's capacity. How the
 //! capacity is divided between that memory and the two partitions is in `sizing.rs`.
+//!
+//! With a second level configured (`l2/`), data blocks evicted on insert go there, and a
+//! miss here may be served from there (`levels.rs`). Blocks pushed out by a resize are
+//! not demoted (resizes follow files opening and closing, and are rare).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -16,6 +20,8 @@ use parking_lot::Mutex;
 use quick_cache::sync::Cache;
 use quick_cache::{Lifecycle, Weighter};
 
+use super::l2::{L2Cache, L2Stats};
+use super::levels::SecondLevel;
 use super::sizing::{at_floor, CacheCharge, Demand, Reserve, HIGH_PRIORITY_PERCENT};
 use crate::table::block::Block;
 
@@ -51,6 +57,8 @@ pub struct CacheStats {
     pub capacity_bytes: u64,
     /// Blocks currently held.
     pub entries: u64,
+    /// The second level, when one is configured.
+    pub l2: Option<L2Stats>,
 }
 
 /// One partition's share of the counters and sizes.
@@ -82,30 +90,37 @@ impl Weighter<CacheKey, Block> for ByteWeighter {
     }
 }
 
-/// Counts evictions.
+/// Counts evictions and, with a second level, collects the evicted blocks into the
+/// request's state: the hook runs under a shard lock, so they are demoted after the insert
+/// returns (see [`BlockCache::insert`]).
 #[derive(Debug, Clone)]
-struct CountEvictions(Arc<AtomicU64>);
+struct OnEvict {
+    count: Arc<AtomicU64>,
+    collect: bool,
+}
 
-impl Lifecycle<CacheKey, Block> for CountEvictions {
-    type RequestState = ();
+impl Lifecycle<CacheKey, Block> for OnEvict {
+    type RequestState = Vec<(CacheKey, Block)>;
 
-    fn on_evict(&self, _state: &mut (), _key: CacheKey, _val: Block) {
-        self.0.fetch_add(1, Ordering::Relaxed);
+    fn on_evict(&self, state: &mut Self::RequestState, key: CacheKey, val: Block) {
+        self.count.fetch_add(1, Ordering::Relaxed);
+        if self.collect {
+            state.push((key, val));
+        }
     }
 }
 
-type Partition =
-    Cache<CacheKey, Block, ByteWeighter, quick_cache::DefaultHashBuilder, CountEvictions>;
+type Partition = Cache<CacheKey, Block, ByteWeighter, quick_cache::DefaultHashBuilder, OnEvict>;
 
 /// A partition of `capacity`, its hash tables sized for about `max_bytes` of blocks.
-fn partition(max_bytes: u64, capacity: u64, evictions: &Arc<AtomicU64>) -> Partition {
+fn partition(max_bytes: u64, capacity: u64, on_evict: OnEvict) -> Partition {
     let items = usize::try_from(max_bytes / TYPICAL_BLOCK).unwrap_or(usize::MAX);
     Cache::with(
         items.max(16),
         capacity,
         ByteWeighter,
         quick_cache::DefaultHashBuilder::default(),
-        CountEvictions(Arc::clone(evictions)),
+        on_evict,
     )
 }
 
@@ -141,6 +156,8 @@ pub struct BlockCache {
     high_hits: AtomicU64,
     high_evictions: Arc<AtomicU64>,
     normal_evictions: Arc<AtomicU64>,
+    /// The second level, if configured (driven from `levels.rs`).
+    pub(super) l2: Option<SecondLevel>,
 }
 
 impl std::fmt::Debug for BlockCache {
@@ -153,15 +170,25 @@ impl std::fmt::Debug for BlockCache {
 
 impl BlockCache {
     /// A cache of `capacity_bytes` for blocks and the open files' index and bloom memory.
+    #[cfg(test)]
     pub fn new(capacity_bytes: u64) -> Arc<BlockCache> {
+        BlockCache::with_l2(capacity_bytes, None)
+    }
+
+    /// A cache as [`BlockCache::new`] whose evicted data blocks go to `l2`.
+    pub fn with_l2(capacity_bytes: u64, l2: Option<Arc<L2Cache>>) -> Arc<BlockCache> {
         let high_evictions = Arc::new(AtomicU64::new(0));
         let normal_evictions = Arc::new(AtomicU64::new(0));
+        let on_evict = |count: &Arc<AtomicU64>| OnEvict {
+            count: Arc::clone(count),
+            collect: l2.is_some(),
+        };
         let partitions = (capacity_bytes > 0).then(|| {
             let high_max = capacity_bytes / 100 * HIGH_PRIORITY_PERCENT;
             (
                 // Created at capacity 0: it opens with the first IN_MEMORY file.
-                partition(high_max, 0, &high_evictions),
-                partition(capacity_bytes, capacity_bytes, &normal_evictions),
+                partition(high_max, 0, on_evict(&high_evictions)),
+                partition(capacity_bytes, capacity_bytes, on_evict(&normal_evictions)),
             )
         });
         Arc::new(BlockCache {
@@ -177,6 +204,7 @@ impl BlockCache {
             high_hits: AtomicU64::new(0),
             high_evictions,
             normal_evictions,
+            l2: l2.map(SecondLevel::new),
         })
     }
 
@@ -296,7 +324,12 @@ impl BlockCache {
             Priority::High | Priority::Normal => normal,
         };
         self.inserts.fetch_add(1, Ordering::Relaxed);
-        partition.insert(key, block);
+        let mut evicted = Vec::new();
+        partition.insert_with_lifecycle(key, block, &mut evicted);
+        // The partition's locks are released: the blocks it evicted can be demoted.
+        if let Some(l2) = &self.l2 {
+            l2.demote(evicted);
+        }
     }
 
     /// Current counters and sizes.
@@ -316,6 +349,7 @@ impl BlockCache {
             index_bloom_bytes: self.index_bloom.load(Ordering::Relaxed),
             capacity_bytes: self.capacity,
             entries: sum(|p| p.len() as u64),
+            l2: self.l2.as_ref().map(SecondLevel::stats),
         }
     }
 

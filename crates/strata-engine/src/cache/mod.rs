@@ -1,8 +1,12 @@
-//! The process-wide block cache.
+//! The process-wide block cache: an in-memory level (`block_cache.rs`) and an optional
+//! second level in a local file (`l2/`).
 mod block_cache;
+mod l2;
+mod levels;
 mod sizing;
 
 pub use block_cache::{BlockCache, CacheStats, Priority, TierStats};
+pub use l2::{L2Cache, L2Options, L2Stats};
 pub use sizing::CacheCharge;
 // The sizing constants are internal; tests check the sizes they bound.
 #[cfg(test)]

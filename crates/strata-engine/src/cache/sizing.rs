@@ -134,11 +134,23 @@ pub fn at_floor(capacity: u64, demand: Demand) -> bool {
 pub struct CacheCharge {
     cache: Arc<BlockCache>,
     demand: Demand,
+    /// The file registered with the second level (`BlockCache::open_file`).
+    file_id: Option<u64>,
 }
 
 impl CacheCharge {
     pub(super) fn new(cache: Arc<BlockCache>, demand: Demand) -> CacheCharge {
-        CacheCharge { cache, demand }
+        CacheCharge {
+            cache,
+            demand,
+            file_id: None,
+        }
+    }
+
+    /// The charge also unregisters `file_id` when dropped.
+    pub(super) fn for_file(mut self, file_id: u64) -> CacheCharge {
+        self.file_id = Some(file_id);
+        self
     }
 }
 
@@ -153,6 +165,9 @@ impl std::fmt::Debug for CacheCharge {
 impl Drop for CacheCharge {
     fn drop(&mut self) {
         self.cache.release(self.demand);
+        if let Some(file_id) = self.file_id {
+            self.cache.forget_file(file_id);
+        }
     }
 }
 

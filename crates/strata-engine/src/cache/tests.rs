@@ -2,6 +2,7 @@
 
 use super::block_cache::ENTRY_OVERHEAD;
 use super::*;
+use crate::cache::{L2Cache, L2Options};
 use crate::table::block::Block;
 
 /// A structurally valid block of exactly `n` bytes (n a multiple of 4, at least 4): no
@@ -178,4 +179,52 @@ fn small_changes_of_the_charges_do_not_resize() {
     );
     drop(base);
     assert_near(cache.tier_stats()[1].capacity_bytes, 64 << 20, 64 << 20);
+}
+
+fn l2(dir: &tempfile::TempDir) -> std::sync::Arc<L2Cache> {
+    let options = L2Options {
+        dir: dir.path().join("l2"),
+        capacity_bytes: 1 << 20,
+    };
+    L2Cache::open(&options).unwrap()
+}
+
+#[test]
+fn evicted_blocks_of_open_files_go_to_l2_and_come_back_promoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = BlockCache::with_l2(64 * 1024, Some(l2(&dir)));
+    let open = cache.open_file(1, 77, 0, 0);
+    let closed = cache.open_file(2, 88, 0, 0);
+    drop(closed);
+    for i in 0..100 {
+        cache.insert((1, i), block(4096), Priority::Normal);
+        cache.insert((2, i), block(4096), Priority::Normal);
+    }
+    cache.flush_l2();
+    let s = cache.stats();
+    let l2s = s.l2.unwrap();
+    assert!(s.evictions > 100, "{s:?}");
+    assert!(l2s.demotions > 50 && l2s.writes == l2s.demotions, "{l2s:?}");
+    // Block 0 of file 1 was evicted first; it is in the second level under the file's
+    // identity, and a closed file's blocks are not there at all.
+    assert!(cache.get(&(1, 0)).is_none());
+    let bytes = cache.get_l2(&(77, 0)).expect("demoted");
+    assert_eq!(bytes, block(4096).into_bytes());
+    assert!(cache.get_l2(&(88, 0)).is_none(), "closed file: not demoted");
+    let promoted = Block::new(bytes, std::sync::Arc::from(std::path::Path::new("t")), 0).unwrap();
+    cache.promote((1, 0), promoted, Priority::Normal);
+    assert!(cache.get(&(1, 0)).is_some(), "back in memory");
+    assert_eq!(cache.stats().l2.unwrap().promotions, 1);
+    drop(open);
+}
+
+#[test]
+fn without_l2_nothing_is_demoted_and_stats_have_no_second_level() {
+    let cache = BlockCache::new(64 * 1024);
+    let _open = cache.open_file(1, 77, 0, 0);
+    for i in 0..100 {
+        cache.insert((1, i), block(4096), Priority::Normal);
+    }
+    assert!(cache.get_l2(&(77, 0)).is_none());
+    assert_eq!(cache.stats().l2, None);
 }

@@ -22,7 +22,7 @@ pub use lanes::Lane;
 pub use mover::MoveReport;
 pub use options::EngineOptions;
 
-use crate::cache::BlockCache;
+use crate::cache::{BlockCache, L2Cache};
 use crate::error::{Error, Result};
 use crate::fs::{FileCategory, FileSystem, FirstVolume, RetainingFs, Volumes};
 use crate::memstore::limiter::MemoryLimiter;
@@ -67,7 +67,12 @@ impl Engine {
         }
         let volumes = Arc::new(build_volumes(&options)?);
         let replayed = replay_wal(&options, &volumes)?;
-        let cache = BlockCache::new(options.block_cache_bytes);
+        let l2 = options.l2_cache.as_ref().map(L2Cache::open).transpose()?;
+        if l2.is_some() && options.block_cache_bytes == 0 {
+            // L2 is filled only by what the in-memory level evicts.
+            tracing::warn!("the L2 block cache stays empty with block_cache_mb = 0");
+        }
+        let cache = BlockCache::with_l2(options.block_cache_bytes, l2);
         let stores = StoreContextFactory::new(Arc::clone(&volumes), Arc::clone(&cache))
             .with_pointers(options.manifest_pointers.clone());
         let context = Arc::new(region_context(
@@ -216,6 +221,11 @@ impl Engine {
             region.flush()?;
         }
         self.host.regions.clear();
+        // The second cache level is only a cache: failing to persist it costs the next
+        // process its warm blocks, not data, so it does not fail the close.
+        if let Err(e) = self.cache.close_l2() {
+            tracing::warn!(error = %e, "could not persist the L2 block cache; the next start begins empty");
+        }
         self.context.wal.close()
     }
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::lanes::Lane;
+use crate::cache::L2Options;
 use crate::compaction::policy::CompactionConfig;
 use crate::error::{Error, Result};
 use crate::fs::{FileSystem, LocalFs, PlacementPolicy, TierSettingsMap, Volume};
@@ -51,6 +52,10 @@ pub struct EngineOptions {
     /// How long a writer waits for memory or compaction before TooBusy.
     pub write_wait_timeout: Duration,
     pub block_cache_bytes: u64,
+    /// A second block-cache level in a file on a fast local device (HBase's file-backed
+    /// BucketCache): data blocks evicted from the in-memory cache go there. `None` (the
+    /// default): memory only.
+    pub l2_cache: Option<L2Options>,
     pub compaction: CompactionConfig,
     /// Writers to a store with this many SSTables wait for compaction (HBase's
     /// hbase.hstore.blockingStoreFiles), so reads cannot degrade without bound.
@@ -96,6 +101,7 @@ impl EngineOptions {
             memstore_flush_size: 128 << 20,
             write_wait_timeout: Duration::from_secs(30),
             block_cache_bytes: 256 << 20,
+            l2_cache: None,
             compaction: CompactionConfig::default(),
             blocking_store_files: 16,
             compaction_bytes_per_sec: Some(512 << 20),
@@ -145,6 +151,7 @@ impl std::fmt::Debug for EngineOptions {
             .field("memstore_limit", &self.memstore_limit)
             .field("memstore_flush_size", &self.memstore_flush_size)
             .field("block_cache_bytes", &self.block_cache_bytes)
+            .field("l2_cache", &self.l2_cache)
             .finish_non_exhaustive()
     }
 }

@@ -44,6 +44,12 @@ impl Engine {
         self.context.wal.stats()
     }
 
+    /// Waits until the blocks evicted from the in-memory block cache so far are written to
+    /// the second level (a no-op without one): for tests and benchmarks that look at it.
+    pub fn flush_l2_cache(&self) {
+        self.cache.flush_l2();
+    }
+
     /// The block cache's totals alone (see [`Engine::wal_stats`] for why).
     pub fn cache_stats(&self) -> CacheStats {
         self.cache.stats()

@@ -51,6 +51,7 @@ impl Region {
                 start_key: prefix.clone(),
                 end_key: key::row_end(&get.row),
                 time_range: get.time_range,
+                fill_cache: true,
             };
             let view = store.view();
             let mut iter = MergingIter::new(store.sources(&view, &filter)?);
@@ -106,6 +107,7 @@ impl Region {
                     key::row_prefix(high)
                 },
                 time_range: scan.time_range,
+                fill_cache: scan.cache_blocks,
             };
             let view = store.view();
             let iter = MergingIter::new(store.sources(&view, &filter)?);

@@ -13,7 +13,7 @@ pub(crate) use events::{EventLog, RegionRequests};
 
 // The cache and the WAL keep their counters next to the code that bumps them; their report
 // shapes are named here, with the rest of the snapshot.
-pub use crate::cache::{CacheStats, TierStats};
+pub use crate::cache::{CacheStats, L2Stats, TierStats};
 pub use crate::wal::stats::SYNC_LATENCY_BUCKETS;
 pub use crate::wal::WalStats;
 

@@ -24,6 +24,8 @@ pub struct SourceFilter<'a> {
     pub start_key: Vec<u8>,
     pub end_key: Vec<u8>,
     pub time_range: TimeRange,
+    /// Whether data blocks read from disk enter the block cache (a scan's `cache_blocks`).
+    pub fill_cache: bool,
 }
 
 impl Store {
@@ -46,7 +48,7 @@ impl Store {
         }
         for file in &view.files {
             if self.file_may_match(file, filter)? {
-                out.push(file.iter(true));
+                out.push(file.iter(filter.fill_cache));
             }
         }
         Ok(out)

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::fs::RandomAccessFile;
 use crate::key::{column_start, row_prefix};
 use crate::options::BloomType;
+use crate::util::crc::{crc32c, crc32c_parts};
 
 use super::block::Block;
 use super::bloom::BloomFilter;
@@ -25,6 +26,11 @@ pub struct TableReader {
     file: Arc<dyn RandomAccessFile>,
     path: Arc<Path>,
     file_id: u64,
+    /// The table's identity in the second cache level, which outlives the process: the
+    /// per-process `file_id` cannot key it. Derived from the table's own bytes (see
+    /// [`l2_identity`]), so the same bytes get the same id after a restart or a move, and
+    /// other bytes another id.
+    l2_id: u64,
     file_size: u64,
     cache: Option<Arc<BlockCache>>,
     policy: CachePolicy,
@@ -79,6 +85,7 @@ impl TableReader {
             file,
             path,
             file_id: BlockCache::next_file_id(),
+            l2_id: 0, // set once the index is read
             file_size,
             cache,
             policy: cache_policy,
@@ -88,11 +95,14 @@ impl TableReader {
             pinned_bloom: None,
             _charge: None,
         };
-        reader.load_index_and_bloom()?;
+        let index_crc = reader.load_index_and_bloom()?;
+        reader.l2_id = l2_identity(file_size, &trailer_bytes, &meta_bytes, index_crc);
         reader._charge = reader.cache.as_ref().map(|cache| {
             let in_memory = reader.policy.cache_data_blocks && reader.policy.in_memory;
             let raw = (reader.meta.raw_key_bytes).saturating_add(reader.meta.raw_value_bytes);
-            cache.charge(
+            cache.open_file(
+                reader.file_id,
+                reader.l2_id,
                 reader.pinned_bytes() as u64,
                 if in_memory { raw } else { 0 },
             )
@@ -102,13 +112,12 @@ impl TableReader {
 
     /// Reads the index and bloom blocks from the file (not through the cache: they are
     /// pinned in the reader, so caching them too would only take room from data blocks).
-    fn load_index_and_bloom(&mut self) -> Result<()> {
+    /// Returns the CRC32C of the index block's bytes (part of the table's `l2_id`).
+    fn load_index_and_bloom(&mut self) -> Result<u32> {
         let handle = self.trailer.index;
-        let block = Block::new(
-            self.read_from_disk(handle)?,
-            self.path.clone(),
-            handle.offset,
-        )?;
+        let index_bytes = self.read_from_disk(handle)?;
+        let index_crc = crc32c(&index_bytes);
+        let block = Block::new(index_bytes, self.path.clone(), handle.offset)?;
         let index = DecodedIndex::decode(block, &self.path)?;
         let bloom = match self.trailer.bloom {
             Some(handle) => Some(self.read_from_disk(handle)?),
@@ -119,7 +128,7 @@ impl TableReader {
         }
         self.index = index;
         self.pinned_bloom = bloom;
-        Ok(())
+        Ok(index_crc)
     }
 
     /// The table's meta block.
@@ -141,6 +150,12 @@ impl TableReader {
     #[cfg(test)]
     pub fn file_id(&self) -> u64 {
         self.file_id
+    }
+
+    /// The id this reader's blocks have in the second cache level.
+    #[cfg(test)]
+    pub fn l2_id(&self) -> u64 {
+        self.l2_id
     }
 
     /// The last key of each data block, in file order: an evenly spread sample of the
@@ -210,6 +225,16 @@ impl TableReader {
         if let Some(block) = cache.get(&key) {
             return Ok(block);
         }
+        if let Some(bytes) = cache.get_l2(&(self.l2_id, handle.offset)) {
+            // The entry passed its CRC, so these are the bytes demoted under this table's
+            // identity; should they still not parse, they are a miss, never an error.
+            if let Ok(block) = parse(bytes).and_then(Block::with_prefix_index) {
+                if fill_cache {
+                    cache.promote(key, block.clone(), priority);
+                }
+                return Ok(block);
+            }
+        }
         if !fill_cache {
             return parse(self.read_from_disk(handle)?);
         }
@@ -222,6 +247,17 @@ impl TableReader {
         let limit = self.file_size - TRAILER_LEN as u64;
         read_framed(&*self.file, &self.path, handle, limit)
     }
+}
+
+/// A table's identity in the second cache level: the CRC32C of its size, trailer and meta
+/// block (which holds its key range, counts and newest sequence id) in the high half, the
+/// CRC32C of its index block (every data block's last key and place) in the low half.
+/// Sequence ids only grow within an engine, so a table rewritten at the same path (a
+/// dropped and recreated table, or a file number reused) differs in its meta even when its
+/// cells do not; the per-entry CRC guards the bytes themselves.
+fn l2_identity(file_size: u64, trailer: &[u8], meta: &[u8], index_crc: u32) -> u64 {
+    let high = crc32c_parts(&[&file_size.to_le_bytes(), trailer, meta]);
+    (u64::from(high) << 32) | u64::from(index_crc)
 }
 
 /// Reads and unframes the block at `handle`, which must end at or before `limit`.

@@ -58,6 +58,9 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
         &rows,
     );
     body += "<p class=\"muted\">Size counts data blocks and the open files' index and bloom memory, which is charged to the cache: the tiers share what it leaves. The high tier holds the data blocks of IN_MEMORY families, sized for the IN_MEMORY files open (none: 0), up to a quarter; a scan churning the normal tier cannot evict them. Misses are counted for the cache as a whole.</p>";
+    if let Some(l2) = &t.l2 {
+        body += &second_level(l2);
+    }
 
     let wal = api::wal(&state);
     let w = &wal.stats;
@@ -91,4 +94,33 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
     ];
     body += &table(&["Counter", "Value"], &rows);
     page("/ui/storage", "Cache & WAL", &body)
+}
+
+/// The block cache's second level (a file on a local device), when configured.
+fn second_level(l2: &strata_engine::L2Stats) -> String {
+    let mut body = String::from("<h3>Second level (file)</h3><div class=\"cards\">");
+    body += &card(
+        "Size",
+        &format!("{} of {}", bytes(l2.size_bytes), bytes(l2.capacity_bytes)),
+        Some((l2.size_bytes, l2.capacity_bytes)),
+    );
+    body += &card("Blocks", &l2.entries.to_string(), None);
+    body += &card(
+        "Hits / misses",
+        &format!("{} / {}", l2.hits, l2.misses),
+        None,
+    );
+    body += &card(
+        "Demoted / promoted",
+        &format!("{} / {}", l2.demotions, l2.promotions),
+        None,
+    );
+    body += &card(
+        "Overwritten / rejected / corrupt",
+        &format!("{} / {} / {}", l2.evictions, l2.rejected, l2.corrupt),
+        None,
+    );
+    body += &card("Kept at start", &l2.restored.to_string(), None);
+    body += "</div><p class=\"muted\">Data blocks evicted from memory are written here; a memory miss that finds its block here is served from the file and put back into memory. Kept across a clean restart.</p>";
+    body
 }

@@ -33,6 +33,7 @@ pub(crate) fn create(call: &Call<'_>, table: &str) -> RestResult<Response> {
         columns: selection(&columns),
         max_versions: model.max_versions,
         time_range: TimeRange::new(model.start_time, model.end_time),
+        cache_blocks: model.cache_blocks,
         ..Scan::new()
     };
     if model.limit > 0 {

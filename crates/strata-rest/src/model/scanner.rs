@@ -28,6 +28,8 @@ pub struct ScannerModel {
     /// Most rows the scanner returns in all (0: no limit).
     pub limit: usize,
     pub filter: Option<String>,
+    /// HBase's `cacheBlocks`: false keeps the scan's blocks out of the block cache.
+    pub cache_blocks: bool,
 }
 
 #[derive(Deserialize)]
@@ -43,6 +45,7 @@ struct JsonScanner {
     max_versions: Option<i64>,
     limit: Option<i64>,
     filter: Option<String>,
+    cache_blocks: Option<bool>,
 }
 
 fn bad(message: String) -> RestError {
@@ -94,6 +97,7 @@ impl ScannerModel {
                 .unwrap_or(u32::MAX),
             limit: json.limit.filter(|&l| l > 0).unwrap_or(0) as usize,
             filter: json.filter.filter(|f| !f.trim().is_empty()),
+            cache_blocks: json.cache_blocks.unwrap_or(true),
         };
         if model.end_time <= model.start_time {
             return Err(bad("endTime must be after startTime".into()));
@@ -109,6 +113,17 @@ fn number(element: &xml::Element, name: &str) -> RestResult<Option<i64>> {
             v.trim()
                 .parse::<i64>()
                 .map_err(|_| bad(format!("{name}: {v:?} is not a number")))
+        })
+        .transpose()
+}
+
+fn boolean(element: &xml::Element, name: &str) -> RestResult<Option<bool>> {
+    element
+        .attr(name)
+        .map(|v| match v.trim() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(bad(format!("{name}: {v:?} is not true or false"))),
         })
         .transpose()
 }
@@ -136,5 +151,27 @@ fn from_xml(body: &[u8]) -> RestResult<JsonScanner> {
         max_versions: number(&root, "maxVersions")?,
         limit: number(&root, "limit")?,
         filter,
+        cache_blocks: boolean(&root, "cacheBlocks")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_blocks_is_read_from_json_and_xml_and_defaults_to_true() {
+        let json = |body: &str| ScannerModel::parse(body.as_bytes(), Format::Json);
+        assert!(json("{}").unwrap().cache_blocks);
+        assert!(!json(r#"{"cacheBlocks":false}"#).unwrap().cache_blocks);
+        assert!(json(r#"{"cacheBlocks":true}"#).unwrap().cache_blocks);
+        let xml = |body: &str| ScannerModel::parse(body.as_bytes(), Format::Xml);
+        assert!(xml("<Scanner/>").unwrap().cache_blocks);
+        assert!(
+            !xml(r#"<Scanner cacheBlocks="false"/>"#)
+                .unwrap()
+                .cache_blocks
+        );
+        assert!(xml(r#"<Scanner cacheBlocks="maybe"/>"#).is_err());
+    }
 }

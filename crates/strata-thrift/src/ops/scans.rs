@@ -25,6 +25,8 @@ pub struct ScanRequest {
     pub sorted: bool,
     pub reversed: bool,
     pub batch: Option<i32>,
+    /// TScan's `cacheBlocks`; unset means true (HBase's default).
+    pub cache_blocks: Option<bool>,
 }
 
 impl ScanRequest {
@@ -39,6 +41,7 @@ impl ScanRequest {
             sorted: s.sort_columns.unwrap_or(false),
             reversed: s.reversed.unwrap_or(false),
             batch: s.batch_size,
+            cache_blocks: s.cache_blocks,
         }
     }
 
@@ -54,7 +57,8 @@ impl ScanRequest {
         };
         let mut scan = Scan::new()
             .range(self.start.clone(), stop)
-            .reversed(self.reversed);
+            .reversed(self.reversed)
+            .cache_blocks(self.cache_blocks.unwrap_or(true));
         scan.columns = columns::selection(self.columns.as_deref());
         if let Some(ts) = self.timestamp {
             scan.time_range = before(ts)?;
@@ -191,6 +195,20 @@ mod tests {
         assert!(next(&service, kept, 1).is_err(), "its id is invalid now");
         assert!(next(&service, kept, 0).is_err(), "even for no rows");
         assert!(close(&service, kept).is_err());
+    }
+
+    #[test]
+    fn cache_blocks_follows_the_tscan_and_defaults_to_true() {
+        let scan = |cache_blocks| {
+            let tscan = TScan {
+                cache_blocks,
+                ..TScan::default()
+            };
+            ScanRequest::from_tscan(tscan).scan().unwrap().cache_blocks
+        };
+        assert!(scan(None), "unset: HBase caches");
+        assert!(scan(Some(true)));
+        assert!(!scan(Some(false)));
     }
 
     #[test]

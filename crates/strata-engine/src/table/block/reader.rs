@@ -167,8 +167,8 @@ impl Block {
         self.offset
     }
 
-    /// The block's bytes.
-    #[cfg(test)]
+    /// The block's bytes (what the second cache level stores: `Block::new` parses them
+    /// again when they come back).
     pub fn into_bytes(self) -> Bytes {
         self.data
     }

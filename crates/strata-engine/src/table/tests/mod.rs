@@ -18,6 +18,7 @@ use crate::key::make_key;
 
 mod corruption;
 mod golden;
+mod l2;
 mod roundtrip;
 
 pub type Model = BTreeMap<Vec<u8>, Vec<u8>>;

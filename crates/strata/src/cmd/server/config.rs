@@ -53,6 +53,10 @@ pub struct FileConfig {
 #[serde(deny_unknown_fields)]
 pub struct EngineConfig {
     pub block_cache_mb: Option<u64>,
+    /// Directory of the block cache's second level on a fast local device (see
+    /// `l2_cache.rs`); with `l2_cache_mb`.
+    pub l2_cache_path: Option<PathBuf>,
+    pub l2_cache_mb: Option<u64>,
     pub memstore_limit_mb: Option<u64>,
     pub memstore_flush_mb: Option<u64>,
     pub wal_segment_mb: Option<u64>,
@@ -145,6 +149,7 @@ impl ServerConfig {
             engine.blocking_store_files = v;
         }
         apply_background_threads(e, &mut engine)?;
+        super::l2_cache::apply(e.l2_cache_path.as_ref(), e.l2_cache_mb, &mut engine)?;
         let tiering = super::volumes::TieringConfig {
             volumes: file.volumes.clone(),
             storage_policy: file.storage_policy.clone(),
@@ -299,6 +304,11 @@ mod tests {
             strata_engine::Durability::FsyncWal
         );
         assert!(toml::from_str::<FileConfig>("[engine]\ndurability = \"fast\"\n").is_err());
+        let l2: FileConfig =
+            toml::from_str("[engine]\nl2_cache_path = \"/dev/shm/l2\"\nl2_cache_mb = 8\n").unwrap();
+        let c = ServerConfig::from_file(l2).unwrap();
+        let l2 = c.service.engine.l2_cache.unwrap();
+        assert_eq!(l2.capacity_bytes, 8 * MIB);
     }
 
     /// The flush, small-compaction and large-compaction thread counts.

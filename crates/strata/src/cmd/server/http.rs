@@ -73,6 +73,16 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
         ConfigEntry::new("slow_request_ms", ms(c.slow_request)),
         ConfigEntry::new("log_level", &c.log_level),
         ConfigEntry::new("engine.block_cache_mb", e.block_cache_bytes / MIB),
+        ConfigEntry::new(
+            "engine.l2_cache_path",
+            e.l2_cache
+                .as_ref()
+                .map_or(String::new(), |l2| l2.dir.display().to_string()),
+        ),
+        ConfigEntry::new(
+            "engine.l2_cache_mb",
+            e.l2_cache.as_ref().map_or(0, |l2| l2.capacity_bytes / MIB),
+        ),
         ConfigEntry::new("engine.memstore_limit_mb", e.memstore_limit / MIB),
         ConfigEntry::new("engine.memstore_flush_mb", e.memstore_flush_size / MIB),
         ConfigEntry::new("engine.wal_segment_mb", e.wal.segment_size / MIB),

@@ -5,6 +5,7 @@
 mod cluster;
 mod config;
 mod http;
+mod l2_cache;
 mod limits;
 mod memory;
 mod volumes;
