@@ -91,6 +91,7 @@ impl Engine {
 }
 
 fn volume_stats(volumes: &Volumes, regions: &[RegionStats]) -> Vec<VolumeStats> {
+    let health = volumes.health_report();
     volumes
         .list()
         .iter()
@@ -101,12 +102,20 @@ fn volume_stats(volumes: &Volumes, regions: &[RegionStats]) -> Vec<VolumeStats> 
                 .flat_map(|s| &s.files)
                 .filter(|f| f.volume == v.name && !f.reference);
             let (count, bytes) = files.fold((0, 0), |(n, b), f| (n + 1, b + f.size));
+            let health = health
+                .iter()
+                .find(|(name, _)| *name == v.name)
+                .map(|(_, h)| h);
             VolumeStats {
                 name: v.name.clone(),
                 root: v.root.display().to_string(),
                 storage_type: v.storage_type.to_string(),
                 files: count,
                 bytes,
+                state: health.map_or("ok", |h| h.state).to_string(),
+                sync_latency_us: health.and_then(|h| h.sync_latency_us),
+                errors: health.map_or(0, |h| h.errors),
+                last_error: health.and_then(|h| h.last_error.clone()),
             }
         })
         .collect()

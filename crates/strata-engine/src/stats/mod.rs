@@ -71,6 +71,14 @@ pub struct VolumeStats {
     pub storage_type: String,
     pub files: u64,
     pub bytes: u64,
+    /// `ok`, `slow` or `failed` (placement passes over the last two); `ok` when not
+    /// measured (a single volume).
+    pub state: String,
+    /// Average recent sync time in µs, once measured.
+    pub sync_latency_us: Option<u64>,
+    /// I/O errors seen writing there, and the last one.
+    pub errors: u64,
+    pub last_error: Option<String>,
 }
 
 /// One open region.

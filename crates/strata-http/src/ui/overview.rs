@@ -65,6 +65,7 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
                 num(bytes(v.volume.bytes)),
                 num(opt(v.free_bytes)),
                 num(opt(v.total_bytes)),
+                volume_state(&v.volume),
             ]
         })
         .collect();
@@ -77,6 +78,7 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
             "Store bytes",
             "Free",
             "Size",
+            "State",
         ],
         &rows,
     );
@@ -101,5 +103,21 @@ fn uptime(seconds: u64) -> String {
         format!("{d}d {h}h {m}m")
     } else {
         format!("{h}h {m}m {s}s")
+    }
+}
+
+/// A volume's health: `ok`, or `slow`/`failed` with what made it so (placement passes over
+/// it meanwhile).
+fn volume_state(v: &strata_engine::stats::VolumeStats) -> String {
+    let latency = v
+        .sync_latency_us
+        .map(|us| format!(", sync {}", micros(us)))
+        .unwrap_or_default();
+    match (&v.state[..], &v.last_error) {
+        ("failed", Some(error)) => {
+            format!("<b>failed</b> ({} errors; last: {})", v.errors, html(error))
+        }
+        ("ok", _) => format!("ok{latency}"),
+        (state, _) => format!("<b>{}</b>{latency}", html(state)),
     }
 }
