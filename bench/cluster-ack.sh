@@ -88,6 +88,9 @@ run_pe "cluster file://" 18191
 
 start_server s3 "$STRATA_S3_TEST_STORE" 18192
 wait_for "$DIR/s3.log" "listening on"
+# S3Proxy is a JVM: warm it up (not measured) so the first S3 figures are not its JIT's.
+"$STRATA_BIN" bench pe sequentialWrite --target thrift --port 18192 --threads 8 --rows 1000 \
+    --value-size "$VALUE_SIZE" --quiet >/dev/null 2>&1 || true
 run_pe "cluster S3Proxy" 18192
 "$STRATA_BIN" server --cluster ack18192 --etcd "$STRATA_ETCD_ENDPOINT" --store "$STRATA_S3_TEST_STORE" \
     --data-dir "$DIR/standby" --thrift-port 18193 --grpc-port 0 --http-port 0 >"$DIR/standby.log" 2>&1 &

@@ -73,34 +73,24 @@ impl RandomAccessFile for LocalReadable {
     }
 }
 
+/// Opens `path` for writing with `options` (create, or create only if absent).
+fn writable(path: &Path, options: &OpenOptions) -> Result<Box<dyn WritableFile>> {
+    let file = options.open(path).map_err(|e| Error::io(path, e))?;
+    Ok(Box::new(LocalWritable {
+        path: path.to_path_buf(),
+        file,
+        buffer: Vec::new(),
+        len: 0,
+    }))
+}
+
 impl FileSystem for LocalFs {
     fn create(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
-        Ok(Box::new(LocalWritable {
-            path: path.to_path_buf(),
-            file,
-            buffer: Vec::new(),
-            len: 0,
-        }))
+        writable(path, OpenOptions::new().write(true).create(true).truncate(true))
     }
 
     fn create_new(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
-        Ok(Box::new(LocalWritable {
-            path: path.to_path_buf(),
-            file,
-            buffer: Vec::new(),
-            len: 0,
-        }))
+        writable(path, OpenOptions::new().write(true).create_new(true))
     }
 
     fn open_read(&self, path: &Path) -> Result<Arc<dyn RandomAccessFile>> {
