@@ -86,7 +86,10 @@ fn writable(path: &Path, options: &OpenOptions) -> Result<Box<dyn WritableFile>>
 
 impl FileSystem for LocalFs {
     fn create(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
-        writable(path, OpenOptions::new().write(true).create(true).truncate(true))
+        writable(
+            path,
+            OpenOptions::new().write(true).create(true).truncate(true),
+        )
     }
 
     fn create_new(&self, path: &Path) -> Result<Box<dyn WritableFile>> {
