@@ -25,6 +25,11 @@ pub struct CompactionRules {
     /// Puts older than this have outlived the TTL (`i64::MIN` without a TTL).
     pub oldest_unexpired_ts: i64,
     pub keep_deleted_cells: KeepDeletedCells,
+    /// Every cell with a sequence id at or below this is visible to every read in progress
+    /// (`Mvcc::smallest_read_point`). A newer cell is kept and shadows nothing: a read
+    /// that cannot see it must still find what lies under it. `u64::MAX`: no read in
+    /// progress needs an older version.
+    pub smallest_read_point: u64,
 }
 
 /// Decides, cell by cell in key order, whether a compaction keeps each cell.
@@ -87,6 +92,9 @@ impl CompactionFilter {
         }
         self.last_key = key.to_vec();
         self.enter(key);
+        if suffix.seq > self.rules.smallest_read_point {
+            return true; // not yet seen by every read: kept, and it hides nothing
+        }
         match suffix.cell_type {
             CellType::Put => self.keep_put(suffix.timestamp),
             marker => self.keep_marker(marker, suffix.timestamp),
@@ -136,6 +144,7 @@ mod tests {
             min_versions: 0,
             oldest_unexpired_ts: i64::MIN,
             keep_deleted_cells: KeepDeletedCells::False,
+            smallest_read_point: u64::MAX,
         }
     }
 
@@ -238,5 +247,33 @@ mod tests {
             &[("r", "a", 5, Put, 1), ("r", "a", 5, Put, 7)],
         );
         assert_eq!(got.len(), 1);
+    }
+
+    #[test]
+    fn cells_newer_than_the_smallest_read_point_hide_nothing() {
+        let mut r = rules(true);
+        r.max_versions = 1;
+        r.smallest_read_point = 5;
+        let cells: &[(&str, &str, i64, CellType, u64)] = &[
+            ("r", "a", 9, Put, 7),          // newer than every read: kept, hides nothing
+            ("r", "a", 8, Put, 4),          // so this is still the newest a read may see
+            ("r", "a", 7, Put, 3),          // beyond VERSIONS under it: dropped
+            ("r", "b", 6, DeleteColumn, 6), // a marker no read in progress sees: kept
+            ("r", "b", 5, Put, 2),          // and the put under it too
+            ("r", "c", 4, Put, 9),          // same timestamp, newer than every read
+            ("r", "c", 4, Put, 1),          // the overwritten one stays for older reads
+        ];
+        let got = run(r, cells);
+        assert_eq!(
+            got,
+            vec![
+                ("r/a".into(), 9, Put),
+                ("r/a".into(), 8, Put),
+                ("r/b".into(), 6, DeleteColumn),
+                ("r/b".into(), 5, Put),
+                ("r/c".into(), 4, Put),
+                ("r/c".into(), 4, Put),
+            ]
+        );
     }
 }

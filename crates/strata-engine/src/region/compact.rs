@@ -37,6 +37,7 @@ impl Region {
             limits.blocking_store_files,
             &self.ctx.rate_limiter,
             clock.now_millis(),
+            self.mvcc.smallest_read_point(),
         )?;
         if let Some(outcome) = &outcome {
             let elapsed = clock.now() - started;

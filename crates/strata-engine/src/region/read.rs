@@ -19,7 +19,10 @@ use crate::store::{SourceFilter, Store};
 impl Region {
     /// Reads one row. `None` when nothing in it is visible.
     pub fn get(&self, get: &Get) -> Result<Option<RowResult>> {
-        self.get_at(get, self.mvcc.read_point())
+        // Registered while the stores' sources are read, so no compaction drops a version
+        // this read point still needs (`Mvcc::smallest_read_point`).
+        let reader = self.mvcc.begin_read();
+        self.get_at(get, reader.point())
     }
 
     /// Reads one row as its newest queued writes left it, acknowledged or not: what a
@@ -27,6 +30,12 @@ impl Region {
     /// either in the memstores or not begun). Take a [`Region::failure_guard`] first.
     pub fn get_queued(&self, get: &Get) -> Result<Option<RowResult>> {
         self.get_at(get, u64::MAX)
+    }
+
+    /// `get` at an explicit read point (tests of reads in progress).
+    #[cfg(test)]
+    pub(crate) fn get_at_for_test(&self, get: &Get, read_point: u64) -> Result<Option<RowResult>> {
+        self.get_at(get, read_point)
     }
 
     fn get_at(&self, get: &Get, read_point: u64) -> Result<Option<RowResult>> {
@@ -76,7 +85,9 @@ impl Region {
     pub fn scan(&self, scan: &Scan) -> Result<RegionScanner> {
         self.requests.read();
         validate_read(scan.max_versions, &scan.time_range)?;
-        let read_point = self.mvcc.read_point();
+        // Registered until every store's view is taken; the views then keep their files.
+        let reader = self.mvcc.begin_read();
+        let read_point = reader.point();
         let (low, high) = if scan.reversed {
             (&scan.stop_row, &scan.start_row)
         } else {
@@ -118,6 +129,7 @@ impl Region {
                 _view: view,
             });
         }
+        drop(reader);
         Ok(RegionScanner::new(
             cursors,
             &scan.start_row,

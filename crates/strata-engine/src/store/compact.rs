@@ -36,6 +36,7 @@ impl Store {
         blocking_files: usize,
         limiter: &RateLimiter,
         now_ms: i64,
+        smallest_read_point: u64,
     ) -> Result<Option<CompactionOutcome>> {
         let _guard = self.compaction_lock.lock();
         if self.is_frozen() {
@@ -47,7 +48,13 @@ impl Store {
         };
         // Compacting every file is a major compaction, whoever asked (as in HBase).
         let effective_major = inputs.len() == view.files.len();
-        let output = self.merge_inputs(&inputs, effective_major, limiter, now_ms)?;
+        let output = self.merge_inputs(
+            &inputs,
+            effective_major,
+            limiter,
+            now_ms,
+            smallest_read_point,
+        )?;
         let outcome = CompactionOutcome {
             major: effective_major,
             input_files: inputs.len(),
@@ -111,6 +118,7 @@ impl Store {
                 .ttl_millis()
                 .map_or(i64::MIN, |ttl| now_ms.saturating_sub(ttl)),
             keep_deleted_cells: family.keep_deleted_cells,
+            smallest_read_point: u64::MAX,
         }
     }
 
@@ -120,11 +128,14 @@ impl Store {
         major: bool,
         limiter: &RateLimiter,
         now_ms: i64,
+        smallest_read_point: u64,
     ) -> Result<Option<Arc<StoreFile>>> {
         let sources: Vec<Box<dyn KvIter>> = inputs.iter().map(|f| f.iter(false)).collect();
         let mut merged = MergingIter::new(sources);
         merged.seek_to_first()?;
-        let mut filter = CompactionFilter::new(self.rules(major, now_ms));
+        let mut rules = self.rules(major, now_ms);
+        rules.smallest_read_point = smallest_read_point;
+        let mut filter = CompactionFilter::new(rules);
         let throttle = |bytes: u64| limiter.acquire(bytes);
         self.build_table(
             &mut merged,
