@@ -25,10 +25,11 @@ pub struct CompactionRules {
     /// Puts older than this have outlived the TTL (`i64::MIN` without a TTL).
     pub oldest_unexpired_ts: i64,
     pub keep_deleted_cells: KeepDeletedCells,
-    /// Every cell with a sequence id at or below this is visible to every read in progress
-    /// (`Mvcc::smallest_read_point`). A newer cell is kept and shadows nothing: a read
-    /// that cannot see it must still find what lies under it. `u64::MAX`: no read in
-    /// progress needs an older version.
+    /// Every read of this compaction's output sees every cell with a sequence id at or
+    /// below this (the region's read point when the compaction starts; reads take their
+    /// files before their read point). A newer cell (a write flushed before it became
+    /// visible) is kept and shadows nothing: a read that cannot see it must still find
+    /// what lies under it. `u64::MAX` in tests that need no such care.
     pub smallest_read_point: u64,
 }
 

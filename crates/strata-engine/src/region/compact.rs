@@ -37,7 +37,9 @@ impl Region {
             limits.blocking_store_files,
             &self.ctx.rate_limiter,
             clock.now_millis(),
-            self.mvcc.smallest_read_point(),
+            // Reads take their files' views before their read point (`read.rs`), so
+            // every read that can see this compaction's output reads at this point or later.
+            self.mvcc.read_point(),
         )?;
         if let Some(outcome) = &outcome {
             let elapsed = clock.now() - started;

@@ -1,9 +1,8 @@
 //! Multi-version concurrency control for one region: writes become visible in sequence-id
 //! order, all at once per write batch, so a reader never sees part of a row mutation.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use parking_lot::{Condvar, Mutex};
 
@@ -14,36 +13,6 @@ pub struct Mvcc {
     pending: Mutex<VecDeque<(u64, bool)>>,
     read_point: AtomicU64,
     advanced: Condvar,
-    /// The read points of reads still picking their sources (read point -> how many).
-    /// A compaction must not drop a version one of them may still need to see.
-    readers: Arc<Mutex<BTreeMap<u64, usize>>>,
-}
-
-/// A registered read: its read point counts for [`Mvcc::smallest_read_point`] until the
-/// guard is dropped.
-#[derive(Debug)]
-pub struct ReadGuard {
-    readers: Arc<Mutex<BTreeMap<u64, usize>>>,
-    point: u64,
-}
-
-impl ReadGuard {
-    /// The read point the read sees.
-    pub fn point(&self) -> u64 {
-        self.point
-    }
-}
-
-impl Drop for ReadGuard {
-    fn drop(&mut self) {
-        let mut readers = self.readers.lock();
-        if let Some(count) = readers.get_mut(&self.point) {
-            *count -= 1;
-            if *count == 0 {
-                readers.remove(&self.point);
-            }
-        }
-    }
 }
 
 impl Mvcc {
@@ -53,33 +22,7 @@ impl Mvcc {
             pending: Mutex::new(VecDeque::new()),
             read_point: AtomicU64::new(read_point),
             advanced: Condvar::new(),
-            readers: Arc::default(),
         }
-    }
-
-    /// Takes the read point for a read and registers it until the guard drops. The read
-    /// point is read under the registry's lock, so a compaction that computes
-    /// [`Mvcc::smallest_read_point`] sees either this read or a read point at least as new.
-    pub fn begin_read(&self) -> ReadGuard {
-        let mut readers = self.readers.lock();
-        let point = self.read_point();
-        *readers.entry(point).or_insert(0) += 1;
-        ReadGuard {
-            readers: Arc::clone(&self.readers),
-            point,
-        }
-    }
-
-    /// The oldest read point any registered read uses, or the current one: every write
-    /// up to it is visible to every read, so only versions shadowed at or below it may be
-    /// dropped by a compaction.
-    pub fn smallest_read_point(&self) -> u64 {
-        let readers = self.readers.lock();
-        let current = self.read_point();
-        readers
-            .keys()
-            .next()
-            .map_or(current, |&oldest| oldest.min(current))
     }
 
     /// The highest sequence id a new read may see.

@@ -14,36 +14,71 @@ use crate::key;
 use crate::read::matcher::{ReadParams, RowMatcher};
 use crate::read::merge::MergingIter;
 use crate::read::row::read_row;
-use crate::store::{SourceFilter, Store};
+use crate::store::{SourceFilter, Store, StoreView};
 
 impl Region {
     /// Reads one row. `None` when nothing in it is visible.
     pub fn get(&self, get: &Get) -> Result<Option<RowResult>> {
-        // Registered while the stores' sources are read, so no compaction drops a version
-        // this read point still needs (`Mvcc::smallest_read_point`).
-        let reader = self.mvcc.begin_read();
-        self.get_at(get, reader.point())
+        let (views, read_point) = self.snapshot(&get.columns)?;
+        self.get_from(get, &views, read_point)
     }
 
     /// Reads one row as its newest queued writes left it, acknowledged or not: what a
     /// read-modify-write builds on, under the row's lock (every write of the row is then
     /// either in the memstores or not begun). Take a [`Region::failure_guard`] first.
     pub fn get_queued(&self, get: &Get) -> Result<Option<RowResult>> {
-        self.get_at(get, u64::MAX)
+        let views = self.views(&get.columns)?;
+        self.get_from(get, &views, u64::MAX)
     }
 
-    /// `get` at an explicit read point (tests of reads in progress).
-    #[cfg(test)]
-    pub(crate) fn get_at_for_test(&self, get: &Get, read_point: u64) -> Result<Option<RowResult>> {
-        self.get_at(get, read_point)
+    /// The selected stores' views and a read point that go together: the views are taken
+    /// first, then the read point, and the views must not have changed meanwhile (else
+    /// again). So a read never pairs a read point with files a compaction wrote after it
+    /// (such a compaction may have dropped versions that read point needs), nor misses a
+    /// write a flush's memstore swap moved out of its views; and every family is read at
+    /// one point (a mutation shows whole or not at all). Views change only when a flush or
+    /// a compaction installs its result, so a retry is rare.
+    fn snapshot<'a>(
+        &'a self,
+        columns: &'a ColumnSelection,
+    ) -> Result<(Vec<SelectedView<'a>>, u64)> {
+        loop {
+            let views = self.views(columns)?;
+            #[cfg(test)]
+            between_views_and_read_point::run();
+            let read_point = self.mvcc.read_point();
+            if views.iter().all(|v| Arc::ptr_eq(&v.view, &v.store.view())) {
+                return Ok((views, read_point));
+            }
+        }
     }
 
-    fn get_at(&self, get: &Get, read_point: u64) -> Result<Option<RowResult>> {
+    fn views<'a>(&'a self, columns: &'a ColumnSelection) -> Result<Vec<SelectedView<'a>>> {
+        Ok(self
+            .selected(columns)?
+            .into_iter()
+            .map(|(family, store, qualifiers)| SelectedView {
+                family,
+                store,
+                qualifiers,
+                view: store.view(),
+            })
+            .collect())
+    }
+
+    fn get_from(
+        &self,
+        get: &Get,
+        views: &[SelectedView<'_>],
+        read_point: u64,
+    ) -> Result<Option<RowResult>> {
         self.requests.read();
         validate_read(get.max_versions, &get.time_range)?;
         let prefix = key::row_prefix(&get.row);
         let mut cells = Vec::new();
-        for (family, store, qualifiers) in self.selected(&get.columns)? {
+        for selected in views {
+            let (family, store, qualifiers) =
+                (selected.family, selected.store, selected.qualifiers);
             let params = self.read_params(
                 store,
                 get.max_versions,
@@ -62,8 +97,7 @@ impl Region {
                 time_range: get.time_range,
                 fill_cache: true,
             };
-            let view = store.view();
-            let mut iter = MergingIter::new(store.sources(&view, &filter)?);
+            let mut iter = MergingIter::new(store.sources(&selected.view, &filter)?);
             iter.seek(&prefix)?;
             let mut matcher = RowMatcher::new(params);
             read_row(
@@ -85,16 +119,17 @@ impl Region {
     pub fn scan(&self, scan: &Scan) -> Result<RegionScanner> {
         self.requests.read();
         validate_read(scan.max_versions, &scan.time_range)?;
-        // Registered until every store's view is taken; the views then keep their files.
-        let reader = self.mvcc.begin_read();
-        let read_point = reader.point();
+        // The views (which then keep their files) and the read point, taken together.
+        let (views, read_point) = self.snapshot(&scan.columns)?;
         let (low, high) = if scan.reversed {
             (&scan.stop_row, &scan.start_row)
         } else {
             (&scan.start_row, &scan.stop_row)
         };
         let mut cursors = Vec::new();
-        for (family, store, qualifiers) in self.selected(&scan.columns)? {
+        for selected in views {
+            let (family, store, qualifiers) =
+                (selected.family, selected.store, selected.qualifiers);
             let params = self.read_params(
                 store,
                 scan.max_versions,
@@ -120,7 +155,7 @@ impl Region {
                 time_range: scan.time_range,
                 fill_cache: scan.cache_blocks,
             };
-            let view = store.view();
+            let view = selected.view;
             let iter = MergingIter::new(store.sources(&view, &filter)?);
             cursors.push(FamilyCursor {
                 family: family.clone(),
@@ -129,7 +164,6 @@ impl Region {
                 _view: view,
             });
         }
-        drop(reader);
         Ok(RegionScanner::new(
             cursors,
             &scan.start_row,
@@ -194,4 +228,34 @@ fn validate_read(max_versions: u32, time_range: &TimeRange) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// A store a read selected, with the view it reads.
+struct SelectedView<'a> {
+    family: &'a Bytes,
+    store: &'a Arc<Store>,
+    qualifiers: Option<&'a BTreeSet<Bytes>>,
+    view: Arc<StoreView>,
+}
+
+/// A test's hook into the moment between a read's views and its read point, where a flush
+/// or a compaction may land.
+#[cfg(test)]
+pub(crate) mod between_views_and_read_point {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static HOOK: RefCell<Option<Box<dyn FnOnce()>>> = RefCell::new(None);
+    }
+
+    /// Runs `hook` once, at the next read of this thread, in that moment.
+    pub fn set(hook: impl FnOnce() + 'static) {
+        HOOK.with(|h| *h.borrow_mut() = Some(Box::new(hook)));
+    }
+
+    pub(super) fn run() {
+        if let Some(hook) = HOOK.with(|h| h.borrow_mut().take()) {
+            hook();
+        }
+    }
 }
