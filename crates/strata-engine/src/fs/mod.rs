@@ -104,6 +104,12 @@ pub trait FileSystem: Send + Sync + Debug {
     fn exists(&self, path: &Path) -> Result<bool>;
     /// A file's length in bytes.
     fn file_size(&self, path: &Path) -> Result<u64>;
+    /// On shared storage, the engine is done with `path` (a file or a directory) but may
+    /// not delete it (`RetainingFs`): drop whatever local copy this filesystem keeps of
+    /// it, so local disk holds only live files. The shared object stays for the collector.
+    fn evict_local_copy(&self, _path: &Path) -> Result<()> {
+        Ok(())
+    }
     /// Free bytes on the volume holding `path`, if the filesystem can tell.
     fn free_space(&self, _path: &Path) -> Option<u64> {
         None

@@ -39,7 +39,7 @@ impl FileSystem for RetainingFs {
     }
     fn remove(&self, path: &Path) -> Result<()> {
         tracing::debug!(path = %path.display(), "not deleting on shared storage; left for the collector");
-        Ok(())
+        self.inner.evict_local_copy(path)
     }
     fn rename(&self, from: &Path, to: &Path) -> Result<()> {
         self.inner.rename(from, to)
@@ -55,7 +55,7 @@ impl FileSystem for RetainingFs {
     }
     fn remove_dir_all(&self, dir: &Path) -> Result<()> {
         tracing::debug!(dir = %dir.display(), "not deleting on shared storage; left for the collector");
-        Ok(())
+        self.inner.evict_local_copy(dir)
     }
     fn sync_dir(&self, dir: &Path) -> Result<()> {
         self.inner.sync_dir(dir)

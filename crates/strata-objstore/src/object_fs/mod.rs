@@ -183,6 +183,23 @@ impl FileSystem for ObjectFs {
         Ok(())
     }
 
+    /// The local copy of a file (or the copies under a directory) the engine is done
+    /// with; the object itself stays for the collector.
+    fn evict_local_copy(&self, path: &Path) -> Result<()> {
+        let key = object_key(path)?;
+        let Some(local) = self.inner.cache_path(&key) else {
+            return Ok(());
+        };
+        if !self.inner.local.exists(&local)? {
+            return Ok(());
+        }
+        // A file, or else a directory of copies.
+        self.inner
+            .local
+            .remove(&local)
+            .or_else(|_| self.inner.local.remove_dir_all(&local))
+    }
+
     /// A PUT that returned is durable; there is no directory entry to sync.
     fn sync_dir(&self, _dir: &Path) -> Result<()> {
         Ok(())

@@ -218,3 +218,51 @@ fn a_flush_moves_the_first_live_object_and_a_replay_from_it_loses_nothing() {
         );
     }
 }
+
+#[test]
+fn local_copies_of_files_the_engine_is_done_with_are_evicted_and_the_objects_stay() {
+    let store = BlockingStore::new(Arc::new(InMemory::new()), "memory://evict").unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let pointers = InMemoryPointers::new();
+    let mut options = EngineOptions::new("/data");
+    options.background_work = false;
+    options.fs = Arc::new(ObjectFs::new(
+        store.clone(),
+        deps(41).retry,
+        Some(cache.path().to_path_buf()),
+    ));
+    options.wal_backend = Some(Arc::new(ObjectWalOpener::new(
+        store.clone(),
+        StreamId::new(41, 1),
+        deps(41),
+    )));
+    options.manifest_pointers = Some(pointers.for_writer("s41i1"));
+    let engine = Engine::open(options).unwrap();
+    let region = engine.open_region(spec()).unwrap();
+    for row in 0..3 {
+        put(&region, row, "v").unwrap();
+        region.flush().unwrap();
+    }
+    let local_tables = || {
+        let dir = cache.path().join("data/regions/0000000000000005/cf");
+        use strata_engine::fs::{FileSystem, LocalFs};
+        let names = LocalFs.list(&dir).unwrap();
+        names.iter().filter(|n| n.ends_with(".sst")).count()
+    };
+    assert_eq!(local_tables(), 3);
+    region.compact(true).unwrap();
+    assert_eq!(local_tables(), 1, "the inputs' local copies are evicted");
+    let objects = store
+        .list(&object_store::path::Path::from(
+            "data/regions/0000000000000005/cf",
+        ))
+        .unwrap();
+    let in_store = objects
+        .iter()
+        .filter(|o| o.location.as_ref().ends_with(".sst"))
+        .count();
+    assert_eq!(in_store, 4, "the objects stay for the collector");
+    for row in 0..3 {
+        assert_eq!(value(&region, row).as_deref(), Some("v"));
+    }
+}
