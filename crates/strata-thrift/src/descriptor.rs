@@ -80,26 +80,17 @@ pub fn family_to_thrift(f: &FamilyOptions) -> ColumnDescriptor {
 /// HBase looks compression names up case-insensitively.
 pub(crate) fn compression_from_name(name: &str) -> CallResult<Compression> {
     match name.to_ascii_lowercase().as_str() {
-        "none" => Ok(Compression::None),
-        "lz4" => Ok(Compression::Lz4),
-        "zstd" => Ok(Compression::Zstd),
-        "snappy" => Ok(Compression::Snappy),
-        "gz" => Ok(Compression::Gz),
         "lzo" | "bzip2" | "lzma" => Err(Failure::illegal(format!(
             "compression {name} is not supported by Strata (use NONE, GZ, LZ4, ZSTD or SNAPPY)"
         ))),
-        _ => Err(Failure::illegal(format!("unknown compression {name:?}"))),
+        _ => name
+            .parse()
+            .map_err(|_| Failure::illegal(format!("unknown compression {name:?}"))),
     }
 }
 
 pub(crate) fn compression_name(c: Compression) -> &'static str {
-    match c {
-        Compression::None => "NONE",
-        Compression::Lz4 => "LZ4",
-        Compression::Zstd => "ZSTD",
-        Compression::Snappy => "SNAPPY",
-        Compression::Gz => "GZ",
-    }
+    c.name()
 }
 
 /// HBase's bloom type names are exact, upper-case enum names.

@@ -109,14 +109,9 @@ fn apply_attr(f: &mut FamilyOptions, key: &str, value: &str) -> RestResult<()> {
             }
         }
         "COMPRESSION" => {
-            f.compression = match v.as_str() {
-                "NONE" => Compression::None,
-                "LZ4" => Compression::Lz4,
-                "ZSTD" => Compression::Zstd,
-                "SNAPPY" => Compression::Snappy,
-                "GZ" => Compression::Gz,
-                _ => return Err(bad(format!("COMPRESSION: unsupported codec {value:?}"))),
-            }
+            f.compression = v
+                .parse::<Compression>()
+                .map_err(|_| bad(format!("COMPRESSION: unsupported codec {value:?}")))?;
         }
         "DATA_BLOCK_ENCODING" => {
             // HBase's other encodings (DIFF, FAST_DIFF, ROW_INDEX_V1) share prefixes too.

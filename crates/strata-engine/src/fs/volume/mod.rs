@@ -247,10 +247,16 @@ impl Volumes {
         check_relative(relative)?;
         // The policy chooses among the volumes in rotation (not failing, full or slow).
         let usable = self.in_rotation();
-        let candidates: Vec<Volume> = usable.iter().map(|&i| self.volumes[i].clone()).collect();
+        let filtered: Vec<Volume>;
+        let candidates = if usable.len() == self.volumes.len() {
+            &self.volumes
+        } else {
+            filtered = usable.iter().map(|&i| self.volumes[i].clone()).collect();
+            &filtered
+        };
         let chosen = match family_policy {
-            Some(policy) => self.policy.choose_for_family(category, policy, &candidates),
-            None => self.policy.choose(category, &candidates),
+            Some(policy) => self.policy.choose_for_family(category, policy, candidates),
+            None => self.policy.choose(category, candidates),
         };
         let index = usable.get(chosen).copied().unwrap_or(usize::MAX);
         let volume = self.volumes.get(index).ok_or_else(|| {
@@ -260,6 +266,11 @@ impl Volumes {
             );
             Error::InvalidArgument(msg)
         })?;
+        self.placement_on(volume, relative)
+    }
+
+    /// `relative` on `volume`, its parent directory created.
+    fn placement_on(&self, volume: &Volume, relative: &Path) -> Result<Placement> {
         let path = volume.root.join(relative);
         if let Some(parent) = path.parent() {
             self.fs.create_dir_all(parent)?;

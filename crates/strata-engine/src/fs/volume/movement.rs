@@ -35,18 +35,9 @@ impl Volumes {
         let Some(index) = self.policy.choose_of_type(storage_type, &self.volumes) else {
             return Ok(None);
         };
-        let Some(volume) = self.volumes.get(index) else {
-            return Ok(None);
-        };
-        let path = volume.root.join(relative);
-        if let Some(parent) = path.parent() {
-            self.fs.create_dir_all(parent)?;
+        match self.volumes.get(index) {
+            Some(volume) => self.placement_on(volume, relative).map(Some),
+            None => Ok(None),
         }
-        Ok(Some(Placement {
-            volume: volume.name.clone(),
-            relative: relative.to_path_buf(),
-            path,
-            storage_type: volume.storage_type,
-        }))
     }
 }

@@ -40,15 +40,22 @@ impl FromStr for Compression {
     }
 }
 
-impl fmt::Display for Compression {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Compression {
+    /// HBase's name of the codec.
+    pub fn name(self) -> &'static str {
+        match self {
             Compression::None => "NONE",
             Compression::Lz4 => "LZ4",
             Compression::Zstd => "ZSTD",
             Compression::Snappy => "SNAPPY",
             Compression::Gz => "GZ",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Compression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

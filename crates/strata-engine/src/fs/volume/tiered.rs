@@ -139,16 +139,23 @@ impl Tiered {
         category: FileCategory,
         volumes: &[Volume],
     ) -> usize {
-        for &storage_type in policy.storage_types(category) {
-            let of_type: Vec<usize> = (0..volumes.len())
-                .filter(|&i| volumes[i].storage_type == storage_type)
-                .collect();
-            if !of_type.is_empty() {
-                let turn = self.turns[type_slot(storage_type)].fetch_add(1, Ordering::Relaxed);
-                return of_type[turn % of_type.len()];
-            }
+        policy
+            .storage_types(category)
+            .iter()
+            .find_map(|&storage_type| self.next_of_type(storage_type, volumes))
+            .unwrap_or(0)
+    }
+
+    /// The next volume of `storage_type` in its own turn order, if there is one.
+    fn next_of_type(&self, storage_type: StorageType, volumes: &[Volume]) -> Option<usize> {
+        let of_type: Vec<usize> = (0..volumes.len())
+            .filter(|&i| volumes[i].storage_type == storage_type)
+            .collect();
+        if of_type.is_empty() {
+            return None;
         }
-        0
+        let turn = self.turns[type_slot(storage_type)].fetch_add(1, Ordering::Relaxed);
+        Some(of_type[turn % of_type.len()])
     }
 }
 
@@ -190,13 +197,6 @@ impl PlacementPolicy for Tiered {
     }
 
     fn choose_of_type(&self, storage_type: StorageType, volumes: &[Volume]) -> Option<usize> {
-        let of_type: Vec<usize> = (0..volumes.len())
-            .filter(|&i| volumes[i].storage_type == storage_type)
-            .collect();
-        if of_type.is_empty() {
-            return None;
-        }
-        let turn = self.turns[type_slot(storage_type)].fetch_add(1, Ordering::Relaxed);
-        Some(of_type[turn % of_type.len()])
+        self.next_of_type(storage_type, volumes)
     }
 }
