@@ -42,6 +42,15 @@ pub enum ServiceError {
         /// What the limit bounds, which decides how a client may react.
         class: LimitClass,
     },
+    /// The region is not served here (cluster mode): it moved, or this server's view of
+    /// who serves it is older than the request's. Nothing was applied.
+    #[error(
+        "NotServingRegionException: region {region} of table {table} is not served by this server"
+    )]
+    NotServingRegion { table: String, region: u64 },
+    /// The server a request was forwarded to could not be reached or did not answer.
+    #[error("forwarding to {peer} failed: {reason}")]
+    PeerUnavailable { peer: String, reason: String },
     #[error("catalog is corrupt: {0}")]
     CatalogCorrupt(String),
     #[error(transparent)]
@@ -115,6 +124,9 @@ impl ServiceError {
                 LimitClass::Capacity => ErrorKind::Busy,
                 LimitClass::Payload | LimitClass::Shape => ErrorKind::InvalidArgument,
             },
+            ServiceError::NotServingRegion { .. } | ServiceError::PeerUnavailable { .. } => {
+                ErrorKind::Unavailable
+            }
             ServiceError::CatalogCorrupt(_) => ErrorKind::Corruption,
             ServiceError::Engine(e) => engine_kind(e.kind()),
         }

@@ -17,6 +17,7 @@ pub mod metrics;
 pub mod names;
 mod region_sizes;
 pub mod registry;
+pub mod remote;
 pub mod request_budget;
 mod row_locks;
 mod row_stream;

@@ -7,10 +7,14 @@ use crate::names::TableName;
 use crate::table::RegionInfo;
 
 impl TableDirectory {
-    /// The table's regions in key order, each with the bytes of its SSTables and memstores.
+    /// The table's regions in key order, each with the bytes of its SSTables and memstores
+    /// (0 for a region served elsewhere: its boundaries are what callers need).
     pub fn region_sizes(&self, table: &TableName) -> Result<Vec<(RegionInfo, u64)>> {
         let state = self.table(table)?;
-        let sizes = state.regions.iter().map(|r| r.region.size_bytes());
+        let sizes = state
+            .regions
+            .iter()
+            .map(|r| r.local().map_or(0, |region| region.size_bytes()));
         Ok(state.region_infos().into_iter().zip(sizes).collect())
     }
 }

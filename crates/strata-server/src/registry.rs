@@ -22,6 +22,19 @@ pub struct RegionClaim<'a> {
 pub trait RegionRegistry: Send + Sync + std::fmt::Debug {
     /// Makes this server the region's owner; an error keeps the region closed.
     fn claim(&self, region: RegionClaim<'_>) -> Result<()>;
+
+    /// Where a region of a table being opened is served: here (the default: claimed and
+    /// opened), or by a peer requests are forwarded to.
+    fn placement(&self, _region: RegionClaim<'_>) -> Placement {
+        Placement::Here
+    }
+}
+
+/// Which server serves a region, as the registry says.
+#[derive(Debug, Clone)]
+pub enum Placement {
+    Here,
+    Peer(std::sync::Arc<dyn crate::remote::RegionPeer>),
 }
 
 /// Asked before every read and write (cluster mode): `Err(reason)` refuses the request

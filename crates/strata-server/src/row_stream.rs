@@ -3,20 +3,20 @@
 //! lease: its owner drops it when done, so a slow reader is never cut off by an expiry.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
-use strata_engine::{Region, RegionScanner, RowResult, Scan};
+use strata_engine::{RowResult, Scan};
 
 use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::names::TableName;
+use crate::remote::{RegionRows, RegionSource};
 use crate::table::OpenRegion;
 
 /// Rows of one `Scan`, in scan order, read from each region in turn.
 pub struct RowStream {
     scan: Scan,
-    pending: VecDeque<Arc<Region>>,
-    current: Option<RegionScanner>,
+    pending: VecDeque<RegionSource>,
+    current: Option<RegionRows>,
 }
 
 impl RowStream {
@@ -51,12 +51,45 @@ impl TableDirectory {
         } else {
             (&scan.start_row, &scan.stop_row)
         };
-        let mut pending: VecDeque<Arc<Region>> = state
+        let mut pending: VecDeque<RegionSource> = state
             .regions
             .iter()
             .filter(|r| overlaps(r, low, high, scan.reversed))
-            .map(|r| Arc::clone(&r.region))
+            .map(|r| RegionSource::of(table, r))
             .collect();
+        if scan.reversed {
+            pending = pending.into_iter().rev().collect();
+        }
+        Ok(RowStream {
+            scan,
+            pending,
+            current: None,
+        })
+    }
+
+    /// The rows of `scan` in the regions here overlapping `[start, end)` (empty: open), for
+    /// a peer's chunk (see `remote/`): any such region served elsewhere refuses the read.
+    pub(crate) fn scan_rows_here(
+        &self,
+        table: &TableName,
+        scan: Scan,
+        start: &[u8],
+        end: &[u8],
+    ) -> Result<RowStream> {
+        let state = self.table(table)?;
+        state.check_enabled()?;
+        for family in scan.columns.keys() {
+            state.check_family(family)?;
+        }
+        let mut pending = VecDeque::new();
+        for r in state
+            .regions
+            .iter()
+            .filter(|r| overlaps(r, start, end, false))
+        {
+            let region = r.local_or_unavailable(table)?;
+            pending.push_back(RegionSource::Local(std::sync::Arc::clone(region)));
+        }
         if scan.reversed {
             pending = pending.into_iter().rev().collect();
         }

@@ -4,15 +4,15 @@
 //! ones with the embedded owner and whole rows.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::time::Duration;
 
-use strata_engine::{Cell, Region, RowResult, Scan};
+use strata_engine::{Cell, RowResult, Scan};
 
 use crate::error::Result;
 use crate::filter::Filter;
 use crate::metrics::Operation;
 use crate::names::TableName;
+use crate::remote::RegionSource;
 use crate::scanners::{CursorPlan, ScannerLookup, ScannerOptions, ScannerResults};
 use crate::service::Service;
 
@@ -52,10 +52,10 @@ impl Service {
         for family in options.scan.columns.keys() {
             state.check_family(family)?;
         }
-        let mut regions: VecDeque<Arc<Region>> = state
+        let mut regions: VecDeque<RegionSource> = state
             .regions
             .iter()
-            .map(|r| Arc::clone(&r.region))
+            .map(|r| RegionSource::of(table, r))
             .collect();
         let mut scan = std::mem::replace(&mut options.scan, Scan::new());
         if scan.reversed {
@@ -63,13 +63,17 @@ impl Service {
         }
         let versions_after_filter = scan.max_versions;
         let mut filter = options.filter.take();
+        let limit = scan.limit;
         if let Some(f) = filter.as_mut() {
+            // The limit counts rows that pass the filter, so a region cannot stop early.
+            scan.limit = None;
             f.set_reversed(scan.reversed);
             f.set_versions_after_filter(versions_after_filter);
             scan.max_versions = u32::MAX; // the family's VERSIONS caps it
         }
         Ok(CursorPlan {
             scan,
+            limit,
             filter,
             versions_after_filter,
             regions,

@@ -66,7 +66,11 @@ impl TableDirectory {
                 name: info.name,
                 start_key: printable_key(&open.entry.start_key),
                 end_key: printable_key(&open.entry.end_key),
-                stats: open.region.stats(),
+                // A region served elsewhere shows its id and no figures here.
+                stats: open.local().map(|r| r.stats()).unwrap_or(RegionStats {
+                    id: open.entry.id,
+                    ..RegionStats::default()
+                }),
             })
             .collect();
         let sum = |f: fn(&RegionStats) -> u64| regions.iter().map(|r| f(&r.stats)).sum();

@@ -9,11 +9,44 @@ use crate::catalog::{RegionEntry, TableRecord};
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
+use crate::remote::RegionPeer;
 
-/// A region with its key range.
+/// A region with its key range, and where it is served.
 pub struct OpenRegion {
     pub entry: RegionEntry,
-    pub region: Arc<Region>,
+    pub location: RegionLocation,
+}
+
+/// Where a region is served: open in this server's engine, or on another server that
+/// requests for it are forwarded to (cluster mode; see `remote/`).
+#[derive(Clone)]
+pub enum RegionLocation {
+    Here(Arc<Region>),
+    Peer(Arc<dyn RegionPeer>),
+}
+
+impl OpenRegion {
+    /// The region, when this server serves it.
+    pub fn local(&self) -> Option<&Arc<Region>> {
+        match &self.location {
+            RegionLocation::Here(region) => Some(region),
+            RegionLocation::Peer(_) => None,
+        }
+    }
+
+    /// The region when this server serves it, else the error a caller that needs it
+    /// here answers (a retryable one: the region is served elsewhere).
+    pub fn local_or_unavailable(&self, table: &TableName) -> Result<&Arc<Region>> {
+        self.local().ok_or_else(|| self.not_served_here(table))
+    }
+
+    /// The retryable error for a request that needs this region here when it is not.
+    pub fn not_served_here(&self, table: &TableName) -> ServiceError {
+        ServiceError::NotServingRegion {
+            table: table.to_string(),
+            region: self.entry.id,
+        }
+    }
 }
 
 /// An open table. Immutable: changes (enable, disable) build a new one.

@@ -82,7 +82,7 @@ pub struct VolumeStats {
 }
 
 /// One open region.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct RegionStats {
     pub id: u64,
     pub memstore_bytes: u64,

@@ -215,7 +215,7 @@ fn same_regions(state: &TableState) -> Vec<OpenRegion> {
         .iter()
         .map(|r| OpenRegion {
             entry: r.entry.clone(),
-            region: Arc::clone(&r.region),
+            location: r.location.clone(),
         })
         .collect()
 }

@@ -9,8 +9,17 @@ use strata_engine::{Engine, FamilyOptions, Region, RegionSpec};
 use crate::catalog::{RegionEntry, TableRecord};
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::registry::{RegionClaim, RegionRegistry};
-use crate::table::{OpenRegion, TableState};
+use crate::registry::{Placement, RegionClaim, RegionRegistry};
+use crate::table::{OpenRegion, RegionLocation, TableState};
+
+fn claim_of<'a>(table: &'a str, entry: &'a RegionEntry) -> RegionClaim<'a> {
+    RegionClaim {
+        table,
+        id: entry.id,
+        start: &entry.start_key,
+        end: &entry.end_key,
+    }
+}
 
 /// Checks family names and settings. A table may have no family at all: Bigtable creates
 /// tables that way and adds families later (HBase's own rule of at least one family is kept
@@ -50,13 +59,25 @@ impl RegionOpener {
     /// Tells the registry that region `entry` of `table` is about to open or be created.
     pub(crate) fn claim(&self, table: &str, entry: &RegionEntry) -> Result<()> {
         match &self.registry {
-            Some(registry) => registry.claim(RegionClaim {
-                table,
-                id: entry.id,
-                start: &entry.start_key,
-                end: &entry.end_key,
-            }),
+            Some(registry) => registry.claim(claim_of(table, entry)),
             None => Ok(()),
+        }
+    }
+
+    /// Where region `entry` of `table` is served: opened here, or forwarded to its peer.
+    pub(crate) fn locate(
+        &self,
+        table: &str,
+        entry: &RegionEntry,
+        families: &[FamilyOptions],
+    ) -> Result<RegionLocation> {
+        let placement = match &self.registry {
+            Some(registry) => registry.placement(claim_of(table, entry)),
+            None => Placement::Here,
+        };
+        match placement {
+            Placement::Here => Ok(RegionLocation::Here(self.open(table, entry, families)?)),
+            Placement::Peer(peer) => Ok(RegionLocation::Peer(peer)),
         }
     }
 
@@ -83,10 +104,10 @@ pub(crate) fn open_table(
     let mut regions = Vec::with_capacity(record.regions.len());
     let table = name.to_string();
     for entry in &record.regions {
-        let region = opener.open(&table, entry, &record.families)?;
+        let location = opener.locate(&table, entry, &record.families)?;
         regions.push(OpenRegion {
             entry: entry.clone(),
-            region,
+            location,
         });
     }
     regions.sort_by(|a, b| a.entry.start_key.cmp(&b.entry.start_key));

@@ -33,7 +33,7 @@ use crate::catalog::{RegionEntry, TableRecord};
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::splitter::SplitAt;
-use crate::table::{OpenRegion, TableState};
+use crate::table::{OpenRegion, RegionLocation, TableState};
 
 impl TableDirectory {
     /// Splits a region in two; returns the daughters' ids.
@@ -49,11 +49,12 @@ impl TableDirectory {
                 .saturating_sub(1),
         };
         let parent = &state.regions[idx];
+        let parent_region = parent.local_or_unavailable(table)?;
         let split_row = match at {
             SplitAt::Key(key) => key,
             SplitAt::Region(_) => {
-                parent.region.flush()?;
-                Bytes::from(parent.region.mid_row().unwrap_or_default())
+                parent_region.flush()?;
+                Bytes::from(parent_region.mid_row().unwrap_or_default())
             }
         };
         let inside = split_row > parent.entry.start_key
@@ -74,7 +75,7 @@ impl TableDirectory {
             start_key: split_row,
             end_key: parent.entry.end_key.clone(),
         };
-        let sources = [Arc::clone(&parent.region)];
+        let sources = [Arc::clone(parent_region)];
         let plan = vec![
             (left.clone(), vec![(0, range_of(&left))]),
             (right.clone(), vec![(0, range_of(&right))]),
@@ -101,7 +102,10 @@ impl TableDirectory {
             start_key: ra.entry.start_key.clone(),
             end_key: rb.entry.end_key.clone(),
         };
-        let sources = [Arc::clone(&ra.region), Arc::clone(&rb.region)];
+        let sources = [
+            Arc::clone(ra.local_or_unavailable(table)?),
+            Arc::clone(rb.local_or_unavailable(table)?),
+        ];
         let plan = vec![(
             merged.clone(),
             vec![(0, range_of(&ra.entry)), (1, range_of(&rb.entry))],
@@ -165,7 +169,7 @@ impl TableDirectory {
             match open {
                 Ok(region) => opened.push(OpenRegion {
                     entry: entry.clone(),
-                    region,
+                    location: RegionLocation::Here(region),
                 }),
                 Err(e) => return Err(abandon(e)),
             }

@@ -70,10 +70,11 @@ impl TableDirectory {
         }
         if let AlterOp::ModifyFamily(f) = &op {
             self.catalog.put_table(name, &record)?;
-            for r in &state.regions {
-                // The family is in the table's record (checked above), so every open region
-                // has its store; one that does not has nothing to alter.
-                r.region.set_family(f.clone());
+            // The family is in the table's record (checked above), so every open region
+            // has its store; one that does not has nothing to alter. Regions served
+            // elsewhere take the record's settings when they open there.
+            for region in state.regions.iter().filter_map(|r| r.local()) {
+                region.set_family(f.clone());
             }
             self.replace_state(name, record, &state);
             return Ok(());
@@ -109,7 +110,8 @@ impl TableDirectory {
         op: &AlterOp,
     ) -> Result<()> {
         self.unpublish(name);
-        for r in &state.regions {
+        // Regions served elsewhere are reopened by their owners.
+        for r in state.regions.iter().filter(|r| r.local().is_some()) {
             self.engine.close_region(r.entry.id)?;
             // A deleted family's files go; so do leftovers under an added family's name (a
             // crash between an earlier delete's catalog write and its file removal), so an
@@ -153,7 +155,7 @@ impl TableDirectory {
         // The catalog write is the commit point: before it the old regions are the table.
         self.catalog.put_table(name, &record)?;
         self.publish(fresh);
-        for r in &state.regions {
+        for r in state.regions.iter().filter(|r| r.local().is_some()) {
             self.engine.close_region(r.entry.id)?;
             self.engine.drop_region(r.entry.id)?;
         }

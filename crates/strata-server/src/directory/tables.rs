@@ -109,7 +109,8 @@ impl TableDirectory {
         }
         self.catalog.delete_table(name)?;
         self.unpublish(name);
-        for region in &state.regions {
+        // Regions served elsewhere are closed and dropped by their owners.
+        for region in state.regions.iter().filter(|r| r.local().is_some()) {
             self.engine.close_region(region.entry.id)?;
             self.engine.drop_region(region.entry.id)?;
         }
@@ -169,21 +170,22 @@ impl TableDirectory {
         Ok(self.table(name)?.region_infos())
     }
 
-    /// Flushes every region of the table.
+    /// Flushes every region of the table served here.
     pub fn flush_table(&self, name: &TableName) -> Result<()> {
-        for r in &self.table(name)?.regions {
-            r.region.flush()?;
+        for region in self.table(name)?.regions.iter().filter_map(|r| r.local()) {
+            region.flush()?;
         }
         Ok(())
     }
 
-    /// Compacts every region of the table (after a flush, for a major compaction).
+    /// Compacts every region of the table served here (after a flush, for a major
+    /// compaction).
     pub fn compact_table(&self, name: &TableName, major: bool) -> Result<()> {
-        for r in &self.table(name)?.regions {
+        for region in self.table(name)?.regions.iter().filter_map(|r| r.local()) {
             if major {
-                r.region.flush()?;
+                region.flush()?;
             }
-            r.region.compact(major)?;
+            region.compact(major)?;
         }
         Ok(())
     }

@@ -11,8 +11,10 @@
 //! order. When a region is sealed for a split or merge, nothing was written and the whole
 //! operation runs again on the new region.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
+use strata_engine::util::clock::Clock;
 use strata_engine::{Cell, Get, Region, RowResult};
 
 use super::RowOperations;
@@ -20,18 +22,41 @@ use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::limits::Dialect;
 use crate::names::TableName;
+use crate::remote::{ExpectedReads, Origin, PeerWrite, RegionPeer};
+use crate::table::{RegionLocation, TableState};
 
 /// What an operation sees of its row while it holds the row's lock.
 pub(crate) struct LockedRow<'a> {
-    region: &'a Arc<Region>,
+    source: RowSource<'a>,
     row: &'a [u8],
+}
+
+/// Where a locked row is read: its region here, or its owner (whose answers are kept, to
+/// be checked again under the owner's lock when the write is sent: see `remote/`).
+enum RowSource<'a> {
+    Local(&'a Arc<Region>),
+    Peer {
+        peer: &'a Arc<dyn RegionPeer>,
+        table: &'a TableName,
+        reads: &'a RefCell<ExpectedReads>,
+        clock: &'a dyn Clock,
+    },
 }
 
 impl LockedRow<'_> {
     /// Reads the row (`get.row` must be it) including writes queued and not yet durable.
     pub(crate) fn get(&self, get: &Get) -> Result<Option<RowResult>> {
         debug_assert_eq!(get.row.as_ref(), self.row);
-        Ok(self.region.get_queued(get)?)
+        match &self.source {
+            RowSource::Local(region) => Ok(region.get_queued(get)?),
+            RowSource::Peer {
+                peer, table, reads, ..
+            } => {
+                let answer = peer.get(table, get)?;
+                reads.borrow_mut().push((get.clone(), answer.clone()));
+                Ok(answer)
+            }
+        }
     }
 
     /// The newest cell of one column, queued writes included.
@@ -43,7 +68,12 @@ impl LockedRow<'_> {
     /// A server timestamp for the write, at least `at_least`: see
     /// [`Region::server_timestamp`].
     pub(crate) fn server_timestamp(&self, at_least: i64) -> i64 {
-        self.region.server_timestamp(at_least)
+        match &self.source {
+            RowSource::Local(region) => region.server_timestamp(at_least),
+            // Callers pass the newest stored timestamp as `at_least`, so a clock behind
+            // the owner's cannot hide the write under an older version.
+            RowSource::Peer { clock, .. } => clock.now_millis().max(at_least),
+        }
     }
 }
 
@@ -53,6 +83,8 @@ pub(crate) struct RowWrite {
     pub dialect: Dialect,
     /// What the request asked for; the table's DURABILITY decides `USE_DEFAULT`.
     pub durability: WriteDurability,
+    /// Who asked: a request forwarded by a peer is served only from regions here.
+    pub origin: Origin,
 }
 
 impl RowWrite {
@@ -61,6 +93,7 @@ impl RowWrite {
         RowWrite {
             dialect: Dialect::Hbase,
             durability: WriteDurability::UseDefault,
+            origin: Origin::Client,
         }
     }
 }
@@ -78,7 +111,9 @@ impl RowOperations {
         write: RowWrite,
         mut op: impl FnMut(&LockedRow<'_>) -> Result<(Vec<Cell>, T)>,
     ) -> Result<T> {
-        self.retry_sealed(|| self.with_row_once(table, row, families.clone(), write, &mut op))
+        self.retry_sealed(write.origin, || {
+            self.with_row_once(table, row, families.clone(), write, &mut op)
+        })
     }
 
     fn with_row_once<'f, T>(
@@ -93,24 +128,27 @@ impl RowOperations {
         for family in families {
             state.check_family(family)?;
         }
-        let region = &state.regions[index].region;
+        let region = match &state.regions[index].location {
+            RegionLocation::Here(region) => region,
+            RegionLocation::Peer(peer) if write.origin == Origin::Client => {
+                let peer = Arc::clone(peer);
+                return self.with_peer_row(&state, &peer, row, write, op);
+            }
+            RegionLocation::Peer(_) => return Err(state.regions[index].not_served_here(table)),
+        };
         let lock = self.row_locks.lock(table, row);
         // Taken before reading: if a WAL write fails after this, what the read saw may
         // never be logged, and the write below is refused instead of building on it.
         let guard = region.failure_guard()?;
-        let (cells, answer) = op(&LockedRow { region, row })?;
+        let locked = LockedRow {
+            source: RowSource::Local(region),
+            row,
+        };
+        let (cells, answer) = op(&locked)?;
         if cells.is_empty() {
             return Ok(answer);
         }
-        self.limits.check_cells(&cells, write.dialect)?;
-        for cell in &cells {
-            state.check_family(&cell.family)?;
-            if cell.row.as_ref() != row {
-                return Err(ServiceError::InvalidArgument(
-                    "a row operation must write only the row it read".into(),
-                ));
-            }
-        }
+        self.check_row_write(&state, row, &cells, write)?;
         let durability = state.durability_for(write.durability);
         let pending = region.mutate_queued(cells, durability, Some(guard))?;
         if pending.meets_durability() {
@@ -125,5 +163,76 @@ impl RowOperations {
         self.splitter
             .after_write(table, region, state.regions.len());
         Ok(answer)
+    }
+
+    /// [`RowOperations::with_row`] for a row another server serves: reads at the owner,
+    /// computes here and sends the write with the reads it was computed from; the owner
+    /// applies it only if they still answer the same under its row lock, and otherwise the
+    /// operation runs again. The local row lock keeps this server's own operations on the
+    /// row from racing each other.
+    fn with_peer_row<T>(
+        &self,
+        state: &TableState,
+        peer: &Arc<dyn RegionPeer>,
+        row: &[u8],
+        write: RowWrite,
+        op: &mut impl FnMut(&LockedRow<'_>) -> Result<(Vec<Cell>, T)>,
+    ) -> Result<T> {
+        let _lock = self.row_locks.lock(&state.name, row);
+        let deadline = self.clock.now() + super::SEALED_RETRY;
+        loop {
+            let reads = RefCell::new(Vec::new());
+            let locked = LockedRow {
+                source: RowSource::Peer {
+                    peer,
+                    table: &state.name,
+                    reads: &reads,
+                    clock: self.clock.as_ref(),
+                },
+                row,
+            };
+            let (cells, answer) = op(&locked)?;
+            if cells.is_empty() {
+                return Ok(answer);
+            }
+            self.check_row_write(state, row, &cells, write)?;
+            let expected = reads.into_inner();
+            let sent = PeerWrite {
+                dialect: write.dialect,
+                durability: write.durability,
+            };
+            if peer.mutate_if(&state.name, row, expected, cells, sent)? {
+                return Ok(answer);
+            }
+            if self.clock.now() >= deadline {
+                return Err(ServiceError::Engine(strata_engine::Error::TooBusy(
+                    format!(
+                        "row {:?} kept changing under a read-modify-write for {:?}",
+                        String::from_utf8_lossy(row),
+                        super::SEALED_RETRY
+                    ),
+                )));
+            }
+        }
+    }
+
+    /// What every single-row write is checked for before it is applied.
+    fn check_row_write(
+        &self,
+        state: &TableState,
+        row: &[u8],
+        cells: &[Cell],
+        write: RowWrite,
+    ) -> Result<()> {
+        self.limits.check_cells(cells, write.dialect)?;
+        for cell in cells {
+            state.check_family(&cell.family)?;
+            if cell.row.as_ref() != row {
+                return Err(ServiceError::InvalidArgument(
+                    "a row operation must write only the row it read".into(),
+                ));
+            }
+        }
+        Ok(())
     }
 }

@@ -7,6 +7,7 @@
 //! wrote to the splitter. A write that meets a region sealed by a split or merge was not
 //! applied; it waits for the directory to publish the table's new regions and runs again.
 
+mod forwarded;
 mod latest_delete;
 mod locked_row;
 mod mutate;
@@ -22,6 +23,7 @@ use crate::directory::TableDirectory;
 use crate::error::{Result, ServiceError};
 use crate::limits::Limits;
 use crate::metrics::RequestMetrics;
+use crate::remote::Origin;
 use crate::row_locks::RowLocks;
 use crate::splitter::Splitter;
 use crate::write_budget::{WriteBudget, WriteCharge};
@@ -83,17 +85,23 @@ impl RowOperations {
     /// Runs `op` again while it fails on a region sealed for a split or merge (a refused
     /// write applied nothing), each time after the directory published a table change, for
     /// up to [`SEALED_RETRY`].
-    fn retry_sealed<T>(&self, mut op: impl FnMut() -> Result<T>) -> Result<T> {
+    ///
+    /// A client's request that met a region served elsewhere than the directory said (the
+    /// owner answered `NotServingRegion`: the region moved) waits the same way, for the
+    /// directory to learn where it went. A request forwarded by a peer never waits: the
+    /// peer decides, with its own view.
+    fn retry_sealed<T>(&self, origin: Origin, mut op: impl FnMut() -> Result<T>) -> Result<T> {
         let deadline = self.clock.now() + SEALED_RETRY;
         loop {
             let seen = self.directory.change_count();
-            match op() {
-                Err(ServiceError::Engine(e)) if e.is_region_sealed() => {
-                    if !self.directory.wait_for_change(seen, deadline) {
-                        return Err(ServiceError::Engine(e));
-                    }
-                }
-                other => return other,
+            let outcome = op();
+            let moving = match &outcome {
+                Err(ServiceError::Engine(e)) => e.is_region_sealed(),
+                Err(ServiceError::NotServingRegion { .. }) => origin == Origin::Client,
+                _ => false,
+            };
+            if !moving || !self.directory.wait_for_change(seen, deadline) {
+                return outcome;
             }
         }
     }

@@ -12,7 +12,8 @@ use crate::error::{Result, ServiceError};
 use crate::limits::Dialect;
 use crate::metrics::Operation;
 use crate::names::TableName;
-use crate::table::TableState;
+use crate::remote::{Origin, PeerWrite};
+use crate::table::{OpenRegion, RegionLocation, TableState};
 use crate::write_budget::cells_bytes;
 
 impl RowOperations {
@@ -24,8 +25,20 @@ impl RowOperations {
         cells: Vec<Cell>,
         durability: WriteDurability,
     ) -> Result<()> {
+        self.mutate_from(Origin::Client, dialect, table, cells, durability)
+    }
+
+    /// [`RowOperations::mutate`] for a client or, served only from regions here, a peer.
+    pub(crate) fn mutate_from(
+        &self,
+        origin: Origin,
+        dialect: Dialect,
+        table: &TableName,
+        cells: Vec<Cell>,
+        durability: WriteDurability,
+    ) -> Result<()> {
         let _charge = self.charge_write(cells_bytes(&cells))?;
-        self.mutate_charged(dialect, table, cells, durability)
+        self.mutate_charged(origin, dialect, table, cells, durability)
     }
 
     /// HBase's multi-row batch: each row's cells are one atomic mutation, and a row that
@@ -42,13 +55,16 @@ impl RowOperations {
         let _charge = self.charge_write(bytes)?;
         Ok(rows
             .into_iter()
-            .map(|cells| self.mutate_charged(Dialect::Hbase, table, cells, durability))
+            .map(|cells| {
+                self.mutate_charged(Origin::Client, Dialect::Hbase, table, cells, durability)
+            })
             .collect())
     }
 
     /// A mutation whose bytes are already charged to the write budget.
     fn mutate_charged(
         &self,
+        origin: Origin,
         dialect: Dialect,
         table: &TableName,
         cells: Vec<Cell>,
@@ -74,14 +90,36 @@ impl RowOperations {
         let mut pending = cells;
         let deadline = self.clock.now() + super::SEALED_RETRY;
         loop {
-            // A share refused by a region being split or merged was not applied; it is
-            // routed again on the table's new regions once the directory publishes them.
+            // A share refused by a region being split or merged (or, forwarded, by a peer
+            // that no longer serves it) was not applied; it is routed again on the table's
+            // new regions once the directory publishes them.
             let mut refused = Vec::new();
-            let mut sealed = None;
-            for (region, cells) in split_by_region(&state, pending).into_values() {
+            let mut moving = None;
+            for (open, cells) in split_by_region(&state, pending).into_values() {
                 // One share unresolved at a time: queuing the next may wait for memstore
                 // room, and the flush that makes room waits for the writes in its snapshot.
                 outcomes.extend(queued.take().map(QueuedShare::wait));
+                let region = match &open.location {
+                    RegionLocation::Here(region) => region,
+                    RegionLocation::Peer(_) if origin == Origin::Peer => {
+                        return Err(open.not_served_here(table))
+                    }
+                    RegionLocation::Peer(peer) => {
+                        let write = PeerWrite {
+                            dialect,
+                            durability,
+                        };
+                        match peer.mutate(table, cells.clone(), write) {
+                            Ok(()) => {}
+                            Err(e @ ServiceError::NotServingRegion { .. }) => {
+                                refused.extend(cells);
+                                moving = Some(e);
+                            }
+                            Err(e) => return Err(e),
+                        }
+                        continue;
+                    }
+                };
                 match region.mutate_queued(cells.clone(), state.durability_for(durability), None) {
                     Ok(write) => {
                         queued = Some(QueuedShare {
@@ -92,19 +130,19 @@ impl RowOperations {
                     }
                     Err(e) if e.is_region_sealed() => {
                         refused.extend(cells);
-                        sealed = Some(e);
+                        moving = Some(ServiceError::Engine(e));
                     }
                     Err(e) => return Err(e.into()),
                 }
             }
-            let Some(sealed) = sealed else {
+            let Some(moving) = moving else {
                 break;
             };
             // The split or merge flushes the sealed region first, and that flush waits for
             // every queued write to become visible: resolve ours before waiting for it.
             outcomes.extend(queued.take().map(QueuedShare::wait));
             if !self.directory.wait_for_change(seen, deadline) {
-                return Err(ServiceError::Engine(sealed));
+                return Err(moving);
             }
             pending = refused;
             seen = self.directory.change_count();
@@ -140,8 +178,8 @@ impl QueuedShare {
 fn split_by_region(
     state: &TableState,
     cells: Vec<Cell>,
-) -> BTreeMap<usize, (&Arc<Region>, Vec<Cell>)> {
-    let mut by_region: BTreeMap<usize, (&Arc<Region>, Vec<Cell>)> = BTreeMap::new();
+) -> BTreeMap<usize, (&OpenRegion, Vec<Cell>)> {
+    let mut by_region: BTreeMap<usize, (&OpenRegion, Vec<Cell>)> = BTreeMap::new();
     for cell in cells {
         let idx = state
             .regions
@@ -150,7 +188,7 @@ fn split_by_region(
         if let Some(open) = state.regions.get(idx) {
             by_region
                 .entry(idx)
-                .or_insert_with(|| (&open.region, Vec::new()))
+                .or_insert_with(|| (open, Vec::new()))
                 .1
                 .push(cell);
         }

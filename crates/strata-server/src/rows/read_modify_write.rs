@@ -31,6 +31,7 @@ impl RowOperations {
         let write = RowWrite {
             dialect,
             durability: WriteDurability::UseDefault,
+            ..RowWrite::hbase()
         };
         let families = read.columns.keys().map(|f| f.as_ref());
         self.with_row(table, &read.row, families, write, |row| {

@@ -10,6 +10,8 @@ use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::metrics::Operation;
 use crate::names::TableName;
+use crate::remote::Origin;
+use crate::table::RegionLocation;
 
 /// Check-and-mutate compares with HBase's CompareOperator (the same type as the filter
 /// language's). Like HBase, it compares the value given in the request with the value
@@ -63,12 +65,27 @@ impl RowOperations {
 
     /// Reads one row; `None` when nothing in it is visible.
     pub(crate) fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
+        self.retry_sealed(Origin::Client, || self.get_from(Origin::Client, table, get))
+    }
+
+    /// [`RowOperations::get`] for a client or, served only from regions here, a peer.
+    pub(crate) fn get_from(
+        &self,
+        origin: Origin,
+        table: &TableName,
+        get: &Get,
+    ) -> Result<Option<RowResult>> {
         let _timer = self.metrics.start(Operation::Get, Some(table));
         let (state, index) = self.directory.route(table, &get.row)?;
         for family in get.columns.keys() {
             state.check_family(family)?;
         }
-        Ok(state.regions[index].region.get(get)?)
+        let open = &state.regions[index];
+        match &open.location {
+            RegionLocation::Here(region) => Ok(region.get(get)?),
+            RegionLocation::Peer(peer) if origin == Origin::Client => peer.get(table, get),
+            RegionLocation::Peer(_) => Err(open.not_served_here(table)),
+        }
     }
 
     /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.

@@ -4,22 +4,25 @@
 //! cells each (Thrift's `batchSize`, REST's `batch`).
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
-use strata_engine::{Cell, Region, RegionScanner, RowResult, Scan};
+use strata_engine::{Cell, RowResult, Scan};
 
 use crate::error::Result;
 use crate::filter::{Filter, RowOutcome};
+use crate::remote::{RegionRows, RegionSource};
 
 /// What a scanner reads, fixed when it is opened.
 pub(crate) struct CursorPlan {
+    /// What each region is asked for; its `limit` bounds one region's rows (a hint).
     pub scan: Scan,
+    /// Most rows the scanner returns, counted after the filter (HBase's `Scan.setLimit`).
+    pub limit: Option<usize>,
     pub filter: Option<Filter>,
     /// With a filter, the engine reads every stored version and this many per column are
     /// kept after the filter (HBase filters among the stored versions first).
     pub versions_after_filter: u32,
     /// The table's regions in scan order.
-    pub regions: VecDeque<Arc<Region>>,
+    pub regions: VecDeque<RegionSource>,
     /// Most cells per result; `None` returns whole rows.
     pub batch: Option<usize>,
 }
@@ -27,7 +30,7 @@ pub(crate) struct CursorPlan {
 /// A scanner's position in its table.
 pub(super) struct Cursor {
     plan: CursorPlan,
-    current: Option<RegionScanner>,
+    current: Option<RegionRows>,
     /// Rows read so far, for the scan's row limit.
     rows_read: usize,
     /// Results cut from rows by the batch (or a result handed out in part, by cells), in
@@ -102,7 +105,7 @@ impl Cursor {
 
     /// The next row that passes the filter, from whichever region holds it.
     fn next_row(&mut self) -> Result<Option<RowResult>> {
-        if self.plan.scan.limit.is_some_and(|l| self.rows_read >= l) {
+        if self.plan.limit.is_some_and(|l| self.rows_read >= l) {
             return Ok(None);
         }
         loop {
@@ -178,6 +181,7 @@ mod tests {
     fn cells_are_taken_across_results_and_the_rest_waits() {
         let mut cursor = Cursor::new(CursorPlan {
             scan: Scan::new(),
+            limit: None,
             filter: None,
             versions_after_filter: 1,
             regions: VecDeque::new(),

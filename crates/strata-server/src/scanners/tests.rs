@@ -155,6 +155,7 @@ fn ids_fit_every_protocol_and_skip_open_ones_when_they_wrap() {
     *registry.shared.last_id.lock() = MAX_ID;
     let plan = cursor::CursorPlan {
         scan: Scan::new(),
+        limit: None,
         filter: None,
         versions_after_filter: 1,
         regions: Default::default(),

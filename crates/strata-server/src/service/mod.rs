@@ -10,6 +10,7 @@
 
 mod admin;
 mod drop_range;
+mod forwarded;
 mod rows;
 
 use std::path::PathBuf;

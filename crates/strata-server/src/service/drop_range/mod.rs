@@ -77,7 +77,11 @@ impl Service {
             if !(before_stop && after_start) {
                 continue;
             }
-            let compacted = r.region.flush().and_then(|()| r.region.compact(true));
+            // A region served elsewhere is compacted by its owner.
+            let Some(region) = r.local() else {
+                continue;
+            };
+            let compacted = region.flush().and_then(|()| region.compact(true));
             match compacted {
                 Ok(_) => {}
                 // Being split or merged: its files are rewritten into the new regions, whose

@@ -1,0 +1,100 @@
+//! Regions served by other servers (cluster mode).
+//!
+//! A table's directory lists every region; those another server serves are
+//! [`RegionLocation::Peer`](crate::table::RegionLocation) entries holding a [`RegionPeer`],
+//! the client of that server. The service's row operations and scanners route by row as
+//! always and hand a peer region's share to it through four primitives, chosen so that
+//! every operation keeps its meaning across servers:
+//!
+//! - `get` and `mutate`: a read and an atomic per-region mutation;
+//! - `mutate_if`: a write applied only if reads the caller made still answer the same,
+//!   checked under the row's lock on the owner. Every read-modify-write (increment,
+//!   append, check-and-mutate, Bigtable's rules) is built on it: the caller reads, computes
+//!   and asks; a refusal means the row changed, and the operation runs again. Row
+//!   operations may already run more than once (see `rows/locked_row.rs`), so their
+//!   closures need not travel;
+//! - `scan_chunk`: up to N rows of a range after a given row, so a scanner holds no state
+//!   on the owner and resumes after its last row wherever the region has moved.
+//!
+//! The owner serves them through [`Service`](crate::Service)'s `serve_*` calls
+//! (`serve.rs`), which answer only from regions open here: a request is forwarded at most
+//! once, and a stale view on either side ends in a retryable `NotServingRegion`.
+
+mod scan;
+mod serve;
+#[cfg(test)]
+mod tests;
+
+use bytes::Bytes;
+use strata_engine::{Cell, Get, RowResult, Scan};
+
+use crate::durability::WriteDurability;
+use crate::error::Result;
+use crate::limits::Dialect;
+use crate::names::TableName;
+
+pub(crate) use scan::{RegionRows, RegionSource};
+
+/// Who sent a request: a client, or a peer forwarding a client's request. A forwarded
+/// request is answered only from regions open here, never forwarded again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    Client,
+    Peer,
+}
+
+/// Reads a caller made of a row, with what they answered: a `mutate_if` applies its cells
+/// only if each read still answers the same.
+pub type ExpectedReads = Vec<(Get, Option<RowResult>)>;
+
+/// How a forwarded write is checked and made durable, as the client asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeerWrite {
+    /// Whose size limits the cells were checked against (the owner checks them again).
+    pub dialect: Dialect,
+    /// What the request asked for; the owner resolves `USE_DEFAULT` with the table's.
+    pub durability: WriteDurability,
+}
+
+/// The rows of one region a scan reads, to fetch from another server, and where to
+/// resume.
+#[derive(Debug, Clone)]
+pub struct ScanChunk {
+    /// The scan as the client asked it; `limit` is ignored (`max_rows` bounds a chunk).
+    pub scan: Scan,
+    /// The region's first row (inclusive; empty: the table's start).
+    pub region_start: Bytes,
+    /// The region's last row (exclusive; empty: the table's end).
+    pub region_end: Bytes,
+    /// Rows up to and including this one (in scan order) were returned already.
+    pub after: Option<Bytes>,
+    /// Most rows to return; fewer means the range is exhausted.
+    pub max_rows: usize,
+}
+
+/// Another server's regions, as the forwarding server sees them. Implemented by the
+/// internal RPC client (cluster mode) and, in tests, by another in-process service.
+pub trait RegionPeer: Send + Sync + std::fmt::Debug {
+    /// Where the peer is, for errors and status.
+    fn address(&self) -> String;
+
+    /// Reads one row.
+    fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>>;
+
+    /// Applies `cells` (all in one region of the peer) atomically.
+    fn mutate(&self, table: &TableName, cells: Vec<Cell>, write: PeerWrite) -> Result<()>;
+
+    /// Applies `cells` (all in `row`) if every read in `expected` still answers the same;
+    /// returns whether they were applied.
+    fn mutate_if(
+        &self,
+        table: &TableName,
+        row: &[u8],
+        expected: ExpectedReads,
+        cells: Vec<Cell>,
+        write: PeerWrite,
+    ) -> Result<bool>;
+
+    /// Up to `chunk.max_rows` rows of the chunk's range.
+    fn scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>>;
+}
