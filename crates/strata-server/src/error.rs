@@ -51,6 +51,10 @@ pub enum ServiceError {
     /// The server a request was forwarded to could not be reached or did not answer.
     #[error("forwarding to {peer} failed: {reason}")]
     PeerUnavailable { peer: String, reason: String },
+    /// An error the server a request was forwarded to answered, with its kind and message
+    /// as that server gave them (the adapters map it by kind like any other).
+    #[error("{message}")]
+    Remote { kind: ErrorKind, message: String },
     #[error("catalog is corrupt: {0}")]
     CatalogCorrupt(String),
     #[error(transparent)]
@@ -127,6 +131,7 @@ impl ServiceError {
             ServiceError::NotServingRegion { .. } | ServiceError::PeerUnavailable { .. } => {
                 ErrorKind::Unavailable
             }
+            ServiceError::Remote { kind, .. } => *kind,
             ServiceError::CatalogCorrupt(_) => ErrorKind::Corruption,
             ServiceError::Engine(e) => engine_kind(e.kind()),
         }
