@@ -28,6 +28,15 @@ pub trait RegionRegistry: Send + Sync + std::fmt::Debug {
     fn placement(&self, _region: RegionClaim<'_>) -> Placement {
         Placement::Here
     }
+
+    /// Edits of a claimed region that its engine's own WAL does not hold: those a dead
+    /// previous owner logged in its (fenced) WAL, replayed as the region opens here.
+    fn recovered_edits(
+        &self,
+        _region: RegionClaim<'_>,
+    ) -> Result<Vec<strata_engine::codec::WalEdit>> {
+        Ok(Vec::new())
+    }
 }
 
 /// Which server serves a region, as the registry says.

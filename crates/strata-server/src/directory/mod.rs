@@ -8,6 +8,7 @@
 //! wait_for_change`] instead of polling.
 
 mod open;
+mod placement;
 mod regions;
 mod schema;
 mod tables;

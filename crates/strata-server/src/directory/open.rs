@@ -64,6 +64,14 @@ impl RegionOpener {
         }
     }
 
+    /// Where the registry places region `entry` of `table` (here, standalone).
+    pub(crate) fn placement(&self, table: &str, entry: &RegionEntry) -> Placement {
+        match &self.registry {
+            Some(registry) => registry.placement(claim_of(table, entry)),
+            None => Placement::Here,
+        }
+    }
+
     /// Where region `entry` of `table` is served: opened here, or forwarded to its peer.
     pub(crate) fn locate(
         &self,
@@ -71,11 +79,7 @@ impl RegionOpener {
         entry: &RegionEntry,
         families: &[FamilyOptions],
     ) -> Result<RegionLocation> {
-        let placement = match &self.registry {
-            Some(registry) => registry.placement(claim_of(table, entry)),
-            None => Placement::Here,
-        };
-        match placement {
+        match self.placement(table, entry) {
             Placement::Here => Ok(RegionLocation::Here(self.open(table, entry, families)?)),
             Placement::Peer(peer) => Ok(RegionLocation::Peer(peer)),
         }
@@ -89,10 +93,15 @@ impl RegionOpener {
         families: &[FamilyOptions],
     ) -> Result<Arc<Region>> {
         self.claim(table, entry)?;
-        Ok(self.engine.open_region(RegionSpec {
+        let foreign = match &self.registry {
+            Some(registry) => registry.recovered_edits(claim_of(table, entry))?,
+            None => Vec::new(),
+        };
+        let spec = RegionSpec {
             id: entry.id,
             families: families.to_vec(),
-        })?)
+        };
+        Ok(self.engine.open_region_with(spec, foreign)?)
     }
 }
 

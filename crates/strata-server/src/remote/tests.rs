@@ -60,7 +60,7 @@ impl RegionPeer for LoopbackPeer {
 /// Places the regions listed as served by the peer there; every other region here.
 #[derive(Debug)]
 struct StaticPlacement {
-    elsewhere: Vec<u64>,
+    elsewhere: parking_lot::Mutex<Vec<u64>>,
     peer: Arc<LoopbackPeer>,
 }
 
@@ -69,7 +69,7 @@ impl RegionRegistry for StaticPlacement {
         Ok(())
     }
     fn placement(&self, region: RegionClaim<'_>) -> Placement {
-        if self.elsewhere.contains(&region.id) {
+        if self.elsewhere.lock().contains(&region.id) {
             Placement::Peer(Arc::clone(&self.peer) as Arc<dyn RegionPeer>)
         } else {
             Placement::Here
@@ -83,19 +83,26 @@ fn table() -> TableName {
     TableName::parse("t").unwrap()
 }
 
-fn open(dir: &std::path::Path, elsewhere: Vec<u64>, peer: &Arc<LoopbackPeer>) -> Arc<Service> {
+fn open(dir: &std::path::Path, placement: &Arc<StaticPlacement>) -> Arc<Service> {
     let mut options = ServiceOptions::new(dir);
-    options.region_registry = Some(Arc::new(StaticPlacement {
-        elsewhere,
-        peer: Arc::clone(peer),
-    }));
+    options.region_registry = Some(Arc::clone(placement) as Arc<dyn RegionRegistry>);
     Service::open(options).unwrap()
+}
+
+fn placement(elsewhere: Vec<u64>, peer: &Arc<LoopbackPeer>) -> Arc<StaticPlacement> {
+    Arc::new(StaticPlacement {
+        elsewhere: parking_lot::Mutex::new(elsewhere),
+        peer: Arc::clone(peer),
+    })
 }
 
 /// Services A and B (A serves region 1, B region 2) and a reference C holding both.
 struct Cluster {
     a: Arc<Service>,
     b: Arc<Service>,
+    /// Where A and B place regions; change, then `refresh_placements`.
+    a_places: Arc<StaticPlacement>,
+    b_places: Arc<StaticPlacement>,
     reference: Arc<Service>,
     _dirs: Vec<tempfile::TempDir>,
 }
@@ -106,8 +113,9 @@ fn cluster() -> Cluster {
         Arc::new(LoopbackPeer::default()),
         Arc::new(LoopbackPeer::default()),
     );
-    let a = open(dirs[0].path(), vec![2], &to_b);
-    let b = open(dirs[1].path(), vec![1], &to_a);
+    let (a_places, b_places) = (placement(vec![2], &to_b), placement(vec![1], &to_a));
+    let a = open(dirs[0].path(), &a_places);
+    let b = open(dirs[1].path(), &b_places);
     to_b.target.set(Arc::downgrade(&b)).unwrap();
     to_a.target.set(Arc::downgrade(&a)).unwrap();
     let reference = Service::open(ServiceOptions::new(dirs[2].path())).unwrap();
@@ -128,6 +136,8 @@ fn cluster() -> Cluster {
     Cluster {
         a,
         b,
+        a_places,
+        b_places,
         reference,
         _dirs: dirs,
     }
@@ -396,4 +406,26 @@ fn increments_of_one_row_through_both_services_are_never_lost() {
     });
     let total = c.a.increment(&table(), b"z", b"cf", b"n", 0).unwrap();
     assert_eq!(total, threads * each);
+}
+
+#[test]
+fn a_write_to_a_region_being_moved_waits_for_its_new_owner() {
+    let c = cluster();
+    // B gives region 2 up; A has not taken it yet, so it answers "not serving" for now.
+    c.b_places.elsewhere.lock().push(2);
+    assert_eq!(c.b.directory().refresh_placements().unwrap(), 1);
+    assert!(c.b.engine().region(2).is_none(), "closed at B");
+    let put = vec![Cell::put("z", "cf", "q", 1, "moved")];
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(|| c.b.mutate(&table(), put, WriteDurability::SyncWal));
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert!(!writer.is_finished(), "held while no server serves the region");
+        c.a_places.elsewhere.lock().clear();
+        assert_eq!(c.a.directory().refresh_placements().unwrap(), 1);
+        writer.join().unwrap().unwrap();
+    });
+    let got = c.a.get(&table(), &Get::new("z")).unwrap().unwrap();
+    assert_eq!(got.cells[0].value, Bytes::from("moved"));
+    let via_b = c.b.get(&table(), &Get::new("z")).unwrap().unwrap();
+    assert_eq!(via_b.cells[0].value, Bytes::from("moved"), "B forwards to A now");
 }

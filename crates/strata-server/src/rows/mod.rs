@@ -34,6 +34,10 @@ pub use single_row::{Check, CompareOp};
 /// milliseconds; this only bounds a stuck one).
 const SEALED_RETRY: Duration = Duration::from_secs(30);
 
+/// How often a request for a region its owner does not serve (yet) is tried again: the
+/// owner opening a region it was assigned changes nothing this server waits on.
+const NOT_SERVING_POLL: Duration = Duration::from_millis(20);
+
 /// Reads and writes of rows, over the table directory.
 pub(crate) struct RowOperations {
     directory: Arc<TableDirectory>,
@@ -95,14 +99,35 @@ impl RowOperations {
         loop {
             let seen = self.directory.change_count();
             let outcome = op();
-            let moving = match &outcome {
-                Err(ServiceError::Engine(e)) => e.is_region_sealed(),
-                Err(ServiceError::NotServingRegion { .. }) => origin == Origin::Client,
+            let retry = match &outcome {
+                Err(e) if origin == Origin::Client => self.wait_to_retry(e, seen, deadline),
+                Err(ServiceError::Engine(e)) if e.is_region_sealed() => {
+                    self.directory.wait_for_change(seen, deadline)
+                }
                 _ => false,
             };
-            if !moving || !self.directory.wait_for_change(seen, deadline) {
+            if !retry {
                 return outcome;
             }
+        }
+    }
+
+    /// Waits until a client's request that failed with `error` may be sent again (answers
+    /// true), or answers false when it should fail: `error` says nothing is moving, or
+    /// `deadline` passed. A sealed region waits for the directory to publish its new
+    /// regions; a region its peer does not serve is polled, because that peer opening it
+    /// (or the directory learning its new owner) may come first.
+    fn wait_to_retry(&self, error: &ServiceError, seen: u64, deadline: std::time::Instant) -> bool {
+        match error {
+            ServiceError::Engine(e) if e.is_region_sealed() => {
+                self.directory.wait_for_change(seen, deadline)
+            }
+            ServiceError::NotServingRegion { .. } => {
+                let poll = (self.clock.now() + NOT_SERVING_POLL).min(deadline);
+                self.directory.wait_for_change(seen, poll);
+                self.clock.now() < deadline
+            }
+            _ => false,
         }
     }
 }

@@ -141,7 +141,11 @@ impl RowOperations {
             // The split or merge flushes the sealed region first, and that flush waits for
             // every queued write to become visible: resolve ours before waiting for it.
             outcomes.extend(queued.take().map(QueuedShare::wait));
-            if !self.directory.wait_for_change(seen, deadline) {
+            let retry = match origin {
+                Origin::Client => self.wait_to_retry(&moving, seen, deadline),
+                Origin::Peer => self.directory.wait_for_change(seen, deadline),
+            };
+            if !retry {
                 return Err(moving);
             }
             pending = refused;

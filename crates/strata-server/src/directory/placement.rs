@@ -1,0 +1,106 @@
+//! Placing a table's regions again when the cluster says they moved: the registry (cluster
+//! mode) is asked where each region is served now, and the directory follows. A region
+//! newly placed here is claimed and opened; one placed elsewhere is sealed (so writes to it
+//! wait and are routed again), flushed and closed; a peer's region gets its new peer.
+//! Standalone has no registry and nothing ever moves.
+
+use std::sync::Arc;
+
+use super::TableDirectory;
+use crate::error::Result;
+use crate::names::TableName;
+use crate::registry::Placement;
+use crate::table::{OpenRegion, RegionLocation, TableState};
+
+impl TableDirectory {
+    /// Places every region of every table as the registry says now; returns how many
+    /// regions changed place. A region that fails to open stays where it was placed
+    /// before, and the first such error is returned after every other region was placed.
+    pub fn refresh_placements(&self) -> Result<usize> {
+        let _admin = self.admin.lock();
+        let names: Vec<TableName> = self.tables.read().keys().cloned().collect();
+        let (mut moved, mut first_error) = (0, None);
+        for name in names {
+            let Some(state) = self.tables.read().get(&name).cloned() else {
+                continue;
+            };
+            let (regions, changed, error) = self.place_regions(&state);
+            if changed > 0 {
+                moved += changed;
+                self.publish(TableState {
+                    name: state.name.clone(),
+                    record: state.record.clone(),
+                    regions,
+                });
+            }
+            first_error = first_error.or(error);
+        }
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(moved),
+        }
+    }
+
+    /// The table's regions as placed now, how many changed, and the first error.
+    fn place_regions(
+        &self,
+        state: &TableState,
+    ) -> (Vec<OpenRegion>, usize, Option<crate::error::ServiceError>) {
+        let table = state.name.to_string();
+        let (mut regions, mut changed, mut error) = (Vec::new(), 0, None);
+        for open in &state.regions {
+            let placement = self.opener.placement(&table, &open.entry);
+            let location = match (&open.location, placement) {
+                (RegionLocation::Here(region), Placement::Here) => {
+                    RegionLocation::Here(Arc::clone(region))
+                }
+                (RegionLocation::Peer(_), Placement::Here) => {
+                    match self
+                        .opener
+                        .open(&table, &open.entry, &state.record.families)
+                    {
+                        Ok(region) => {
+                            changed += 1;
+                            RegionLocation::Here(region)
+                        }
+                        Err(e) => {
+                            error = error.or(Some(e));
+                            open.location.clone()
+                        }
+                    }
+                }
+                (RegionLocation::Here(region), Placement::Peer(peer)) => {
+                    self.release(&table, region);
+                    changed += 1;
+                    RegionLocation::Peer(peer)
+                }
+                (RegionLocation::Peer(old), Placement::Peer(peer)) => {
+                    if old.address() != peer.address() {
+                        changed += 1;
+                    }
+                    RegionLocation::Peer(peer)
+                }
+            };
+            regions.push(OpenRegion {
+                entry: open.entry.clone(),
+                location,
+            });
+        }
+        (regions, changed, error)
+    }
+
+    /// Stops serving a region placed elsewhere: sealed first (writes to it wait, and are
+    /// routed again once the new placement is published), then flushed and closed. A
+    /// region this server no longer owns cannot commit its flush; it is left to the new
+    /// owner, who replays this server's WAL.
+    fn release(&self, table: &str, region: &Arc<strata_engine::Region>) {
+        let id = region.id();
+        let closed = region.seal().and_then(|()| self.engine.close_region(id));
+        match closed {
+            Ok(()) => tracing::info!(table, region = id, "region released to another server"),
+            Err(e) => {
+                tracing::warn!(table, region = id, error = %e, "region placed elsewhere could not be flushed and closed here")
+            }
+        }
+    }
+}
