@@ -1,6 +1,8 @@
-//! The catalog: namespaces and tables, persisted in a system region of the engine (like
-//! HBase's `hbase:meta`), so catalog changes get the WAL's durability and the engine's
-//! checksums, and survive crashes and restarts like any data.
+//! The catalog: namespaces and tables. Standalone it lives in a system region of the engine
+//! (like HBase's `hbase:meta`), so catalog changes get the WAL's durability and the
+//! engine's checksums, and survive crashes and restarts like any data. Cluster mode keeps
+//! it in etcd instead (every server reads it; only the master writes), through the same
+//! [`CatalogStore`] seam.
 
 mod codec;
 
@@ -8,11 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_engine::{
-    Cell, CellType, Durability, FamilyOptions, Get, Region, Scan, LATEST_TIMESTAMP,
-};
+use strata_engine::{Cell, CellType, Durability, FamilyOptions, Region, Scan, LATEST_TIMESTAMP};
 
-pub use codec::{RegionEntry, TableRecord};
+pub use codec::{decode_table, encode_table, RegionEntry, TableRecord};
 
 use crate::directory::RegionOpener;
 use crate::error::{Result, ServiceError};
@@ -28,15 +28,43 @@ const NAMESPACE_PREFIX: &[u8] = b"n:";
 const TABLE_PREFIX: &[u8] = b"t:";
 
 /// Everything the catalog holds, as loaded at startup.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct CatalogContents {
     pub namespaces: BTreeSet<String>,
     pub tables: BTreeMap<TableName, TableRecord>,
 }
 
+/// Where the catalog's records are kept.
+pub trait CatalogStore: Send + Sync + std::fmt::Debug {
+    /// Reads every record.
+    fn load(&self) -> Result<CatalogContents>;
+    /// Records a namespace.
+    fn put_namespace(&self, namespace: &str) -> Result<()>;
+    /// Removes a namespace.
+    fn delete_namespace(&self, namespace: &str) -> Result<()>;
+    /// Records (or replaces) a table.
+    fn put_table(&self, name: &TableName, record: &TableRecord) -> Result<()>;
+    /// Removes a table.
+    fn delete_table(&self, name: &TableName) -> Result<()>;
+}
+
 /// Reads and writes catalog records.
+#[derive(Debug, Clone)]
 pub struct Catalog {
+    store: Arc<dyn CatalogStore>,
+}
+
+/// The catalog in the engine's system region.
+pub struct RegionCatalog {
     region: Arc<Region>,
+}
+
+impl std::fmt::Debug for RegionCatalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegionCatalog")
+            .field("region", &self.region.id())
+            .finish()
+    }
 }
 
 fn table_row(name: &TableName) -> Vec<u8> {
@@ -54,8 +82,62 @@ fn namespace_row(namespace: &str) -> Vec<u8> {
 }
 
 impl Catalog {
+    /// The catalog in `store`, or (standalone) in the engine's system region.
+    pub(crate) fn open(
+        opener: &RegionOpener,
+        store: Option<Arc<dyn CatalogStore>>,
+    ) -> Result<Catalog> {
+        let store = match store {
+            Some(store) => store,
+            None => Arc::new(RegionCatalog::open(opener)?),
+        };
+        Ok(Catalog { store })
+    }
+
+    /// Reads every record.
+    pub fn load(&self) -> Result<CatalogContents> {
+        self.store.load()
+    }
+
+    /// The highest region id any table uses (0 when there are none).
+    pub fn max_region_id(contents: &CatalogContents) -> u64 {
+        contents
+            .tables
+            .values()
+            .flat_map(|t| t.regions.iter().map(|r| r.id))
+            .max()
+            .unwrap_or(CATALOG_REGION_ID)
+    }
+
+    /// Records a namespace.
+    pub fn put_namespace(&self, namespace: &str) -> Result<()> {
+        self.store.put_namespace(namespace)
+    }
+
+    /// Removes a namespace.
+    pub fn delete_namespace(&self, namespace: &str) -> Result<()> {
+        self.store.delete_namespace(namespace)
+    }
+
+    /// Records (or replaces) a table.
+    pub fn put_table(&self, name: &TableName, record: &TableRecord) -> Result<()> {
+        self.store.put_table(name, record)
+    }
+
+    /// Removes a table.
+    pub fn delete_table(&self, name: &TableName) -> Result<()> {
+        self.store.delete_table(name)
+    }
+
+    /// True if the table's record exists (used by tests).
+    pub fn has_table(&self, name: &TableName) -> Result<bool> {
+        Ok(self.load()?.tables.contains_key(name))
+    }
+}
+
+impl RegionCatalog {
     /// Opens the catalog region.
-    pub(crate) fn open(opener: &RegionOpener) -> Result<Catalog> {
+    pub(crate) fn open(opener: &RegionOpener) -> Result<RegionCatalog> {
         let mut family = FamilyOptions::new(FAMILY);
         family.in_memory = true;
         let entry = RegionEntry {
@@ -64,11 +146,30 @@ impl Catalog {
             end_key: Bytes::new(),
         };
         let region = opener.open(CATALOG_TABLE, &entry, &[family])?;
-        Ok(Catalog { region })
+        Ok(RegionCatalog { region })
     }
 
-    /// Reads every record.
-    pub fn load(&self) -> Result<CatalogContents> {
+    fn put(&self, row: Vec<u8>, value: Vec<u8>) -> Result<()> {
+        let cell = Cell::put(row, FAMILY, QUALIFIER, LATEST_TIMESTAMP, value);
+        self.region.mutate(vec![cell], Durability::FsyncWal)?;
+        Ok(())
+    }
+
+    fn delete(&self, row: Vec<u8>) -> Result<()> {
+        let cell = Cell::delete(
+            row,
+            FAMILY,
+            Bytes::new(),
+            LATEST_TIMESTAMP,
+            CellType::DeleteFamily,
+        );
+        self.region.mutate(vec![cell], Durability::FsyncWal)?;
+        Ok(())
+    }
+}
+
+impl CatalogStore for RegionCatalog {
+    fn load(&self) -> Result<CatalogContents> {
         let mut contents = CatalogContents::default();
         for row in self.region.scan(&Scan::new())? {
             let row = row?;
@@ -91,56 +192,19 @@ impl Catalog {
         Ok(contents)
     }
 
-    /// The highest region id any table uses (0 when there are none).
-    pub fn max_region_id(contents: &CatalogContents) -> u64 {
-        contents
-            .tables
-            .values()
-            .flat_map(|t| t.regions.iter().map(|r| r.id))
-            .max()
-            .unwrap_or(CATALOG_REGION_ID)
-    }
-
-    fn put(&self, row: Vec<u8>, value: Vec<u8>) -> Result<()> {
-        let cell = Cell::put(row, FAMILY, QUALIFIER, LATEST_TIMESTAMP, value);
-        self.region.mutate(vec![cell], Durability::FsyncWal)?;
-        Ok(())
-    }
-
-    fn delete(&self, row: Vec<u8>) -> Result<()> {
-        let cell = Cell::delete(
-            row,
-            FAMILY,
-            Bytes::new(),
-            LATEST_TIMESTAMP,
-            CellType::DeleteFamily,
-        );
-        self.region.mutate(vec![cell], Durability::FsyncWal)?;
-        Ok(())
-    }
-
-    /// Records a namespace.
-    pub fn put_namespace(&self, namespace: &str) -> Result<()> {
+    fn put_namespace(&self, namespace: &str) -> Result<()> {
         self.put(namespace_row(namespace), Vec::new())
     }
 
-    /// Removes a namespace.
-    pub fn delete_namespace(&self, namespace: &str) -> Result<()> {
+    fn delete_namespace(&self, namespace: &str) -> Result<()> {
         self.delete(namespace_row(namespace))
     }
 
-    /// Records (or replaces) a table.
-    pub fn put_table(&self, name: &TableName, record: &TableRecord) -> Result<()> {
+    fn put_table(&self, name: &TableName, record: &TableRecord) -> Result<()> {
         self.put(table_row(name), codec::encode_table(record))
     }
 
-    /// Removes a table.
-    pub fn delete_table(&self, name: &TableName) -> Result<()> {
+    fn delete_table(&self, name: &TableName) -> Result<()> {
         self.delete(table_row(name))
-    }
-
-    /// True if the table's record exists (used by tests).
-    pub fn has_table(&self, name: &TableName) -> Result<bool> {
-        Ok(self.region.get(&Get::new(table_row(name)))?.is_some())
     }
 }

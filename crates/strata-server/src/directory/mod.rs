@@ -11,6 +11,7 @@ mod open;
 mod placement;
 mod regions;
 mod schema;
+mod sync;
 mod tables;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,7 +24,7 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use strata_engine::util::clock::Clock;
 use strata_engine::Engine;
 
-use crate::catalog::{Catalog, RegionEntry, CATALOG_REGION_ID};
+use crate::catalog::{Catalog, CatalogStore, RegionEntry, CATALOG_REGION_ID};
 use crate::error::{Result, ServiceError};
 use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
 use crate::registry::{RegionRegistry, ServingGate};
@@ -58,16 +59,18 @@ pub struct TableDirectory {
 impl TableDirectory {
     /// Loads the catalog from `engine`, opens every table's regions and retires region
     /// directories no table lists (leftovers of interrupted splits and merges).
+    /// Cluster mode passes its `registry` and the `catalog` store every server shares.
     pub fn open(
         engine: Arc<Engine>,
         clock: Arc<dyn Clock>,
         registry: Option<Arc<dyn RegionRegistry>>,
+        catalog: Option<Arc<dyn CatalogStore>>,
     ) -> Result<TableDirectory> {
         let opener = open::RegionOpener {
             engine: Arc::clone(&engine),
             registry,
         };
-        let catalog = Catalog::open(&opener)?;
+        let catalog = Catalog::open(&opener, catalog)?;
         let contents = catalog.load()?;
         // Above every directory too: a retired parent's files may outlive its catalog entry.
         let on_disk = engine.region_ids_on_disk()?.last().copied().unwrap_or(0);

@@ -20,7 +20,7 @@ fn in_memory() -> TableDirectory {
     options.fs = Arc::new(MemFs::new());
     options.background_work = false;
     let engine = strata_engine::Engine::open(options).unwrap();
-    TableDirectory::open(engine, clock::system(), None).unwrap()
+    TableDirectory::open(engine, clock::system(), None, None).unwrap()
 }
 
 fn table() -> TableName {
@@ -108,7 +108,7 @@ fn every_region_is_claimed_before_it_opens_including_the_catalog_and_daughters()
     options.background_work = false;
     let engine = strata_engine::Engine::open(options).unwrap();
     let registry = Arc::new(RecordingRegistry::default());
-    let dir = TableDirectory::open(engine, clock::system(), Some(registry.clone())).unwrap();
+    let dir = TableDirectory::open(engine, clock::system(), Some(registry.clone()), None).unwrap();
     let splits = vec![Bytes::from_static(b"m")];
     dir.create_table(&table(), vec![FamilyOptions::new("cf")], splits)
         .unwrap();
@@ -140,7 +140,8 @@ fn a_refused_claim_keeps_the_region_closed() {
         refuse: vec![1],
         ..Default::default()
     });
-    let dir = TableDirectory::open(Arc::clone(&engine), clock::system(), Some(registry)).unwrap();
+    let dir =
+        TableDirectory::open(Arc::clone(&engine), clock::system(), Some(registry), None).unwrap();
     let err = dir
         .create_table(&table(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap_err();

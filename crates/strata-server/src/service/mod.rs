@@ -40,6 +40,8 @@ pub struct ServiceOptions {
     pub region_registry: Option<Arc<dyn crate::registry::RegionRegistry>>,
     /// Asked before every read and write (cluster mode: the lease); `None` standalone.
     pub serving_gate: Option<Arc<dyn crate::registry::ServingGate>>,
+    /// Where the catalog lives (cluster mode: etcd); `None` keeps it in the engine.
+    pub catalog: Option<Arc<dyn crate::catalog::CatalogStore>>,
 }
 
 impl ServiceOptions {
@@ -52,6 +54,7 @@ impl ServiceOptions {
             limits: crate::limits::Limits::default(),
             region_registry: None,
             serving_gate: None,
+            catalog: None,
         }
     }
 }
@@ -82,6 +85,7 @@ impl Service {
             engine,
             Arc::clone(&clock),
             options.region_registry.clone(),
+            options.catalog.clone(),
         )?);
         directory.set_serving_gate(options.serving_gate.clone());
         let metrics = Arc::new(crate::metrics::RequestMetrics::new(Arc::clone(&clock)));
