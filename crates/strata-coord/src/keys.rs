@@ -72,6 +72,12 @@ impl Keys {
         format!("{}{stream}", self.streams())
     }
 
+    /// `/strata/<c>/catalog/`: namespaces (`ns/<name>`) and tables (`table/<ns:name>`),
+    /// written by the master; every server follows them.
+    pub fn catalog(&self) -> String {
+        format!("{}catalog/", self.root)
+    }
+
     /// The region id at the end of a directory or owner key.
     pub fn region_id_of(&self, key: &str) -> Result<RegionId> {
         let digits = key.rsplit('/').next().unwrap_or_default();

@@ -12,6 +12,7 @@
 //!   an injected clock, for deterministic tests;
 //! - [`keys`], [`records`]: the key layout and the versioned values.
 
+mod catalog;
 pub mod coordinator;
 mod directory;
 mod election;

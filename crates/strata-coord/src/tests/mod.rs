@@ -1,6 +1,7 @@
 //! Deterministic protocol tests on the in-memory twin and a manual clock. Each test names
 //! the race it pins down; the randomized test checks every step against a simple model.
 
+mod catalog;
 mod election;
 mod fencing;
 mod lease;

@@ -1,0 +1,57 @@
+//! The catalog in etcd (cluster mode): namespaces and tables under `/catalog/`, each value
+//! the service's own encoding of its record. Only the master writes it (every write
+//! compares its term); every server reads it and watches it to follow changes.
+
+use crate::coordinator::{KvCoordinator, Leadership};
+use crate::error::Result;
+use crate::keys::check_name;
+use crate::kv::Revision;
+use crate::kv::{MetaKv, Op, Txn, WatchReceiver};
+use crate::session::put;
+
+impl<K: MetaKv> KvCoordinator<K> {
+    /// Writes catalog entry `name` (e.g. `table/default:t`). Master only.
+    pub fn put_catalog_entry(&self, master: &Leadership, name: &str, value: Vec<u8>) -> Result<()> {
+        let key = self.catalog_key(name)?;
+        let txn = Txn {
+            compares: Vec::new(),
+            ops: vec![put(&key, value, None)],
+        };
+        self.master_txn(master, txn, || format!("catalog entry {name}"))
+            .map(|_| ())
+    }
+
+    /// Deletes catalog entry `name`. Master only.
+    pub fn delete_catalog_entry(&self, master: &Leadership, name: &str) -> Result<()> {
+        let key = self.catalog_key(name)?;
+        let txn = Txn {
+            compares: Vec::new(),
+            ops: vec![Op::Delete { key }],
+        };
+        self.master_txn(master, txn, || format!("catalog entry {name}"))
+            .map(|_| ())
+    }
+
+    /// Every catalog entry (name without the prefix, value), and the revision read at.
+    pub fn catalog_entries(&self) -> Result<(Vec<(String, Vec<u8>)>, Revision)> {
+        let prefix = self.keys.catalog();
+        let (kvs, revision) = self.kv.range_prefix(&prefix)?;
+        let entries = kvs
+            .into_iter()
+            .map(|kv| (kv.key[prefix.len()..].to_string(), kv.value))
+            .collect();
+        Ok((entries, revision))
+    }
+
+    /// Watches the catalog from `start_revision` on.
+    pub fn watch_catalog(&self, start_revision: Revision) -> Result<WatchReceiver> {
+        self.kv.watch_prefix(&self.keys.catalog(), start_revision)
+    }
+
+    fn catalog_key(&self, name: &str) -> Result<String> {
+        let (kind, rest) = name.split_once('/').unwrap_or(("", name));
+        check_name("catalog entry kind", kind)?;
+        check_name("catalog entry", rest)?;
+        Ok(format!("{}{name}", self.keys.catalog()))
+    }
+}
