@@ -11,6 +11,7 @@
 //! - [`proxy`]: a standby's pass-through to the master;
 //! - [`status`]: `strata cluster status`.
 
+pub mod catalog;
 pub mod config;
 pub mod error;
 pub mod maintenance;

@@ -1,0 +1,182 @@
+//! [`EtcdCatalog`]: the service's catalog in etcd, shared by every server of the cluster.
+//! Namespaces are `ns/<name>` (no value), tables `table/<namespace:name>` (the catalog's own
+//! record encoding, `docs/format.md`). Only the master writes: a server that is not master
+//! refuses catalog changes with a retryable error naming the master's role, and follows
+//! the master's changes instead (`follower.rs`).
+
+use std::sync::Arc;
+
+use parking_lot::RwLock;
+use strata_coord::kv::MetaKv;
+use strata_coord::{KvCoordinator, Leadership};
+use strata_server::catalog::{
+    decode_table, encode_table, CatalogContents, CatalogStore, TableRecord,
+};
+use strata_server::error::{Result, ServiceError};
+use strata_server::TableName;
+
+const NAMESPACE: &str = "ns/";
+const TABLE: &str = "table/";
+
+/// The catalog in etcd, written under the master's leadership once it is set.
+pub struct EtcdCatalog<K: MetaKv> {
+    coord: Arc<KvCoordinator<K>>,
+    leadership: RwLock<Option<Leadership>>,
+}
+
+impl<K: MetaKv> std::fmt::Debug for EtcdCatalog<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EtcdCatalog")
+            .field("master", &self.leadership.read().is_some())
+            .finish()
+    }
+}
+
+impl<K: MetaKv> EtcdCatalog<K> {
+    /// The catalog of `coord`'s cluster; read-only until [`EtcdCatalog::lead`].
+    pub fn new(coord: Arc<KvCoordinator<K>>) -> Arc<Self> {
+        Arc::new(EtcdCatalog {
+            coord,
+            leadership: RwLock::new(None),
+        })
+    }
+
+    /// Lets this server write the catalog, as master under `leadership`.
+    pub fn lead(&self, leadership: Leadership) {
+        *self.leadership.write() = Some(leadership);
+    }
+
+    fn put(&self, name: String, value: Vec<u8>) -> Result<()> {
+        let master = self.master()?;
+        self.coord
+            .put_catalog_entry(&master, &name, value)
+            .map_err(coordination)
+    }
+
+    fn delete(&self, name: String) -> Result<()> {
+        let master = self.master()?;
+        self.coord
+            .delete_catalog_entry(&master, &name)
+            .map_err(coordination)
+    }
+
+    fn master(&self) -> Result<Leadership> {
+        self.leadership.read().clone().ok_or_else(|| {
+            ServiceError::Engine(strata_engine::Error::Closed(
+                "only the cluster's master changes tables and namespaces; send the request to it"
+                    .into(),
+            ))
+        })
+    }
+}
+
+/// etcd failures are the service's retryable "unavailable".
+fn coordination(e: strata_coord::Error) -> ServiceError {
+    ServiceError::Engine(strata_engine::Error::Closed(format!(
+        "cluster catalog: {e}"
+    )))
+}
+
+/// Decodes one `/catalog/` entry into `contents`.
+fn read_entry(contents: &mut CatalogContents, name: &str, value: &[u8]) -> Result<()> {
+    if let Some(namespace) = name.strip_prefix(NAMESPACE) {
+        contents.namespaces.insert(namespace.to_string());
+    } else if let Some(table) = name.strip_prefix(TABLE) {
+        let table = TableName::parse(table).map_err(|_| {
+            ServiceError::CatalogCorrupt(format!("bad table name in catalog entry {name:?}"))
+        })?;
+        let record: TableRecord = decode_table(value)?;
+        contents.tables.insert(table, record);
+    } else {
+        return Err(ServiceError::CatalogCorrupt(format!(
+            "unknown catalog entry {name:?}"
+        )));
+    }
+    Ok(())
+}
+
+impl<K: MetaKv> CatalogStore for EtcdCatalog<K> {
+    fn load(&self) -> Result<CatalogContents> {
+        let (entries, _) = self.coord.catalog_entries().map_err(coordination)?;
+        let mut contents = CatalogContents::default();
+        for (name, value) in entries {
+            read_entry(&mut contents, &name, &value)?;
+        }
+        Ok(contents)
+    }
+
+    fn put_namespace(&self, namespace: &str) -> Result<()> {
+        self.put(format!("{NAMESPACE}{namespace}"), Vec::new())
+    }
+
+    fn delete_namespace(&self, namespace: &str) -> Result<()> {
+        self.delete(format!("{NAMESPACE}{namespace}"))
+    }
+
+    fn put_table(&self, name: &TableName, record: &TableRecord) -> Result<()> {
+        self.put(format!("{TABLE}{name}"), encode_table(record))
+    }
+
+    fn delete_table(&self, name: &TableName) -> Result<()> {
+        self.delete(format!("{TABLE}{name}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use strata_coord::{Campaign, CoordOptions, MemCoordinator, MemKv};
+    use strata_engine::util::clock::ManualClock;
+    use strata_engine::FamilyOptions;
+    use strata_server::{Service, ServiceOptions};
+
+    use super::*;
+
+    fn service(dir: &std::path::Path, catalog: &Arc<EtcdCatalog<MemKv>>) -> Arc<Service> {
+        let mut options = ServiceOptions::new(dir);
+        options.catalog = Some(Arc::clone(catalog) as Arc<dyn CatalogStore>);
+        Service::open(options).unwrap()
+    }
+
+    #[test]
+    fn the_master_writes_the_catalog_and_another_server_follows_it() {
+        let clock = Arc::new(ManualClock::new(1_000_000));
+        let kv = MemKv::new(clock.clone());
+        let coord = |name: &str| {
+            Arc::new(
+                MemCoordinator::new(kv.connect(name), clock.clone(), CoordOptions::new("c"))
+                    .unwrap(),
+            )
+        };
+        let (master_coord, follower_coord) = (coord("m"), coord("f"));
+        let lease = master_coord.grant_lease().unwrap();
+        let Campaign::Won(leadership) = master_coord.campaign(&lease, "m", "m:1").unwrap() else {
+            panic!("the key is free")
+        };
+        let (master_catalog, follower_catalog) = (
+            EtcdCatalog::new(master_coord),
+            EtcdCatalog::new(follower_coord),
+        );
+        master_catalog.lead(leadership);
+        let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let master = service(dirs[0].path(), &master_catalog);
+        let follower = service(dirs[1].path(), &follower_catalog);
+        let t = TableName::parse("apps:t").unwrap();
+        master.create_namespace("apps").unwrap();
+        master
+            .create_table(&t, vec![FamilyOptions::new("cf")], Vec::new())
+            .unwrap();
+        let refused = follower.create_namespace("other").unwrap_err();
+        assert!(
+            refused.to_string().contains("only the cluster's master"),
+            "{refused}"
+        );
+        assert!(refused.kind().is_retryable());
+        assert_eq!(follower.directory().sync_with_catalog().unwrap(), 1);
+        assert_eq!(follower.list_tables(), vec![t.clone()]);
+        assert!(follower.list_namespaces().contains(&"apps".to_string()));
+        let record = master_catalog.load().unwrap().tables[&t].clone();
+        assert_eq!(record.families[0].name, b"cf".to_vec());
+    }
+}
