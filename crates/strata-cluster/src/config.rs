@@ -34,30 +34,45 @@ impl ClusterConfig {
     }
 }
 
-/// Where a server's client APIs listen, as recorded in its membership key and in the
-/// election key: `host:thrift:grpc:http` (a port of 0 is off).
+/// Where a server's APIs listen, as recorded in its membership key and in the election
+/// key: `host:thrift:grpc:http:peer` (a port of 0 is off; `peer` is the internal RPC
+/// other servers forward requests to).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoints {
     pub host: String,
     pub thrift: u16,
     pub grpc: u16,
     pub http: u16,
+    pub peer: u16,
 }
 
 impl Endpoints {
     /// The recorded form.
     pub fn encode(&self) -> String {
-        format!("{}:{}:{}:{}", self.host, self.thrift, self.grpc, self.http)
+        let Endpoints {
+            host,
+            thrift,
+            grpc,
+            http,
+            peer,
+        } = self;
+        format!("{host}:{thrift}:{grpc}:{http}:{peer}")
+    }
+
+    /// `host:port` of the internal RPC.
+    pub fn peer_address(&self) -> String {
+        format!("{}:{}", self.host, self.peer)
     }
 
     /// Reads the recorded form (hosts may contain ':' only as IPv6 in brackets).
     pub fn parse(text: &str) -> Result<Endpoints> {
         let bad = || {
             Error::Config(format!(
-                "bad server address {text:?}; want host:thrift:grpc:http"
+                "bad server address {text:?}; want host:thrift:grpc:http:peer"
             ))
         };
-        let mut parts = text.rsplitn(4, ':');
+        let mut parts = text.rsplitn(5, ':');
+        let peer = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
         let http = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
         let grpc = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
         let thrift = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
@@ -67,6 +82,7 @@ impl Endpoints {
             thrift,
             grpc,
             http,
+            peer,
         })
     }
 }
@@ -82,10 +98,12 @@ mod tests {
             thrift: 9090,
             grpc: 0,
             http: 8080,
+            peer: 7070,
         };
         assert_eq!(Endpoints::parse(&e.encode()).unwrap(), e);
-        assert!(Endpoints::parse("host:1:2").is_err());
-        assert!(Endpoints::parse(":1:2:3").is_err());
-        assert!(Endpoints::parse("h:x:2:3").is_err());
+        assert_eq!(e.peer_address(), "[::1]:7070");
+        assert!(Endpoints::parse("host:1:2:3").is_err());
+        assert!(Endpoints::parse(":1:2:3:4").is_err());
+        assert!(Endpoints::parse("h:x:2:3:4").is_err());
     }
 }

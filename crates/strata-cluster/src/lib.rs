@@ -14,10 +14,13 @@
 pub mod catalog;
 pub mod config;
 pub mod error;
+pub mod follower;
 pub mod maintenance;
 pub mod node;
 pub mod ownership;
+pub mod placement;
 pub mod proxy;
+pub mod recovered;
 pub mod status;
 pub mod takeover;
 

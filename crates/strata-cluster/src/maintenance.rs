@@ -1,37 +1,31 @@
-//! The master's periodic housekeeping, once a second: keep its live WAL stream short (ask
+//! Every server's periodic housekeeping, once a second: keep its live WAL stream short (ask
 //! for a flush of the region pinning the oldest objects once too many are unflushed), and
-//! publish where a recovery of its stream would start, so a new master replays only that.
+//! publish where a recovery of its stream would start, so a region's next owner replays
+//! only that.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
-use strata_coord::Leadership;
 use strata_engine::Engine;
 use strata_objstore::StreamProgress;
 
 use crate::node::ClusterNode;
 use crate::takeover::stream_name;
 
-/// The master's housekeeping state. It holds the node weakly: the node owns runtimes
+/// A server's housekeeping state. It holds the node weakly: the node owns runtimes
 /// (etcd's client, the store's), so it must not be dropped by an async task.
 pub struct Maintenance {
     node: Weak<ClusterNode>,
-    leadership: Leadership,
     progress: Arc<StreamProgress>,
     published: Mutex<u64>,
 }
 
 impl Maintenance {
     /// Housekeeping of `node`'s stream, whose progress the WAL reports to `progress`.
-    pub fn new(
-        node: Arc<ClusterNode>,
-        leadership: Leadership,
-        progress: Arc<StreamProgress>,
-    ) -> Self {
+    pub fn new(node: Arc<ClusterNode>, progress: Arc<StreamProgress>) -> Self {
         Maintenance {
             node: Arc::downgrade(&node),
-            leadership,
             progress,
             published: Mutex::new(0),
         }
@@ -51,7 +45,7 @@ impl Maintenance {
         let stream = stream_name(node.stream());
         match node
             .coord
-            .publish_stream_progress(&self.leadership, &stream, first_live)
+            .publish_own_stream_progress(&node.lease, &stream, first_live)
         {
             Ok(()) => *published = first_live,
             Err(e) => tracing::warn!(stream, error = %e, "could not publish the stream's progress"),

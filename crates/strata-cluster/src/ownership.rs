@@ -1,28 +1,38 @@
-//! [`Ownership`]: the regions this server owns, with their epochs, behind the two seams the
-//! service and the engine ask through: claim a region before it opens
-//! ([`RegionRegistry`]), and move a store's manifest pointer ([`ManifestPointers`]).
+//! [`Ownership`]: the regions this server owns, with their epochs, behind the seams the
+//! service and the engine ask through: where a region is served and the claim before it
+//! opens here ([`RegionRegistry`], with the placement in `placement.rs`), and the move of
+//! a store's manifest pointer ([`ManifestPointers`]).
 //!
-//! Claiming always moves the region's epoch (the master assigns the region to this
-//! server, which bumps the record's revision) and then records ownership under the lease.
-//! From that instant every manifest commit by an earlier owner compares an old epoch and
-//! is refused by etcd, whatever that owner believes.
+//! The master assigns regions (`/regions/<rid>` names the owner; each assignment moves the
+//! region's epoch); a server claims a region assigned to it (`/own/<rid>`, under its lease,
+//! at that epoch) before it opens it. From the assignment on, every manifest commit by an
+//! earlier owner compares an old epoch and is refused by etcd, whatever that owner
+//! believes. The master also creates the records of new regions (tables created, regions
+//! split or merged) and assigns them as it places them.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use parking_lot::Mutex;
+use parking_lot::{Mutex, RwLock};
 use strata_coord::{Epoch, Leadership, RegionRecord};
 use strata_engine::ManifestPointers;
 use strata_server::error::ServiceError;
-use strata_server::registry::{RegionClaim, RegionRegistry};
+use strata_server::registry::{Placement, RegionClaim, RegionRegistry};
 
 use crate::node::ClusterNode;
+use crate::placement::{ClusterView, PeerConnector, Peers};
+use crate::recovered::DeadStreams;
 
-/// The regions this master owns.
+/// The regions this server owns, and where the others are served.
 pub struct Ownership {
-    node: Arc<ClusterNode>,
-    leadership: Leadership,
+    pub(crate) node: Arc<ClusterNode>,
+    /// Set while this server is master: it may create and assign regions.
+    pub(crate) leadership: RwLock<Option<Leadership>>,
     epochs: Mutex<HashMap<u64, Epoch>>,
+    /// The region directory and live servers as last read (`refresh_view`).
+    pub(crate) view: RwLock<ClusterView>,
+    pub(crate) peers: Peers,
+    dead: DeadStreams,
 }
 
 impl std::fmt::Debug for Ownership {
@@ -35,13 +45,31 @@ impl std::fmt::Debug for Ownership {
 }
 
 impl Ownership {
-    /// Ownership for `node`, which leads the cluster under `leadership`.
-    pub fn new(node: Arc<ClusterNode>, leadership: Leadership) -> Arc<Ownership> {
+    /// Ownership for `node`; `leadership` when it is master. `connect` makes the client of
+    /// another server's internal RPC.
+    pub fn new(
+        node: Arc<ClusterNode>,
+        leadership: Option<Leadership>,
+        connect: PeerConnector,
+    ) -> Arc<Ownership> {
         Arc::new(Ownership {
             node,
-            leadership,
+            leadership: RwLock::new(leadership),
             epochs: Mutex::new(HashMap::new()),
+            view: RwLock::new(ClusterView::default()),
+            peers: Peers::new(connect),
+            dead: DeadStreams::default(),
         })
+    }
+
+    /// Makes this server master: from now on it creates and assigns regions.
+    pub fn lead(&self, leadership: Leadership) {
+        *self.leadership.write() = Some(leadership);
+    }
+
+    /// True while this server is master.
+    pub fn is_master(&self) -> bool {
+        self.leadership.read().is_some()
     }
 
     /// The regions owned, with their epochs.
@@ -51,17 +79,41 @@ impl Ownership {
         owned
     }
 
-    fn claim_region(&self, claim: RegionClaim<'_>) -> strata_coord::Result<Epoch> {
+    /// The epoch to claim `claim` at: the region must be assigned here, except that the
+    /// master creates a region new to the directory and takes any region it opens.
+    fn claim_epoch(&self, claim: RegionClaim<'_>) -> strata_coord::Result<Epoch> {
         let coord = &self.node.coord;
-        let epoch = match coord.region(claim.id)? {
-            Some(region) => region.epoch,
-            None => {
+        let leadership = self.leadership.read().clone();
+        let (region, master) = (coord.region(claim.id)?, leadership.as_ref());
+        let (epoch, owner) = match (region, master) {
+            (Some(region), _) => (region.epoch, region.record.owner),
+            (None, Some(lead)) => {
                 let record = RegionRecord::new(claim.table, claim.start, claim.end);
-                coord.create_region(&self.leadership, claim.id, &record)?
+                (coord.create_region(lead, claim.id, &record)?, None)
+            }
+            (None, None) => {
+                return Err(strata_coord::Error::NotFound(format!(
+                    "region {} is not in the cluster's directory yet",
+                    claim.id
+                )))
             }
         };
-        let epoch = coord.assign_region(&self.leadership, claim.id, epoch, Some(&self.node.sid))?;
-        coord.claim_region(
+        if owner.as_deref() == Some(self.node.sid.as_str()) {
+            return Ok(epoch);
+        }
+        match master {
+            Some(lead) => coord.assign_region(lead, claim.id, epoch, Some(&self.node.sid)),
+            None => Err(strata_coord::Error::Fenced(format!(
+                "region {} is assigned to {}, not to this server",
+                claim.id,
+                owner.as_deref().unwrap_or("no server")
+            ))),
+        }
+    }
+
+    fn claim_region(&self, claim: RegionClaim<'_>) -> strata_coord::Result<Epoch> {
+        let epoch = self.claim_epoch(claim)?;
+        self.node.coord.claim_region(
             &self.node.lease,
             &self.node.sid,
             self.node.incarnation,
@@ -88,11 +140,22 @@ pub fn family_key(family: &[u8]) -> String {
     }
 }
 
-fn unavailable(e: strata_coord::Error) -> strata_engine::Error {
+pub(crate) fn unavailable(e: strata_coord::Error) -> strata_engine::Error {
     strata_engine::Error::Closed(format!("cluster coordination: {e}"))
 }
 
 impl RegionRegistry for Ownership {
+    fn placement(&self, claim: RegionClaim<'_>) -> Placement {
+        self.place(claim)
+    }
+
+    fn recovered_edits(
+        &self,
+        claim: RegionClaim<'_>,
+    ) -> strata_server::error::Result<Vec<strata_engine::codec::WalEdit>> {
+        Ok(self.dead.take(&self.node, claim.id)?)
+    }
+
     fn claim(&self, claim: RegionClaim<'_>) -> strata_server::error::Result<()> {
         let epoch = self
             .claim_region(claim)

@@ -5,6 +5,7 @@ use crate::coordinator::{KvCoordinator, Leadership};
 use crate::error::Result;
 use crate::keys::check_name;
 use crate::kv::{MetaKv, Txn};
+use crate::lease::Lease;
 use crate::records::{decode, encode, StreamRecord, FORMAT_VERSION};
 use crate::session::put;
 
@@ -37,6 +38,28 @@ impl<K: MetaKv> KvCoordinator<K> {
             first_live_id: Some(first_live_id),
         };
         self.put_stream(master, &key, &record, stream)
+    }
+
+    /// Records where a recovery of this server's own live `stream` starts, while its
+    /// lease is valid by its own clock (every server keeps its stream's record current, so
+    /// replaying it after a crash stays bounded). The record outlives the lease.
+    pub fn publish_own_stream_progress(
+        &self,
+        lease: &Lease,
+        stream: &str,
+        first_live_id: u64,
+    ) -> Result<()> {
+        check_name("stream name", stream)?;
+        let record = StreamRecord {
+            v: FORMAT_VERSION,
+            state: "live".to_string(),
+            first_live_id: Some(first_live_id),
+        };
+        let txn = Txn {
+            compares: Vec::new(),
+            ops: vec![put(&self.keys.stream(stream), encode(&record)?, None)],
+        };
+        self.leased_txn(lease, &txn).map(|_| ())
     }
 
     fn put_stream(

@@ -139,7 +139,7 @@ impl ObjectWalOpener {
 
 /// Replays every region's edits of `stream` up to its first fence, in object order (the
 /// objects are fetched whole, many at a time: `whole.rs`).
-fn replay_stream(
+pub fn replay_stream(
     store: &BlockingStore,
     stream: StreamId,
     first_id: u64,

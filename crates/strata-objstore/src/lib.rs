@@ -31,7 +31,7 @@ pub mod writer;
 #[cfg(test)]
 mod tests;
 
-pub use engine_wal::{AckGate, ObjectWal, ObjectWalOpener, StreamProgress};
+pub use engine_wal::{replay_stream, AckGate, ObjectWal, ObjectWalOpener, StreamProgress};
 pub use error::{Error, ErrorKind, Result};
 pub use fencer::{fence_stream, Fenced};
 pub use format::WalObjectBuilder;

@@ -101,7 +101,13 @@ impl RegionOpener {
             id: entry.id,
             families: families.to_vec(),
         };
-        Ok(self.engine.open_region_with(spec, foreign)?)
+        let replayed = !foreign.is_empty();
+        let region = self.engine.open_region_with(spec, foreign)?;
+        if replayed {
+            // What a dead owner logged is in files from now on, not only in its WAL.
+            region.flush()?;
+        }
+        Ok(region)
     }
 }
 

@@ -98,3 +98,45 @@ pub trait RegionPeer: Send + Sync + std::fmt::Debug {
     /// Up to `chunk.max_rows` rows of the chunk's range.
     fn scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>>;
 }
+
+/// The peer of a region no server serves at the moment (its owner died and the master has
+/// not assigned it yet): every request answers the retryable `NotServingRegion`, which a
+/// client's request waits out until the region is placed.
+#[derive(Debug, Clone, Copy)]
+pub struct Unplaced {
+    pub region: u64,
+}
+
+impl Unplaced {
+    fn refuse<T>(&self, table: &TableName) -> Result<T> {
+        Err(crate::error::ServiceError::NotServingRegion {
+            table: table.to_string(),
+            region: self.region,
+        })
+    }
+}
+
+impl RegionPeer for Unplaced {
+    fn address(&self) -> String {
+        "(no server)".into()
+    }
+    fn get(&self, table: &TableName, _get: &Get) -> Result<Option<RowResult>> {
+        self.refuse(table)
+    }
+    fn mutate(&self, table: &TableName, _cells: Vec<Cell>, _write: PeerWrite) -> Result<()> {
+        self.refuse(table)
+    }
+    fn mutate_if(
+        &self,
+        table: &TableName,
+        _row: &[u8],
+        _expected: ExpectedReads,
+        _cells: Vec<Cell>,
+        _write: PeerWrite,
+    ) -> Result<bool> {
+        self.refuse(table)
+    }
+    fn scan_chunk(&self, table: &TableName, _chunk: &ScanChunk) -> Result<Vec<RowResult>> {
+        self.refuse(table)
+    }
+}
