@@ -179,7 +179,12 @@ pub fn expected_to_msg(expected: &ExpectedReads) -> Vec<m::ExpectedRead> {
 pub fn expected_from_msg(expected: Vec<m::ExpectedRead>) -> Result<ExpectedReads> {
     expected
         .into_iter()
-        .map(|read| Ok((get_from_msg(read.get)?, read.answer.map(row_from_msg).transpose()?)))
+        .map(|read| {
+            Ok((
+                get_from_msg(read.get)?,
+                read.answer.map(row_from_msg).transpose()?,
+            ))
+        })
         .collect()
 }
 

@@ -56,7 +56,9 @@ fn column_selections_round_trip() {
         .column("b", "q2")
         .column("c", "");
     let mut only_empty_set = Get::new("r");
-    only_empty_set.columns.insert(Bytes::from("d"), Some(Default::default()));
+    only_empty_set
+        .columns
+        .insert(Bytes::from("d"), Some(Default::default()));
     for get in [empty, mixed, only_empty_set] {
         let back = get_from_msg(Some(wire(&get_to_msg(&get)))).unwrap();
         assert_eq!(back.columns, get.columns);
@@ -153,16 +155,22 @@ fn scan_chunks_round_trip() {
         let (t, back) = chunk_from_msg(wire(&chunk_to_msg(&table, &chunk))).unwrap();
         assert_eq!(t, table);
         assert_eq!((back.after, back.max_rows), (after, 256));
-        assert_eq!((back.region_start, back.region_end), (chunk.region_start, chunk.region_end));
+        assert_eq!(
+            (back.region_start, back.region_end),
+            (chunk.region_start, chunk.region_end)
+        );
         assert!(back.scan.reversed);
     }
-    let mut bad_table = chunk_to_msg(&table, &ScanChunk {
-        scan: Scan::new(),
-        region_start: Bytes::new(),
-        region_end: Bytes::new(),
-        after: None,
-        max_rows: 1,
-    });
+    let mut bad_table = chunk_to_msg(
+        &table,
+        &ScanChunk {
+            scan: Scan::new(),
+            region_start: Bytes::new(),
+            region_end: Bytes::new(),
+            after: None,
+            max_rows: 1,
+        },
+    );
     bad_table.table = "no such:name:at all".into();
     assert!(chunk_from_msg(bad_table).is_err());
 }

@@ -34,7 +34,8 @@ pub use status::{error_to_status, status_to_error};
 
 /// The largest message either side sends or accepts. tonic's default decoding limit is
 /// 4 MiB, but one forwarded request carries whatever a client batched into a region (a
-/// large multi-put, or a scan chunk of wide rows), which the front ends accept well past
-/// that; the client's own request limits bound what arrives here, so this is only a
-/// ceiling against a runaway message, not a policy.
+/// multi-put, a Bigtable value of up to `limits.grpc_max_value_bytes`, 100 MiB by
+/// default) and one answer a scan chunk of up to 256 rows, however wide. The front ends'
+/// own limits bound what a client may send; this is only a ceiling against a runaway
+/// message, set above them so that nothing they accept fails between two servers.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;

@@ -139,7 +139,13 @@ mod tests {
         let status = error_to_status(&sent);
         assert_eq!(status.code(), Code::NotFound);
         let got = status_to_error("p:1", &status);
-        assert!(matches!(got, ServiceError::Remote { kind: ErrorKind::NotFound, .. }));
+        assert!(matches!(
+            got,
+            ServiceError::Remote {
+                kind: ErrorKind::NotFound,
+                ..
+            }
+        ));
         assert_eq!(got.to_string(), sent.to_string());
     }
 

@@ -1,18 +1,19 @@
 //! Two services, each serving one region of a table and reaching the other's through the
 //! peer service over real sockets, answer every operation through either of them.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test harness: a failed setup should panic
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use strata_engine::{Cell, CellType, FamilyOptions, Get, RowResult, Scan};
+use strata_peer::PeerClient;
 use strata_server::registry::{Placement, RegionClaim, RegionRegistry};
 use strata_server::remote::{PeerWrite, RegionPeer, ScanChunk};
 use strata_server::{
-    Dialect, ErrorKind, Result, Service, ServiceError, ServiceOptions, TableName,
-    WriteDurability,
+    Dialect, ErrorKind, Result, Service, ServiceError, ServiceOptions, TableName, WriteDurability,
 };
-use strata_peer::PeerClient;
 
 /// Row keys below this are in region 1 (served by A), the others in region 2 (by B).
 const SPLIT: &str = "r300";
@@ -123,18 +124,34 @@ fn write() -> PeerWrite {
 #[test]
 fn puts_gets_and_deletes_reach_both_regions_through_either_service() {
     let c = cluster();
-    for (i, row) in ["a", "r100", "r299", "r300", "r500", "zzz"].iter().enumerate() {
-        let (writer, reader) = if i % 2 == 0 { (&c.a, &c.b) } else { (&c.b, &c.a) };
+    for (i, row) in ["a", "r100", "r299", "r300", "r500", "zzz"]
+        .iter()
+        .enumerate()
+    {
+        let (writer, reader) = if i % 2 == 0 {
+            (&c.a, &c.b)
+        } else {
+            (&c.b, &c.a)
+        };
         let put = Cell::put(row.to_string(), "cf", "q", 10, format!("v{i}"));
         writer.mutate(&table(), vec![put], SYNC).unwrap();
-        assert_eq!(value_of(reader, row, "q"), Some(Bytes::from(format!("v{i}"))));
-        assert_eq!(value_of(writer, row, "q"), Some(Bytes::from(format!("v{i}"))));
+        assert_eq!(
+            value_of(reader, row, "q"),
+            Some(Bytes::from(format!("v{i}")))
+        );
+        assert_eq!(
+            value_of(writer, row, "q"),
+            Some(Bytes::from(format!("v{i}")))
+        );
         let delete = Cell::delete(row.to_string(), "cf", "q", 10, CellType::DeleteColumn);
         reader.mutate(&table(), vec![delete], SYNC).unwrap();
         assert_eq!(value_of(writer, row, "q"), None, "row {row}");
     }
     // One batch spanning both regions, written through either side.
-    let cells = vec![Cell::put("b", "cf", "q", 1, "left"), Cell::put("y", "cf", "q", 1, "right")];
+    let cells = vec![
+        Cell::put("b", "cf", "q", 1, "left"),
+        Cell::put("y", "cf", "q", 1, "right"),
+    ];
     c.a.mutate(&table(), cells, SYNC).unwrap();
     assert_eq!(value_of(&c.b, "b", "q"), Some(Bytes::from("left")));
     assert_eq!(value_of(&c.b, "y", "q"), Some(Bytes::from("right")));
@@ -157,9 +174,12 @@ fn increments_of_one_row_through_both_services_are_never_lost() {
     });
     let total = c.a.increment(&table(), b"z", b"cf", b"n", 0).unwrap();
     assert_eq!(total, threads * each);
-    let appended = c
-        .a
-        .append(&table(), b"z", &[(Bytes::from("cf"), Bytes::from("s"), Bytes::from("x"))])
+    let appended =
+        c.a.append(
+            &table(),
+            b"z",
+            &[(Bytes::from("cf"), Bytes::from("s"), Bytes::from("x"))],
+        )
         .unwrap();
     assert_eq!(appended[0].value, Bytes::from("x"));
 }
@@ -195,7 +215,9 @@ fn full_scans_read_both_regions_in_several_chunks() {
     for svc in [&c.a, &c.b] {
         assert_eq!(keys(&scan_all(svc, Scan::new())), forward);
         assert_eq!(keys(&scan_all(svc, Scan::new().reversed(true))), backward);
-        let id = svc.open_scanner(&table(), Scan::new().reversed(true)).unwrap();
+        let id = svc
+            .open_scanner(&table(), Scan::new().reversed(true))
+            .unwrap();
         let mut rows = Vec::new();
         loop {
             let batch = svc.scanner_next(id, 97).unwrap();
@@ -231,7 +253,10 @@ fn a_region_the_target_does_not_serve_comes_back_as_not_serving_region() {
         max_rows: 10,
     };
     let err = to_a.scan_chunk(&table(), &chunk).unwrap_err();
-    assert!(matches!(err, ServiceError::NotServingRegion { region: 2, .. }), "{err:?}");
+    assert!(
+        matches!(err, ServiceError::NotServingRegion { region: 2, .. }),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -239,11 +264,19 @@ fn other_errors_come_back_as_remote_with_kind_and_message() {
     let c = cluster();
     let to_b = PeerClient::new(&c.b_addr).unwrap();
     let bad = vec![Cell::put("z", "nope", "q", 1, "v")];
-    let local = c.b.serve_mutate(&table(), bad.clone(), write()).unwrap_err();
+    let local =
+        c.b.serve_mutate(&table(), bad.clone(), write())
+            .unwrap_err();
     assert!(matches!(local, ServiceError::FamilyNotFound { .. }));
     let remote = to_b.mutate(&table(), bad, write()).unwrap_err();
     assert!(
-        matches!(remote, ServiceError::Remote { kind: ErrorKind::NotFound, .. }),
+        matches!(
+            remote,
+            ServiceError::Remote {
+                kind: ErrorKind::NotFound,
+                ..
+            }
+        ),
         "{remote:?}"
     );
     assert_eq!(remote.to_string(), local.to_string());
@@ -261,12 +294,20 @@ fn conditional_writes_compare_what_the_owner_read() {
     let absent = to_b.get(&table(), &read).unwrap();
     assert_eq!(absent, None);
     let expect = |seen: Option<RowResult>| vec![(read.clone(), seen)];
-    assert!(to_b.mutate_if(&table(), b"z", expect(None), put("1"), write()).unwrap());
-    assert!(!to_b.mutate_if(&table(), b"z", expect(None), put("2"), write()).unwrap());
+    assert!(to_b
+        .mutate_if(&table(), b"z", expect(None), put("1"), write())
+        .unwrap());
+    assert!(!to_b
+        .mutate_if(&table(), b"z", expect(None), put("2"), write())
+        .unwrap());
     let seen = to_b.get(&table(), &read).unwrap();
     assert!(seen.is_some());
-    assert!(to_b.mutate_if(&table(), b"z", expect(seen.clone()), put("3"), write()).unwrap());
-    assert!(!to_b.mutate_if(&table(), b"z", expect(seen), put("4"), write()).unwrap());
+    assert!(to_b
+        .mutate_if(&table(), b"z", expect(seen.clone()), put("3"), write())
+        .unwrap());
+    assert!(!to_b
+        .mutate_if(&table(), b"z", expect(seen), put("4"), write())
+        .unwrap());
     assert_eq!(value_of(&c.a, "z", "q"), Some(Bytes::from("3")));
 }
 
@@ -308,7 +349,11 @@ fn a_peer_that_is_down_is_unavailable_promptly() {
         );
         assert!(err.kind().is_retryable());
     }
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
