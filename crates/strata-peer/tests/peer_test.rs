@@ -239,12 +239,19 @@ fn a_region_the_target_does_not_serve_comes_back_as_not_serving_region() {
     let c = cluster();
     let to_a = PeerClient::new(&c.a_addr).unwrap();
     assert_eq!(to_a.address(), c.a_addr);
-    // "z" is in region 2, which A does not serve.
+    // "z" is in region 2, which A does not serve: the same error as A gives locally.
+    let local = c.a.serve_get(&table(), &Get::new("z")).unwrap_err();
     let err = to_a.get(&table(), &Get::new("z")).unwrap_err();
-    assert!(
-        matches!(&err, ServiceError::NotServingRegion { table, region: 2 } if table == "default:t" || table == "t"),
-        "{err:?}"
-    );
+    match (&err, &local) {
+        (
+            ServiceError::NotServingRegion { table, region: 2 },
+            ServiceError::NotServingRegion {
+                table: expected, ..
+            },
+        ) => assert_eq!(table, expected),
+        _ => panic!("{err:?} (locally {local:?})"),
+    }
+    assert_eq!(err.to_string(), local.to_string());
     let chunk = ScanChunk {
         scan: Scan::new(),
         region_start: Bytes::from(SPLIT),
@@ -354,6 +361,27 @@ fn a_peer_that_is_down_is_unavailable_promptly() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[test]
+#[allow(clippy::disallowed_methods)] // measures real time against a real socket
+fn a_peer_that_never_answers_fails_at_the_deadline() {
+    // Connections complete in the listen backlog, but nothing ever reads or answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = silent.local_addr().unwrap().to_string();
+    let client = PeerClient::with_deadline(&addr, Duration::from_millis(500)).unwrap();
+    let started = std::time::Instant::now();
+    let err = client.get(&table(), &Get::new("z")).unwrap_err();
+    assert!(
+        matches!(err, ServiceError::PeerUnavailable { .. }),
+        "{err:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(silent);
 }
 
 #[test]
