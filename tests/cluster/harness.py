@@ -48,6 +48,7 @@ class Server:
     def __init__(self, cluster, index):
         self.index = index
         self.thrift, self.grpc, self.http = free_port(), free_port(), free_port()
+        self.peer = free_port()
         self.data_dir = os.path.join(cluster.tmp, "server%d" % index)
         self.log_path = os.path.join(cluster.tmp, "server%d.log" % index)
         self.proc = None
@@ -98,12 +99,22 @@ class Cluster:
             [binary(), "server", "--config", self.config, "--cluster", self.name,
              "--etcd", self.etcd_endpoint, "--store", self.s3["STRATA_S3_TEST_STORE"],
              "--data-dir", server.data_dir, "--thrift-port", str(server.thrift),
-             "--grpc-port", str(server.grpc), "--http-port", str(server.http)],
+             "--grpc-port", str(server.grpc), "--http-port", str(server.http),
+             "--peer-port", str(server.peer)],
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO_ROOT, env=env)
         self.servers.append(server)
         self.wait_for_log(server, wait_for)
         server.sid = server.current_sid()
         return server
+
+    def restart_exited(self):
+        """Starts a new server for each one that exited with status 3 (its lease lost), as
+        a supervisor would; returns how many."""
+        exited = [s for s in self.servers if s.proc.poll() == 3]
+        for server in exited:
+            self.servers.remove(server)
+            self.start_server(wait_for="")
+        return len(exited)
 
     def wait_for_log(self, server, text, timeout=60):
         deadline = time.monotonic() + timeout

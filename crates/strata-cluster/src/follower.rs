@@ -4,19 +4,23 @@
 //! writes; finally every server places its regions again (opening those assigned to it,
 //! releasing those assigned elsewhere, forwarding to new owners).
 //!
-//! It polls etcd (two range reads a round, every [`ROUND`]): a failover waits a lease TTL
-//! for etcd to notice a death anyway, and a round is cheap next to that.
+//! A round runs when any key of the cluster changes (one etcd watch) and at least every
+//! [`ROUND`]; it costs two range reads.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use strata_coord::kv::WatchReceiver;
 use strata_server::Service;
 
 use crate::ownership::Ownership;
 
-/// The pause between rounds.
+/// The longest pause between rounds.
 pub const ROUND: Duration = Duration::from_millis(200);
+
+/// How long a change may be followed by others before a round reads them all.
+const SETTLE: Duration = Duration::from_millis(5);
 
 /// The running loop; stopped when dropped or when the service is gone.
 pub struct Follower {
@@ -29,18 +33,17 @@ impl Follower {
     pub fn start(ownership: Arc<Ownership>, service: Weak<Service>) -> std::io::Result<Follower> {
         let stop = Arc::new(AtomicBool::new(false));
         let stopping = Arc::clone(&stop);
-        let thread = std::thread::Builder::new()
-            .name("cluster-follower".into())
-            .spawn(move || {
-                while !stopping.load(Ordering::Acquire) {
-                    let Some(service) = service.upgrade() else {
-                        return;
-                    };
-                    round(&ownership, &service);
-                    drop(service);
-                    ownership.node.clock.sleep(ROUND);
-                }
-            })?;
+        let thread = strata_engine::util::thread::spawn("cluster-follower", move || {
+            let mut watch = None;
+            while !stopping.load(Ordering::Acquire) {
+                let Some(service) = service.upgrade() else {
+                    return;
+                };
+                round(&ownership, &service);
+                drop(service);
+                wait_for_change(&ownership, &mut watch);
+            }
+        })?;
         Ok(Follower {
             stop,
             thread: Some(thread),
@@ -54,6 +57,32 @@ impl Drop for Follower {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+    }
+}
+
+/// Waits for a change of the cluster's keys (or [`ROUND`]), watching them through `watch`
+/// (started again whenever it ended), then lets the burst settle.
+fn wait_for_change(ownership: &Ownership, watch: &mut Option<WatchReceiver>) {
+    let clock = &ownership.node.clock;
+    if watch.is_none() {
+        *watch = ownership.node.coord.watch_cluster().ok();
+    }
+    let Some(receiver) = watch.as_ref() else {
+        clock.sleep(ROUND);
+        return;
+    };
+    match receiver.next_timeout(ROUND) {
+        Some(Ok(_)) => {
+            clock.sleep(SETTLE);
+            while let Some(event) = receiver.try_next() {
+                if event.is_err() {
+                    *watch = None;
+                    break;
+                }
+            }
+        }
+        Some(Err(_)) => *watch = None,
+        None => {}
     }
 }
 

@@ -121,7 +121,9 @@ impl Ownership {
         if target == self.node.sid {
             return Some(Placement::Here);
         }
-        view.live.get(&target).map(|e| Placement::Peer(self.peers.get(e)))
+        view.live
+            .get(&target)
+            .map(|e| Placement::Peer(self.peers.get(e)))
     }
 
     /// The master's pass over `regions` (every region the catalog lists): each one whose

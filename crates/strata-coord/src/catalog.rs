@@ -9,6 +9,9 @@ use crate::kv::Revision;
 use crate::kv::{MetaKv, Op, Txn, WatchReceiver};
 use crate::session::put;
 
+/// One catalog entry: its name under `/catalog/` and its value.
+pub type CatalogEntry = (String, Vec<u8>);
+
 impl<K: MetaKv> KvCoordinator<K> {
     /// Writes catalog entry `name` (e.g. `table/default:t`). Master only.
     pub fn put_catalog_entry(&self, master: &Leadership, name: &str, value: Vec<u8>) -> Result<()> {
@@ -33,7 +36,7 @@ impl<K: MetaKv> KvCoordinator<K> {
     }
 
     /// Every catalog entry (name without the prefix, value), and the revision read at.
-    pub fn catalog_entries(&self) -> Result<(Vec<(String, Vec<u8>)>, Revision)> {
+    pub fn catalog_entries(&self) -> Result<(Vec<CatalogEntry>, Revision)> {
         let prefix = self.keys.catalog();
         let (kvs, revision) = self.kv.range_prefix(&prefix)?;
         let entries = kvs
@@ -41,6 +44,12 @@ impl<K: MetaKv> KvCoordinator<K> {
             .map(|kv| (kv.key[prefix.len()..].to_string(), kv.value))
             .collect();
         Ok((entries, revision))
+    }
+
+    /// Watches every key of the cluster from now on (servers, regions, owners, catalog,
+    /// manifests...): a follower wakes on any change and reads what it needs.
+    pub fn watch_cluster(&self) -> Result<WatchReceiver> {
+        self.kv.watch_prefix(self.keys.root(), 0)
     }
 
     /// Watches the catalog from `start_revision` on.

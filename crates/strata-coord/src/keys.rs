@@ -21,6 +21,11 @@ impl Keys {
         })
     }
 
+    /// `/strata/<c>/`: everything of the cluster.
+    pub fn root(&self) -> &str {
+        &self.root
+    }
+
     /// `/strata/<c>/servers/`: one key per live server, attached to its lease.
     pub fn servers(&self) -> String {
         format!("{}servers/", self.root)

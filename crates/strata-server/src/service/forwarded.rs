@@ -5,15 +5,28 @@
 use strata_engine::{Cell, Get, RowResult};
 
 use super::Service;
-use crate::error::Result;
+use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::remote::{ExpectedReads, Origin, PeerWrite, ScanChunk};
+
+/// A peer forwards a request here because it sees this server serving the region: a table
+/// this server does not know yet means its view of the catalog is behind the peer's, so
+/// the answer is the retryable "not serving" (the peer tries again), not "no such table".
+fn not_known_yet<T>(table: &TableName, outcome: Result<T>) -> Result<T> {
+    match outcome {
+        Err(ServiceError::TableNotFound(_)) => Err(ServiceError::NotServingRegion {
+            table: table.to_string(),
+            region: 0,
+        }),
+        other => other,
+    }
+}
 
 impl Service {
     /// A forwarded [`Service::get`].
     pub fn serve_get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
         self.directory.check_serving()?;
-        self.rows.get_from(Origin::Peer, table, get)
+        not_known_yet(table, self.rows.get_from(Origin::Peer, table, get))
     }
 
     /// A forwarded mutation of one region's cells.
@@ -23,8 +36,10 @@ impl Service {
         cells: Vec<Cell>,
         write: PeerWrite,
     ) -> Result<()> {
-        self.rows
-            .mutate_from(Origin::Peer, write.dialect, table, cells, write.durability)
+        let outcome =
+            self.rows
+                .mutate_from(Origin::Peer, write.dialect, table, cells, write.durability);
+        not_known_yet(table, outcome)
     }
 
     /// A forwarded conditional write: `cells` are applied if every read in `expected`
@@ -37,12 +52,14 @@ impl Service {
         cells: Vec<Cell>,
         write: PeerWrite,
     ) -> Result<bool> {
-        self.rows
-            .mutate_if_unchanged(table, row, expected, cells, write)
+        let outcome = self
+            .rows
+            .mutate_if_unchanged(table, row, expected, cells, write);
+        not_known_yet(table, outcome)
     }
 
     /// A forwarded chunk of one region's rows.
     pub fn serve_scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
-        self.directory.scan_chunk_here(table, chunk)
+        not_known_yet(table, self.directory.scan_chunk_here(table, chunk))
     }
 }

@@ -16,12 +16,11 @@ use parking_lot::RwLock;
 use serde::Deserialize;
 use strata_cluster::maintenance::Maintenance;
 use strata_cluster::proxy::{forward, MasterEndpoints, PortOf};
-use strata_cluster::takeover::{cluster_engine_options, retire_streams, seal_dead_streams};
-use strata_cluster::{ClusterConfig, ClusterNode, Endpoints, Ownership};
-use strata_objstore::StreamProgress;
+use strata_cluster::{ClusterConfig, ClusterNode, Endpoints};
 
 use super::config::ServerConfig;
-use super::{open_and_serve, wait_for_shutdown_signal, Endpoint, Serving};
+use super::member::Member;
+use super::{wait_for_shutdown_signal, Endpoint};
 
 /// `[cluster]` in the configuration file; each key has a flag of the same name.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -38,9 +37,17 @@ pub struct ClusterFileConfig {
     pub advertise: Option<String>,
     /// Lease TTL in milliseconds (default 2000).
     pub lease_ttl_ms: Option<u64>,
+    /// Port of the internal RPC other servers forward requests to (`--peer-port`; default
+    /// 16020, HBase's region server port).
+    pub peer_port: Option<u16>,
 }
 
 impl ClusterFileConfig {
+    /// The internal RPC's port.
+    pub fn peer_port(&self) -> u16 {
+        self.peer_port.unwrap_or(16_020)
+    }
+
     /// True when any cluster setting is given.
     pub fn is_cluster(&self) -> bool {
         self.name.is_some() || self.etcd.is_some() || self.store.is_some()
@@ -68,10 +75,11 @@ fn endpoints(config: &ServerConfig, cluster: &ClusterConfig) -> Endpoints {
         thrift: config.thrift_port,
         grpc: config.grpc_port,
         http: config.http_port,
+        peer: config.cluster.peer_port(),
     }
 }
 
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, String> + Send + 'static,
 ) -> Result<T, String> {
     tokio::task::spawn_blocking(work)
@@ -79,46 +87,31 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| format!("cluster task failed: {e}"))?
 }
 
-/// Runs the server in cluster mode until SIGINT or SIGTERM (or the loss of its lease).
+/// Runs the server in cluster mode until SIGINT or SIGTERM, or until etcd drops its lease
+/// (then it exits with status 3: its regions may already be someone else's).
 pub async fn serve_cluster(config: ServerConfig) -> Result<(), String> {
     let cluster = config.cluster.resolve(&config)?;
-    loop {
-        let (cluster, endpoints) = (cluster.clone(), endpoints(&config, &cluster));
-        let node =
-            blocking(move || ClusterNode::join(cluster, endpoints).map_err(|e| e.to_string()))
-                .await?;
-        println!(
-            "strata server joined cluster {} as server {}; standing by",
-            node.config.name, node.sid
-        );
-        let outcome = run_cluster(config.clone(), Arc::clone(&node)).await;
-        // Also on errors: the node's etcd client and store own runtimes that must not be
-        // dropped on this async runtime.
-        leave(node).await?;
-        match outcome {
-            // A standby holds no state: it joins again under a new lease.
-            Ok(RunEnd::LostLeaseStandingBy) => {
-                println!("strata server lost its cluster lease while standing by; joining again");
-            }
-            Ok(RunEnd::Stopped) => {
-                println!("strata server stopped");
-                return Ok(());
-            }
-            Err(e) => return Err(e),
-        }
-    }
+    let endpoints = endpoints(&config, &cluster);
+    let node =
+        blocking(move || ClusterNode::join(cluster, endpoints).map_err(|e| e.to_string())).await?;
+    let outcome = run_cluster(config, Arc::clone(&node)).await;
+    // Also on errors: the node's etcd client and store own runtimes that must not be
+    // dropped on this async runtime.
+    leave(node).await?;
+    outcome?;
+    println!("strata server stopped");
+    Ok(())
 }
 
-/// How a cluster run ended.
-enum RunEnd {
-    /// SIGINT or SIGTERM.
-    Stopped,
-    /// etcd dropped the lease before this server was elected.
-    LostLeaseStandingBy,
-}
-
-/// Stands by until elected, then takes over and serves until a signal.
-async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<RunEnd, String> {
+/// Serves its regions and stands by as master until elected, then also serves clients
+/// (before that its client ports pass connections through to the master); until a
+/// signal.
+async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(), String> {
+    let member = Member::join(&config, Arc::clone(&node)).await?;
+    println!(
+        "strata server joined cluster {} as server {}; serving its regions, standing by as master",
+        node.config.name, node.sid
+    );
     let master: MasterEndpoints = Arc::new(RwLock::new(None));
     let forwarders = start_forwarders(&config, &master).await?;
     let campaign = {
@@ -133,85 +126,37 @@ async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<Run
         won = campaign => won.map_err(|e| format!("campaign failed: {e}"))?,
         _ = wait_for_shutdown_signal() => {
             stop_all(forwarders).await;
-            return Ok(RunEnd::Stopped);
+            return member.stop().await;
         }
-        _ = wait_for_lost_lease(Arc::clone(&node)) => {
-            stop_all(forwarders).await;
-            return Ok(RunEnd::LostLeaseStandingBy);
-        }
+        _ = wait_for_lost_lease(Arc::clone(&node)) => lease_lost(&node),
     };
     let leadership = match won {
         Ok(leadership) => leadership,
-        Err(_) if node.lease_lost() => {
-            stop_all(forwarders).await;
-            return Ok(RunEnd::LostLeaseStandingBy);
-        }
+        Err(_) if node.lease_lost() => lease_lost(&node),
         Err(e) => return Err(e.to_string()),
     };
     stop_all(forwarders).await;
-    println!("strata server {} elected master; taking over", node.sid);
-    let serving = take_over(config, Arc::clone(&node), leadership).await?;
-    tokio::select! {
-        _ = wait_for_shutdown_signal() => {}
-        _ = wait_for_lost_lease(Arc::clone(&node)) => {
-            // Not flushing: nothing may be committed without the lease, and the next
-            // master replays this server's stream.
-            eprintln!("strata server {}: the cluster lease was lost; exiting", node.sid);
-            std::process::exit(3);
-        }
-    }
-    tracing::info!("shutting down: closing connections, then flushing memstores");
-    serving.stop().await?;
-    Ok(RunEnd::Stopped)
-}
-
-/// Seals the dead streams, opens the service on the object store, flushes what was
-/// replayed and serves.
-async fn take_over(
-    config: ServerConfig,
-    node: Arc<ClusterNode>,
-    leadership: strata_coord::Leadership,
-) -> Result<Serving, String> {
-    let clock = strata_engine::util::clock::system();
-    let started = clock.now();
-    let sealed = {
-        let node = Arc::clone(&node);
-        blocking(move || seal_dead_streams(&node).map_err(|e| e.to_string())).await?
-    };
-    let ownership = Ownership::new(Arc::clone(&node), leadership.clone());
-    let progress = Arc::new(StreamProgress::default());
-    let mut service = config.service.clone();
-    let cache_dir = cache_dir(&config);
-    service.engine = cluster_engine_options(
-        &node,
-        service.engine.clone(),
-        sealed.clone(),
-        Arc::clone(&ownership),
-        Arc::clone(&progress),
-        cache_dir,
-    );
-    service.region_registry = Some(ownership);
-    service.serving_gate = Some(node.serving_gate());
-    let description = format!("cluster {} (store {})", node.config.name, node.config.store);
-    let serving = open_and_serve(&config, service, &description).await?;
+    println!("strata server {} elected master", node.sid);
+    let (running, serving) = member.lead(&config, leadership).await?;
     if let Some(http) = serving.http_state() {
         http.set_cluster(Arc::new(NodeView(Arc::downgrade(&node))));
     }
-    let db_service = Arc::clone(serving.db.service());
-    let maintenance = Maintenance::new(Arc::clone(&node), leadership.clone(), progress);
-    blocking(move || {
-        db_service
-            .flush_all()
-            .map_err(|e| format!("flush after takeover: {e}"))?;
-        retire_streams(&node, &leadership, &sealed).map_err(|e| e.to_string())
-    })
-    .await?;
-    start_maintenance(maintenance, serving.db.service());
-    tracing::info!(
-        elapsed_ms = clock.now().saturating_duration_since(started).as_millis() as u64,
-        "takeover complete"
+    tokio::select! {
+        _ = wait_for_shutdown_signal() => {}
+        _ = wait_for_lost_lease(Arc::clone(&node)) => lease_lost(&node),
+    }
+    tracing::info!("shutting down: closing connections, then flushing memstores");
+    running.stop(serving).await
+}
+
+/// Exits: without its lease a server may already have been replaced, and its memory may
+/// hold what it must not commit. Not flushing: each region's next owner replays its WAL.
+fn lease_lost(node: &ClusterNode) -> ! {
+    eprintln!(
+        "strata server {}: the cluster lease was lost; exiting",
+        node.sid
     );
-    Ok(serving)
+    std::process::exit(3);
 }
 
 /// Revokes the lease (blocking etcd calls), and drops the node off the async runtime: its
@@ -225,10 +170,10 @@ async fn leave(node: Arc<ClusterNode>) -> Result<(), String> {
     .await
 }
 
-/// Runs the master's housekeeping every second while the service exists. It holds the
+/// Runs the server's housekeeping every second while the service exists. It holds the
 /// service weakly: the service (with its engine, whose object store owns a runtime) must
 /// be dropped by its closing, never inside this async task.
-fn start_maintenance(maintenance: Maintenance, service: &Arc<strata_server::Service>) {
+pub(super) fn start_maintenance(maintenance: Maintenance, service: &Arc<strata_server::Service>) {
     let maintenance = Arc::new(maintenance);
     let service = Arc::downgrade(service);
     tokio::spawn(async move {
@@ -252,7 +197,7 @@ fn start_maintenance(maintenance: Maintenance, service: &Arc<strata_server::Serv
 
 /// The status pages' view of the cluster, through this server's own etcd client. Weak,
 /// so the pages never keep a node (and its runtimes) alive.
-struct NodeView(std::sync::Weak<ClusterNode>);
+pub(super) struct NodeView(std::sync::Weak<ClusterNode>);
 
 impl strata_http::ClusterView for NodeView {
     fn status(&self) -> Result<serde_json::Value, String> {
@@ -308,6 +253,6 @@ async fn stop_all(endpoints: Vec<Endpoint>) {
 }
 
 /// The local cache directory of a cluster server: copies of the objects it wrote.
-fn cache_dir(config: &ServerConfig) -> PathBuf {
+pub(super) fn cache_dir(config: &ServerConfig) -> PathBuf {
     config.data_dir.join("object-cache")
 }

@@ -7,6 +7,7 @@ mod config;
 mod http;
 mod l2_cache;
 mod limits;
+mod member;
 mod memory;
 mod volumes;
 
@@ -54,6 +55,10 @@ pub struct ServerArgs {
     /// [default: the listen address]
     #[arg(long)]
     advertise: Option<String>,
+    /// Cluster mode: port of the internal RPC other servers forward requests to
+    /// [default: 16020]
+    #[arg(long)]
+    peer_port: Option<u16>,
 }
 
 /// The log filter the server starts with: the config file's `log_level`, else `info`
@@ -100,6 +105,9 @@ fn effective_config(args: &ServerArgs) -> Result<ServerConfig, String> {
         if let Some(value) = flag {
             *setting = Some(value.clone());
         }
+    }
+    if let Some(port) = args.peer_port {
+        config.cluster.peer_port = Some(port);
     }
     Ok(config)
 }
@@ -166,14 +174,31 @@ pub(crate) async fn open_and_serve(
     service: strata_server::ServiceOptions,
     description: &str,
 ) -> Result<Serving, String> {
+    let db = open_db(service, description).await?;
+    serve_db(config, db, description).await
+}
+
+/// Opens the database with `service` options.
+pub(crate) async fn open_db(
+    service: strata_server::ServiceOptions,
+    description: &str,
+) -> Result<strata_db::Db, String> {
     // The database is opened through the embedded API (`strata-db`), as embedded programs
     // and `strata bench --target embedded` open it; the network adapters then call the
     // service layer under it, which every `strata_db` operation is a thin call into.
     let options = strata_db::Options::from_service_options(service);
-    let db = tokio::task::spawn_blocking(move || strata_db::Db::open_with(options))
+    tokio::task::spawn_blocking(move || strata_db::Db::open_with(options))
         .await
         .map_err(|e| format!("open failed: {e}"))?
-        .map_err(|e| format!("cannot open the database ({description}): {e}"))?;
+        .map_err(|e| format!("cannot open the database ({description}): {e}"))
+}
+
+/// Starts every network server on `db`; prints the one "listening" line.
+pub(crate) async fn serve_db(
+    config: &ServerConfig,
+    db: strata_db::Db,
+    description: &str,
+) -> Result<Serving, String> {
     let service = Arc::clone(db.service());
     service.metrics().set_slow_threshold(config.slow_request);
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);

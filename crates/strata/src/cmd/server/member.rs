@@ -1,0 +1,164 @@
+//! [`Member`]: what every server of a cluster runs from joining to leaving: the database on
+//! the object store with the catalog in etcd, serving the regions assigned to it; the
+//! internal RPC other servers forward requests to; the follower loop that keeps it in step
+//! with the cluster; and its housekeeping. Elected master, it also writes the catalog,
+//! assigns regions and serves clients.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use strata_cluster::catalog::EtcdCatalog;
+use strata_cluster::follower::Follower;
+use strata_cluster::maintenance::Maintenance;
+use strata_cluster::placement::PeerConnector;
+use strata_cluster::takeover::cluster_engine_options;
+use strata_cluster::{ClusterNode, Ownership};
+use strata_coord::{EtcdKv, Leadership};
+use strata_objstore::StreamProgress;
+use strata_server::remote::{RegionPeer, Unplaced};
+
+use super::cluster::{blocking, cache_dir, start_maintenance};
+use super::config::ServerConfig;
+use super::{open_db, serve_db, Endpoint, Serving};
+
+/// A server's part in the cluster.
+pub(crate) struct Member {
+    node: Arc<ClusterNode>,
+    ownership: Arc<Ownership>,
+    catalog: Arc<EtcdCatalog<EtcdKv>>,
+    db: strata_db::Db,
+    peer: Endpoint,
+    follower: Follower,
+    description: String,
+}
+
+impl Member {
+    /// Opens the database (placing every region as the cluster's directory says) and starts
+    /// the internal RPC, the follower loop and the housekeeping.
+    pub(crate) async fn join(
+        config: &ServerConfig,
+        node: Arc<ClusterNode>,
+    ) -> Result<Self, String> {
+        let ownership = Ownership::new(Arc::clone(&node), None, connector());
+        let catalog = EtcdCatalog::new(Arc::clone(&node.coord));
+        {
+            let ownership = Arc::clone(&ownership);
+            blocking(move || ownership.refresh_view().map_err(|e| e.to_string())).await?;
+        }
+        let progress = Arc::new(StreamProgress::default());
+        let mut service = config.service.clone();
+        service.engine = cluster_engine_options(
+            &node,
+            service.engine.clone(),
+            Vec::new(),
+            Arc::clone(&ownership),
+            Arc::clone(&progress),
+            cache_dir(config),
+        );
+        service.region_registry = Some(Arc::clone(&ownership) as _);
+        service.catalog = Some(Arc::clone(&catalog) as _);
+        service.serving_gate = Some(node.serving_gate());
+        let description = format!("cluster {} (store {})", node.config.name, node.config.store);
+        let db = open_db(service, &description).await?;
+        let peer = start_peer(config, db.service()).await?;
+        let follower = Follower::start(Arc::clone(&ownership), Arc::downgrade(db.service()))
+            .map_err(|e| format!("cannot start the cluster follower: {e}"))?;
+        start_maintenance(Maintenance::new(Arc::clone(&node), progress), db.service());
+        Ok(Member {
+            node,
+            ownership,
+            catalog,
+            db,
+            peer,
+            follower,
+            description,
+        })
+    }
+
+    /// Becomes master under `leadership`: writes the catalog, assigns regions, and serves
+    /// clients on the client ports (which the caller freed).
+    pub(crate) async fn lead(
+        self,
+        config: &ServerConfig,
+        leadership: Leadership,
+    ) -> Result<(Running, Serving), String> {
+        self.ownership.lead(leadership.clone());
+        self.catalog.lead(leadership);
+        let serving = serve_db(config, self.db, &self.description).await?;
+        let running = Running {
+            node: self.node,
+            ownership: self.ownership,
+            peer: self.peer,
+            follower: self.follower,
+        };
+        Ok((running, serving))
+    }
+
+    /// Stops a member that never led: forwarding and following first, then the database.
+    pub(crate) async fn stop(self) -> Result<(), String> {
+        self.peer.stop().await;
+        let (follower, ownership, node, db) = (self.follower, self.ownership, self.node, self.db);
+        blocking(move || {
+            drop(follower);
+            db.close().map_err(|e| format!("shutdown failed: {e}"))?;
+            // The peers' clients and the node own runtimes: dropped off the async runtime.
+            drop((ownership, node));
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// The parts of a member that run beside its client APIs once it leads.
+pub(crate) struct Running {
+    node: Arc<ClusterNode>,
+    ownership: Arc<Ownership>,
+    peer: Endpoint,
+    follower: Follower,
+}
+
+impl Running {
+    /// Stops forwarding and following, then the client APIs and the database.
+    pub(crate) async fn stop(self, serving: Serving) -> Result<(), String> {
+        self.peer.stop().await;
+        let follower = self.follower;
+        blocking(move || {
+            drop(follower);
+            Ok(())
+        })
+        .await?;
+        serving.stop().await?;
+        let (ownership, node) = (self.ownership, self.node);
+        blocking(move || {
+            drop((ownership, node));
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// Clients of other servers' internal RPC.
+fn connector() -> PeerConnector {
+    Arc::new(|address: &str| -> Arc<dyn RegionPeer> {
+        match strata_peer::PeerClient::new(address) {
+            Ok(client) => Arc::new(client),
+            Err(e) => {
+                tracing::warn!(address, error = %e, "cannot make a client of a peer");
+                Arc::new(Unplaced { region: 0 })
+            }
+        }
+    })
+}
+
+/// Serves the internal RPC on the peer port.
+async fn start_peer(
+    config: &ServerConfig,
+    service: &Arc<strata_server::Service>,
+) -> Result<Endpoint, String> {
+    let addr = SocketAddr::new(config.listen, config.cluster.peer_port());
+    let service = Arc::clone(service);
+    Endpoint::start("peer", addr, move |listener, shutdown| {
+        strata_peer::serve(service, listener, shutdown)
+    })
+    .await
+}
