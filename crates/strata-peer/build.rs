@@ -28,6 +28,7 @@ fn peer_service() -> Service {
         .method(unary("mutate", "Mutate"))
         .method(unary("mutate_if", "MutateIf"))
         .method(unary("scan_chunk", "ScanChunk"))
+        .method(unary("maintain", "Maintain"))
         .build()
 }
 

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use strata_engine::{Cell, Get, RowResult};
-use strata_server::remote::{ExpectedReads, PeerWrite, RegionPeer, ScanChunk};
+use strata_server::remote::{ExpectedReads, PeerWrite, RegionPeer, RegionWork, RowSpan, ScanChunk};
 use strata_server::{Result, ServiceError, TableName};
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Response, Status};
@@ -169,6 +169,17 @@ impl RegionPeer for PeerClient {
         };
         let answer = self.call(|mut client| async move { client.mutate_if(request).await })?;
         Ok(answer.applied)
+    }
+
+    fn maintain(&self, table: &TableName, range: &RowSpan, work: RegionWork) -> Result<()> {
+        let request = m::MaintainRequest {
+            table: c::table_to_msg(table),
+            start: range.start.clone(),
+            end: range.end.clone(),
+            work: c::work_to_msg(work),
+        };
+        self.call(|mut client| async move { client.maintain(request).await })?;
+        Ok(())
     }
 
     fn scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>> {

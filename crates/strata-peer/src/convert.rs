@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use strata_engine::{CellType, ColumnSelection, TimeRange};
-use strata_server::remote::{ExpectedReads, PeerWrite, ScanChunk};
+use strata_server::remote::{ExpectedReads, PeerWrite, RegionWork, ScanChunk};
 use strata_server::{Dialect, Result, ServiceError, TableName, WriteDurability};
 
 use crate::messages as m;
@@ -202,6 +202,25 @@ pub fn dialect_from_msg(code: i32) -> Result<Dialect> {
         Ok(m::Dialect::Hbase) => Ok(Dialect::Hbase),
         Ok(m::Dialect::Bigtable) => Ok(Dialect::Bigtable),
         Err(_) => Err(malformed(format!("unknown dialect {code}"))),
+    }
+}
+
+/// The code of a region maintenance request.
+pub fn work_to_msg(work: RegionWork) -> i32 {
+    match work {
+        RegionWork::Flush => m::RegionWork::Flush as i32,
+        RegionWork::Compact => m::RegionWork::Compact as i32,
+        RegionWork::MajorCompact => m::RegionWork::MajorCompact as i32,
+    }
+}
+
+/// A region maintenance request sent by a peer; an unknown code is refused.
+pub fn work_from_msg(code: i32) -> Result<RegionWork> {
+    match m::RegionWork::try_from(code) {
+        Ok(m::RegionWork::Flush) => Ok(RegionWork::Flush),
+        Ok(m::RegionWork::Compact) => Ok(RegionWork::Compact),
+        Ok(m::RegionWork::MajorCompact) => Ok(RegionWork::MajorCompact),
+        Err(_) => Err(malformed(format!("unknown region work {code}"))),
     }
 }
 

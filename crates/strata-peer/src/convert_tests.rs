@@ -198,3 +198,16 @@ fn garbage_bytes_do_not_decode_into_a_request() {
     let garbage = [0xffu8, 0xff, 0xff, 0xff, 0x0f, 0x12];
     assert!(m::MutateRequest::decode(&garbage[..]).is_err());
 }
+
+#[test]
+fn every_region_work_round_trips_and_an_unknown_one_is_refused() {
+    use strata_server::remote::RegionWork;
+    for work in [
+        RegionWork::Flush,
+        RegionWork::Compact,
+        RegionWork::MajorCompact,
+    ] {
+        assert_eq!(work_from_msg(work_to_msg(work)).unwrap(), work);
+    }
+    assert!(work_from_msg(9).is_err());
+}

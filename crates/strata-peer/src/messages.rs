@@ -190,6 +190,32 @@ pub struct ScanChunkResponse {
     pub rows: Vec<RowResult>,
 }
 
+/// `RegionPeer::maintain`: flush or compact the owner's regions overlapping a row range.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct MaintainRequest {
+    #[prost(string, tag = "1")]
+    pub table: String,
+    #[prost(bytes = "bytes", tag = "2")]
+    pub start: Bytes,
+    #[prost(bytes = "bytes", tag = "3")]
+    pub end: Bytes,
+    #[prost(enumeration = "RegionWork", tag = "4")]
+    pub work: i32,
+}
+
+/// `RegionPeer::maintain`'s answer: done.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct MaintainResponse {}
+
+/// `strata_server::remote::RegionWork`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]
+#[repr(i32)]
+pub enum RegionWork {
+    Flush = 0,
+    Compact = 1,
+    MajorCompact = 2,
+}
+
 /// `strata_server::ErrorKind`, carried in an error's details.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]
 #[repr(i32)]

@@ -3,6 +3,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use strata_server::remote::RowSpan;
 use strata_server::{Result, Service};
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::{Request, Response, Status};
@@ -94,6 +95,24 @@ impl Peer for PeerServer {
             let cells = c::cells_from_msg(request.cells)?;
             let applied = service.serve_mutate_if(&table, &request.row, &expected, cells, write)?;
             Ok(m::MutateIfResponse { applied })
+        })
+        .await
+    }
+
+    async fn maintain(
+        &self,
+        request: Request<m::MaintainRequest>,
+    ) -> std::result::Result<Response<m::MaintainResponse>, Status> {
+        let request = request.into_inner();
+        self.blocking(move |service| {
+            let table = c::table_from_msg(&request.table)?;
+            let work = c::work_from_msg(request.work)?;
+            let range = RowSpan {
+                start: request.start,
+                end: request.end,
+            };
+            service.serve_maintain(&table, &range, work)?;
+            Ok(m::MaintainResponse {})
         })
         .await
     }

@@ -7,6 +7,7 @@
 //! sealed by a split or merge wait for the next publication with [`TableDirectory::
 //! wait_for_change`] instead of polling.
 
+mod maintain;
 mod open;
 mod placement;
 mod regions;

@@ -10,6 +10,7 @@ use crate::catalog::TableRecord;
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::{check_namespace, TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
+use crate::remote::{Origin, RegionWork, RowSpan};
 use crate::table::{region_ranges, RegionInfo, TableDescriptor, TableState};
 
 impl TableDirectory {
@@ -170,23 +171,19 @@ impl TableDirectory {
         Ok(self.table(name)?.region_infos())
     }
 
-    /// Flushes every region of the table served here.
+    /// Flushes every region of the table, wherever it is served.
     pub fn flush_table(&self, name: &TableName) -> Result<()> {
-        for region in self.table(name)?.regions.iter().filter_map(|r| r.local()) {
-            region.flush()?;
-        }
-        Ok(())
+        self.maintain(name, &RowSpan::default(), RegionWork::Flush, Origin::Client)
     }
 
-    /// Compacts every region of the table served here (after a flush, for a major
-    /// compaction).
+    /// Compacts every region of the table, wherever it is served (after a flush, for a
+    /// major compaction).
     pub fn compact_table(&self, name: &TableName, major: bool) -> Result<()> {
-        for region in self.table(name)?.regions.iter().filter_map(|r| r.local()) {
-            if major {
-                region.flush()?;
-            }
-            region.compact(major)?;
-        }
-        Ok(())
+        let work = if major {
+            RegionWork::MajorCompact
+        } else {
+            RegionWork::Compact
+        };
+        self.maintain(name, &RowSpan::default(), work, Origin::Client)
     }
 }

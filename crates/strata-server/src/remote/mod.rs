@@ -97,6 +97,35 @@ pub trait RegionPeer: Send + Sync + std::fmt::Debug {
 
     /// Up to `chunk.max_rows` rows of the chunk's range.
     fn scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>>;
+
+    /// Flushes or compacts the peer's regions of `table` overlapping `[start, end)`.
+    fn maintain(&self, table: &TableName, range: &RowSpan, work: RegionWork) -> Result<()>;
+}
+
+/// What [`RegionPeer::maintain`] does to each region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegionWork {
+    Flush,
+    /// A minor compaction.
+    Compact,
+    /// A flush, then a major compaction.
+    MajorCompact,
+}
+
+/// Rows `[start, end)`; empty bounds are open.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RowSpan {
+    pub start: Bytes,
+    pub end: Bytes,
+}
+
+impl RowSpan {
+    /// True if region `[region_start, region_end)` holds rows of the span.
+    pub fn overlaps(&self, region_start: &[u8], region_end: &[u8]) -> bool {
+        let before_end = self.end.is_empty() || region_start < self.end.as_ref();
+        let after_start = region_end.is_empty() || region_end > self.start.as_ref();
+        before_end && after_start
+    }
 }
 
 /// The peer of a region no server serves at the moment (its owner died and the master has
@@ -137,6 +166,9 @@ impl RegionPeer for Unplaced {
         self.refuse(table)
     }
     fn scan_chunk(&self, table: &TableName, _chunk: &ScanChunk) -> Result<Vec<RowResult>> {
+        self.refuse(table)
+    }
+    fn maintain(&self, table: &TableName, _range: &RowSpan, _work: RegionWork) -> Result<()> {
         self.refuse(table)
     }
 }

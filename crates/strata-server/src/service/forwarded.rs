@@ -7,7 +7,7 @@ use strata_engine::{Cell, Get, RowResult};
 use super::Service;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::remote::{ExpectedReads, Origin, PeerWrite, ScanChunk};
+use crate::remote::{ExpectedReads, Origin, PeerWrite, RegionWork, RowSpan, ScanChunk};
 
 /// A peer forwards a request here because it sees this server serving the region: a table
 /// this server does not know yet means its view of the catalog is behind the peer's, so
@@ -55,6 +55,18 @@ impl Service {
         let outcome = self
             .rows
             .mutate_if_unchanged(table, row, expected, cells, write);
+        not_known_yet(table, outcome)
+    }
+
+    /// Flushes or compacts this server's regions of `table` overlapping `range` (a peer
+    /// asks for its share of a table-wide flush or compaction).
+    pub fn serve_maintain(
+        &self,
+        table: &TableName,
+        range: &RowSpan,
+        work: RegionWork,
+    ) -> Result<()> {
+        let outcome = self.directory.maintain(table, range, work, Origin::Peer);
         not_known_yet(table, outcome)
     }
 

@@ -218,3 +218,23 @@ fn a_service_follows_tables_another_one_creates_and_drops() {
         "nothing more to follow"
     );
 }
+
+#[test]
+fn a_table_flush_reaches_the_regions_served_elsewhere() {
+    let c = cluster();
+    let cells = vec![
+        Cell::put("a", "cf", "q", 1, "left"),
+        Cell::put("z", "cf", "q", 1, "right"),
+    ];
+    c.a.mutate(&table(), cells, WriteDurability::SyncWal)
+        .unwrap();
+    let (left, right) = (
+        c.a.engine().region(1).unwrap(),
+        c.b.engine().region(2).unwrap(),
+    );
+    assert!(left.memstore_bytes() > 0 && right.memstore_bytes() > 0);
+    c.a.flush_table(&table()).unwrap();
+    assert_eq!((left.memstore_bytes(), right.memstore_bytes()), (0, 0));
+    c.b.compact_table(&table(), true).unwrap();
+    assert!(c.a.get(&table(), &Get::new("a")).unwrap().is_some());
+}

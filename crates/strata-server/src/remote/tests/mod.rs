@@ -53,6 +53,9 @@ impl RegionPeer for LoopbackPeer {
     fn scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
         self.service()?.serve_scan_chunk(table, chunk)
     }
+    fn maintain(&self, table: &TableName, range: &RowSpan, work: RegionWork) -> Result<()> {
+        self.service()?.serve_maintain(table, range, work)
+    }
 }
 
 /// Places the regions listed as served by the peer there; every other region here.

@@ -30,6 +30,7 @@ use strata_engine::{Cell, CellType, Durability, RowResult, Scan};
 
 use crate::error::Result;
 use crate::names::TableName;
+use crate::remote::{Origin, RegionWork, RowSpan};
 use crate::service::Service;
 
 /// Rows read per scanner batch; one batch's markers go out in one mutation.
@@ -68,29 +69,17 @@ impl Service {
         }
     }
 
-    /// Flushes and major-compacts the regions overlapping `[start, stop)`.
+    /// Flushes and major-compacts the regions overlapping `[start, stop)`, wherever they
+    /// are served. A region being split or merged is skipped: its files are rewritten into
+    /// the new regions, whose compactions drop the markers in turn (reads see the rows as
+    /// gone already).
     fn compact_range(&self, table: &TableName, start: &[u8], stop: &[u8]) -> Result<()> {
-        let state = self.table(table)?;
-        for r in &state.regions {
-            let before_stop = stop.is_empty() || r.entry.start_key.as_ref() < stop;
-            let after_start = r.entry.end_key.is_empty() || r.entry.end_key.as_ref() > start;
-            if !(before_stop && after_start) {
-                continue;
-            }
-            // A region served elsewhere is compacted by its owner.
-            let Some(region) = r.local() else {
-                continue;
-            };
-            let compacted = region.flush().and_then(|()| region.compact(true));
-            match compacted {
-                Ok(_) => {}
-                // Being split or merged: its files are rewritten into the new regions, whose
-                // compactions drop the markers in turn; reads see the rows as gone already.
-                Err(e) if e.is_region_sealed() => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Ok(())
+        let span = RowSpan {
+            start: Bytes::copy_from_slice(start),
+            end: Bytes::copy_from_slice(stop),
+        };
+        self.directory()
+            .maintain(table, &span, RegionWork::MajorCompact, Origin::Client)
     }
 }
 

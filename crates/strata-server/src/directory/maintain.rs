@@ -1,0 +1,59 @@
+//! Table-wide flushes and compactions (HBase's `flush` and `compact`/`major_compact`, and
+//! Bigtable's DropRowRange's second step), over the regions here and, for a client's
+//! request, through their peers for the regions served elsewhere.
+
+use strata_engine::Region;
+
+use super::TableDirectory;
+use crate::error::Result;
+use crate::names::TableName;
+use crate::remote::{Origin, RegionWork, RowSpan};
+use crate::table::RegionLocation;
+
+impl TableDirectory {
+    /// Does `work` on every region of `table` overlapping `span`: here, or (for a client's
+    /// request) by asking the region's peer. A peer's request covers only regions here.
+    pub(crate) fn maintain(
+        &self,
+        table: &TableName,
+        span: &RowSpan,
+        work: RegionWork,
+        origin: Origin,
+    ) -> Result<()> {
+        let state = self.table(table)?;
+        let overlapping = state
+            .regions
+            .iter()
+            .filter(|r| span.overlaps(&r.entry.start_key, &r.entry.end_key));
+        for open in overlapping {
+            match &open.location {
+                RegionLocation::Here(region) => work_on(region, work)?,
+                RegionLocation::Peer(peer) if origin == Origin::Client => {
+                    let region = RowSpan {
+                        start: open.entry.start_key.clone(),
+                        end: open.entry.end_key.clone(),
+                    };
+                    peer.maintain(table, &region, work)?;
+                }
+                RegionLocation::Peer(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Does `work` on one region. A region being split or merged is skipped: its files are
+/// rewritten into the new regions, which the work's next run reaches.
+fn work_on(region: &Region, work: RegionWork) -> Result<()> {
+    let done = match work {
+        RegionWork::Flush => region.flush(),
+        RegionWork::Compact => region.compact(false).map(|_| ()),
+        RegionWork::MajorCompact => region
+            .flush()
+            .and_then(|()| region.compact(true).map(|_| ())),
+    };
+    match done {
+        Err(e) if e.is_region_sealed() => Ok(()),
+        other => Ok(other?),
+    }
+}
