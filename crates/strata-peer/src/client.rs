@@ -12,8 +12,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use strata_engine::{Cell, Get, RowResult};
-use strata_server::remote::{ExpectedReads, PeerWrite, RegionPeer, RegionWork, RowSpan, ScanChunk};
-use strata_server::{Result, ServiceError, TableName};
+use strata_server::remote::{
+    ExpectedReads, PeerTable, PeerWrite, RegionPeer, RegionWork, RowSpan, ScanChunk,
+};
+use strata_server::{Result, ServiceError};
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Response, Status};
 
@@ -131,18 +133,20 @@ impl RegionPeer for PeerClient {
         self.address.clone()
     }
 
-    fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
+    fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {
         let request = m::GetRequest {
-            table: c::table_to_msg(table),
+            table: c::table_to_msg(&table.name),
+            schema: table.schema,
             get: Some(c::get_to_msg(get)),
         };
         let answer = self.call(|mut client| async move { client.get(request).await })?;
         self.decoded(answer.row.map(c::row_from_msg).transpose())
     }
 
-    fn mutate(&self, table: &TableName, cells: Vec<Cell>, write: PeerWrite) -> Result<()> {
+    fn mutate(&self, table: &PeerTable, cells: Vec<Cell>, write: PeerWrite) -> Result<()> {
         let request = m::MutateRequest {
-            table: c::table_to_msg(table),
+            table: c::table_to_msg(&table.name),
+            schema: table.schema,
             cells: c::cells_to_msg(&cells),
             dialect: c::dialect_to_msg(write.dialect),
             durability: write.durability.name().to_string(),
@@ -153,14 +157,15 @@ impl RegionPeer for PeerClient {
 
     fn mutate_if(
         &self,
-        table: &TableName,
+        table: &PeerTable,
         row: &[u8],
         expected: ExpectedReads,
         cells: Vec<Cell>,
         write: PeerWrite,
     ) -> Result<bool> {
         let request = m::MutateIfRequest {
-            table: c::table_to_msg(table),
+            table: c::table_to_msg(&table.name),
+            schema: table.schema,
             row: bytes::Bytes::copy_from_slice(row),
             expected: c::expected_to_msg(&expected),
             cells: c::cells_to_msg(&cells),
@@ -171,18 +176,19 @@ impl RegionPeer for PeerClient {
         Ok(answer.applied)
     }
 
-    fn maintain(&self, table: &TableName, range: &RowSpan, work: RegionWork) -> Result<()> {
+    fn maintain(&self, table: &PeerTable, range: &RowSpan, work: RegionWork) -> Result<u64> {
         let request = m::MaintainRequest {
-            table: c::table_to_msg(table),
+            table: c::table_to_msg(&table.name),
+            schema: table.schema,
             start: range.start.clone(),
             end: range.end.clone(),
             work: c::work_to_msg(work),
         };
-        self.call(|mut client| async move { client.maintain(request).await })?;
-        Ok(())
+        let answer = self.call(|mut client| async move { client.maintain(request).await })?;
+        Ok(answer.bytes)
     }
 
-    fn scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
+    fn scan_chunk(&self, table: &PeerTable, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
         let request = c::chunk_to_msg(table, chunk);
         let answer = self.call(|mut client| async move { client.scan_chunk(request).await })?;
         self.decoded(c::rows_from_msg(answer.rows))

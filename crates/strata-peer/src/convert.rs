@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use strata_engine::{CellType, ColumnSelection, TimeRange};
-use strata_server::remote::{ExpectedReads, PeerWrite, RegionWork, ScanChunk};
+use strata_server::remote::{ExpectedReads, PeerTable, PeerWrite, RegionWork, ScanChunk};
 use strata_server::{Dialect, Result, ServiceError, TableName, WriteDurability};
 
 use crate::messages as m;
@@ -20,6 +20,14 @@ pub fn table_to_msg(table: &TableName) -> String {
 }
 
 /// Parses a table name sent by a peer.
+pub fn peer_table_from_msg(text: &str, schema: u64) -> Result<PeerTable> {
+    Ok(PeerTable {
+        name: table_from_msg(text)?,
+        schema,
+    })
+}
+
+/// A table name sent by a peer.
 pub fn table_from_msg(text: &str) -> Result<TableName> {
     TableName::parse(text).map_err(|e| malformed(format!("table {text:?}: {e}")))
 }
@@ -211,6 +219,7 @@ pub fn work_to_msg(work: RegionWork) -> i32 {
         RegionWork::Flush => m::RegionWork::Flush as i32,
         RegionWork::Compact => m::RegionWork::Compact as i32,
         RegionWork::MajorCompact => m::RegionWork::MajorCompact as i32,
+        RegionWork::Measure => m::RegionWork::Measure as i32,
     }
 }
 
@@ -220,6 +229,7 @@ pub fn work_from_msg(code: i32) -> Result<RegionWork> {
         Ok(m::RegionWork::Flush) => Ok(RegionWork::Flush),
         Ok(m::RegionWork::Compact) => Ok(RegionWork::Compact),
         Ok(m::RegionWork::MajorCompact) => Ok(RegionWork::MajorCompact),
+        Ok(m::RegionWork::Measure) => Ok(RegionWork::Measure),
         Err(_) => Err(malformed(format!("unknown region work {code}"))),
     }
 }
@@ -235,9 +245,10 @@ pub fn write_from_msg(dialect: i32, durability: &str) -> Result<PeerWrite> {
 }
 
 /// A scan chunk as sent.
-pub fn chunk_to_msg(table: &TableName, chunk: &ScanChunk) -> m::ScanChunkRequest {
+pub fn chunk_to_msg(table: &PeerTable, chunk: &ScanChunk) -> m::ScanChunkRequest {
     m::ScanChunkRequest {
-        table: table_to_msg(table),
+        table: table_to_msg(&table.name),
+        schema: table.schema,
         scan: Some(scan_to_msg(&chunk.scan)),
         region_start: chunk.region_start.clone(),
         region_end: chunk.region_end.clone(),
@@ -248,8 +259,8 @@ pub fn chunk_to_msg(table: &TableName, chunk: &ScanChunk) -> m::ScanChunkRequest
 }
 
 /// A scan chunk sent by a peer, with its table.
-pub fn chunk_from_msg(request: m::ScanChunkRequest) -> Result<(TableName, ScanChunk)> {
-    let table = table_from_msg(&request.table)?;
+pub fn chunk_from_msg(request: m::ScanChunkRequest) -> Result<(PeerTable, ScanChunk)> {
+    let table = peer_table_from_msg(&request.table, request.schema)?;
     let max_rows = usize::try_from(request.max_rows)
         .map_err(|_| malformed(format!("max_rows {} is too large", request.max_rows)))?;
     let chunk = ScanChunk {

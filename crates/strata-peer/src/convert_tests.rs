@@ -143,7 +143,10 @@ fn expected_reads_tell_no_row_from_an_empty_row() {
 
 #[test]
 fn scan_chunks_round_trip() {
-    let table = strata_server::TableName::parse("ns:t").unwrap();
+    let table = strata_server::remote::PeerTable {
+        name: strata_server::TableName::parse("ns:t").unwrap(),
+        schema: 0x1234_5678_9abc_def0,
+    };
     for after in [None, Some(Bytes::new()), Some(Bytes::from("r9"))] {
         let chunk = ScanChunk {
             scan: Scan::new().reversed(true),

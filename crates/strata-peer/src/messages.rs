@@ -105,6 +105,9 @@ pub struct GetRequest {
     pub table: String,
     #[prost(message, optional, tag = "2")]
     pub get: Option<Get>,
+    /// The digest of the table's catalog record as the sender sees it.
+    #[prost(uint64, tag = "3")]
+    pub schema: u64,
 }
 
 /// The row read, absent when it has no cells the read selects.
@@ -126,6 +129,9 @@ pub struct MutateRequest {
     /// HBase's durability name (`WriteDurability::name`), e.g. `SYNC_WAL`.
     #[prost(string, tag = "4")]
     pub durability: String,
+    /// The digest of the table's catalog record as the sender sees it.
+    #[prost(uint64, tag = "5")]
+    pub schema: u64,
 }
 
 /// A mutation was applied.
@@ -156,6 +162,9 @@ pub struct MutateIfRequest {
     pub dialect: i32,
     #[prost(string, tag = "6")]
     pub durability: String,
+    /// The digest of the table's catalog record as the sender sees it.
+    #[prost(uint64, tag = "7")]
+    pub schema: u64,
 }
 
 /// Whether a conditional write was applied.
@@ -181,6 +190,9 @@ pub struct ScanChunkRequest {
     pub after: Option<Bytes>,
     #[prost(uint64, tag = "6")]
     pub max_rows: u64,
+    /// The digest of the table's catalog record as the sender sees it.
+    #[prost(uint64, tag = "7")]
+    pub schema: u64,
 }
 
 /// Up to `max_rows` rows; fewer means the range is exhausted.
@@ -201,11 +213,17 @@ pub struct MaintainRequest {
     pub end: Bytes,
     #[prost(enumeration = "RegionWork", tag = "4")]
     pub work: i32,
+    /// The digest of the table's catalog record as the sender sees it.
+    #[prost(uint64, tag = "5")]
+    pub schema: u64,
 }
 
-/// `RegionPeer::maintain`'s answer: done.
+/// `RegionPeer::maintain`'s answer: the regions' size in bytes after the work.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct MaintainResponse {}
+pub struct MaintainResponse {
+    #[prost(uint64, tag = "1")]
+    pub bytes: u64,
+}
 
 /// `strata_server::remote::RegionWork`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]
@@ -214,6 +232,7 @@ pub enum RegionWork {
     Flush = 0,
     Compact = 1,
     MajorCompact = 2,
+    Measure = 3,
 }
 
 /// `strata_server::ErrorKind`, carried in an error's details.

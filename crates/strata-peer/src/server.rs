@@ -58,7 +58,7 @@ impl Peer for PeerServer {
     ) -> std::result::Result<Response<m::GetResponse>, Status> {
         let request = request.into_inner();
         self.blocking(move |service| {
-            let table = c::table_from_msg(&request.table)?;
+            let table = c::peer_table_from_msg(&request.table, request.schema)?;
             let get = c::get_from_msg(request.get)?;
             let row = service.serve_get(&table, &get)?;
             Ok(m::GetResponse {
@@ -74,7 +74,7 @@ impl Peer for PeerServer {
     ) -> std::result::Result<Response<m::MutateResponse>, Status> {
         let request = request.into_inner();
         self.blocking(move |service| {
-            let table = c::table_from_msg(&request.table)?;
+            let table = c::peer_table_from_msg(&request.table, request.schema)?;
             let write = c::write_from_msg(request.dialect, &request.durability)?;
             let cells = c::cells_from_msg(request.cells)?;
             service.serve_mutate(&table, cells, write)?;
@@ -89,7 +89,7 @@ impl Peer for PeerServer {
     ) -> std::result::Result<Response<m::MutateIfResponse>, Status> {
         let request = request.into_inner();
         self.blocking(move |service| {
-            let table = c::table_from_msg(&request.table)?;
+            let table = c::peer_table_from_msg(&request.table, request.schema)?;
             let write = c::write_from_msg(request.dialect, &request.durability)?;
             let expected = c::expected_from_msg(request.expected)?;
             let cells = c::cells_from_msg(request.cells)?;
@@ -105,14 +105,14 @@ impl Peer for PeerServer {
     ) -> std::result::Result<Response<m::MaintainResponse>, Status> {
         let request = request.into_inner();
         self.blocking(move |service| {
-            let table = c::table_from_msg(&request.table)?;
+            let table = c::peer_table_from_msg(&request.table, request.schema)?;
             let work = c::work_from_msg(request.work)?;
             let range = RowSpan {
                 start: request.start,
                 end: request.end,
             };
-            service.serve_maintain(&table, &range, work)?;
-            Ok(m::MaintainResponse {})
+            let bytes = service.serve_maintain(&table, &range, work)?;
+            Ok(m::MaintainResponse { bytes })
         })
         .await
     }

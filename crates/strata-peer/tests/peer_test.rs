@@ -10,7 +10,7 @@ use bytes::Bytes;
 use strata_engine::{Cell, CellType, FamilyOptions, Get, RowResult, Scan};
 use strata_peer::PeerClient;
 use strata_server::registry::{Placement, RegionClaim, RegionRegistry};
-use strata_server::remote::{PeerWrite, RegionPeer, ScanChunk};
+use strata_server::remote::{PeerTable, PeerWrite, RegionPeer, ScanChunk};
 use strata_server::{
     Dialect, ErrorKind, Result, Service, ServiceError, ServiceOptions, TableName, WriteDurability,
 };
@@ -112,6 +112,19 @@ fn value_of(svc: &Service, row: &str, qualifier: &str) -> Option<Bytes> {
         .into_iter()
         .find(|c| c.qualifier.as_ref() == qualifier.as_bytes())
         .map(|c| c.value)
+}
+
+/// The test table, for a peer that never answers (its digest does not matter).
+fn unknown_schema() -> PeerTable {
+    PeerTable {
+        name: table(),
+        schema: 0,
+    }
+}
+
+/// The test table as a forwarded request names it (A and B created it alike).
+fn pt(c: &Cluster) -> PeerTable {
+    c.a.directory().table(&table()).unwrap().peer_table()
 }
 
 fn write() -> PeerWrite {
@@ -240,8 +253,8 @@ fn a_region_the_target_does_not_serve_comes_back_as_not_serving_region() {
     let to_a = PeerClient::new(&c.a_addr).unwrap();
     assert_eq!(to_a.address(), c.a_addr);
     // "z" is in region 2, which A does not serve: the same error as A gives locally.
-    let local = c.a.serve_get(&table(), &Get::new("z")).unwrap_err();
-    let err = to_a.get(&table(), &Get::new("z")).unwrap_err();
+    let local = c.a.serve_get(&pt(&c), &Get::new("z")).unwrap_err();
+    let err = to_a.get(&pt(&c), &Get::new("z")).unwrap_err();
     match (&err, &local) {
         (
             ServiceError::NotServingRegion { table, region: 2 },
@@ -259,7 +272,7 @@ fn a_region_the_target_does_not_serve_comes_back_as_not_serving_region() {
         after: None,
         max_rows: 10,
     };
-    let err = to_a.scan_chunk(&table(), &chunk).unwrap_err();
+    let err = to_a.scan_chunk(&pt(&c), &chunk).unwrap_err();
     assert!(
         matches!(err, ServiceError::NotServingRegion { region: 2, .. }),
         "{err:?}"
@@ -270,17 +283,20 @@ fn a_region_the_target_does_not_serve_comes_back_as_not_serving_region() {
 fn other_errors_come_back_as_remote_with_kind_and_message() {
     let c = cluster();
     let to_b = PeerClient::new(&c.b_addr).unwrap();
-    let bad = vec![Cell::put("z", "nope", "q", 1, "v")];
-    let local =
-        c.b.serve_mutate(&table(), bad.clone(), write())
-            .unwrap_err();
-    assert!(matches!(local, ServiceError::FamilyNotFound { .. }));
-    let remote = to_b.mutate(&table(), bad, write()).unwrap_err();
+    // A row key over the limit (in region 2, B's): refused by B, the same way remotely.
+    let long_row = format!("z{}", "k".repeat(40_000));
+    let bad = vec![Cell::put(long_row, "cf", "q", 1, "v")];
+    let local = c.b.serve_mutate(&pt(&c), bad.clone(), write()).unwrap_err();
+    assert!(
+        matches!(local, ServiceError::LimitExceeded { .. }),
+        "{local:?}"
+    );
+    let remote = to_b.mutate(&pt(&c), bad, write()).unwrap_err();
     assert!(
         matches!(
             remote,
             ServiceError::Remote {
-                kind: ErrorKind::NotFound,
+                kind: ErrorKind::InvalidArgument,
                 ..
             }
         ),
@@ -289,7 +305,10 @@ fn other_errors_come_back_as_remote_with_kind_and_message() {
     assert_eq!(remote.to_string(), local.to_string());
     // A table the owner does not know: its view of the catalog is behind the caller's, so
     // the caller is told to try again, not that the table is missing.
-    let missing = TableName::parse("missing").unwrap();
+    let missing = PeerTable {
+        name: TableName::parse("missing").unwrap(),
+        schema: 0,
+    };
     let err = to_b.get(&missing, &Get::new("z")).unwrap_err();
     assert!(
         matches!(err, ServiceError::NotServingRegion { .. }),
@@ -303,22 +322,22 @@ fn conditional_writes_compare_what_the_owner_read() {
     let to_b = PeerClient::new(&c.b_addr).unwrap();
     let read = Get::new("z").family("cf");
     let put = |v: &str| vec![Cell::put("z", "cf", "q", 5, v.to_string())];
-    let absent = to_b.get(&table(), &read).unwrap();
+    let absent = to_b.get(&pt(&c), &read).unwrap();
     assert_eq!(absent, None);
     let expect = |seen: Option<RowResult>| vec![(read.clone(), seen)];
     assert!(to_b
-        .mutate_if(&table(), b"z", expect(None), put("1"), write())
+        .mutate_if(&pt(&c), b"z", expect(None), put("1"), write())
         .unwrap());
     assert!(!to_b
-        .mutate_if(&table(), b"z", expect(None), put("2"), write())
+        .mutate_if(&pt(&c), b"z", expect(None), put("2"), write())
         .unwrap());
-    let seen = to_b.get(&table(), &read).unwrap();
+    let seen = to_b.get(&pt(&c), &read).unwrap();
     assert!(seen.is_some());
     assert!(to_b
-        .mutate_if(&table(), b"z", expect(seen.clone()), put("3"), write())
+        .mutate_if(&pt(&c), b"z", expect(seen.clone()), put("3"), write())
         .unwrap());
     assert!(!to_b
-        .mutate_if(&table(), b"z", expect(seen), put("4"), write())
+        .mutate_if(&pt(&c), b"z", expect(seen), put("4"), write())
         .unwrap());
     assert_eq!(value_of(&c.a, "z", "q"), Some(Bytes::from("3")));
 }
@@ -354,7 +373,7 @@ fn a_peer_that_is_down_is_unavailable_promptly() {
     let client = PeerClient::with_deadline(&addr, Duration::from_secs(3)).unwrap();
     let started = std::time::Instant::now();
     for _ in 0..2 {
-        let err = client.get(&table(), &Get::new("z")).unwrap_err();
+        let err = client.get(&unknown_schema(), &Get::new("z")).unwrap_err();
         assert!(
             matches!(&err, ServiceError::PeerUnavailable { peer, .. } if *peer == addr),
             "{err:?}"
@@ -376,7 +395,7 @@ fn a_peer_that_never_answers_fails_at_the_deadline() {
     let addr = silent.local_addr().unwrap().to_string();
     let client = PeerClient::with_deadline(&addr, Duration::from_millis(500)).unwrap();
     let started = std::time::Instant::now();
-    let err = client.get(&table(), &Get::new("z")).unwrap_err();
+    let err = client.get(&unknown_schema(), &Get::new("z")).unwrap_err();
     assert!(
         matches!(err, ServiceError::PeerUnavailable { .. }),
         "{err:?}"

@@ -4,17 +4,27 @@
 use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::names::TableName;
-use crate::table::RegionInfo;
+use crate::remote::{RegionWork, RowSpan};
+use crate::table::{RegionInfo, RegionLocation};
 
 impl TableDirectory {
     /// The table's regions in key order, each with the bytes of its SSTables and memstores
-    /// (0 for a region served elsewhere: its boundaries are what callers need).
+    /// (a region served elsewhere is measured by its owner).
     pub fn region_sizes(&self, table: &TableName) -> Result<Vec<(RegionInfo, u64)>> {
         let state = self.table(table)?;
-        let sizes = state
-            .regions
-            .iter()
-            .map(|r| r.local().map_or(0, |region| region.size_bytes()));
+        let mut sizes = Vec::with_capacity(state.regions.len());
+        for open in &state.regions {
+            sizes.push(match &open.location {
+                RegionLocation::Here(region) => region.size_bytes(),
+                RegionLocation::Peer(peer) => {
+                    let span = RowSpan {
+                        start: open.entry.start_key.clone(),
+                        end: open.entry.end_key.clone(),
+                    };
+                    peer.maintain(&state.peer_table(), &span, RegionWork::Measure)?
+                }
+            });
+        }
         Ok(state.region_infos().into_iter().zip(sizes).collect())
     }
 }

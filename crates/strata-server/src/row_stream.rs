@@ -55,7 +55,7 @@ impl TableDirectory {
             .regions
             .iter()
             .filter(|r| overlaps(r, low, high, scan.reversed))
-            .map(|r| RegionSource::of(table, r))
+            .map(|r| RegionSource::of(&state, r))
             .collect();
         if scan.reversed {
             pending = pending.into_iter().rev().collect();

@@ -9,7 +9,7 @@ use crate::catalog::{RegionEntry, TableRecord};
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::remote::RegionPeer;
+use crate::remote::{PeerTable, RegionPeer};
 
 /// A region with its key range, and where it is served.
 pub struct OpenRegion {
@@ -77,6 +77,22 @@ pub struct TableDescriptor {
 }
 
 impl TableState {
+    /// A digest of the table's catalog record: two servers with the same digest see the
+    /// same families, state and regions (see [`PeerTable`]).
+    pub fn schema(&self) -> u64 {
+        let encoded = crate::catalog::encode_table(&self.record);
+        let crc = strata_engine::util::crc::crc32c(&encoded);
+        (u64::from(crc) << 32) | (encoded.len() as u64 & 0xffff_ffff)
+    }
+
+    /// The table as a request forwarded to a peer names it.
+    pub fn peer_table(&self) -> PeerTable {
+        PeerTable {
+            name: self.name.clone(),
+            schema: self.schema(),
+        }
+    }
+
     /// The region holding `row`.
     pub fn region_for(&self, row: &[u8]) -> &OpenRegion {
         &self.regions[self.region_index_for(row)]

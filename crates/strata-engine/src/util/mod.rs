@@ -2,7 +2,7 @@
 
 pub mod clock;
 pub(crate) mod coding;
-pub(crate) mod crc;
+pub mod crc;
 pub(crate) mod rate_limiter;
 pub mod thread;
 pub(crate) mod wait;

@@ -13,32 +13,37 @@ use crate::table::RegionLocation;
 impl TableDirectory {
     /// Does `work` on every region of `table` overlapping `span`: here, or (for a client's
     /// request) by asking the region's peer. A peer's request covers only regions here.
+    /// Answers the regions' size in bytes after the work.
     pub(crate) fn maintain(
         &self,
         table: &TableName,
         span: &RowSpan,
         work: RegionWork,
         origin: Origin,
-    ) -> Result<()> {
+    ) -> Result<u64> {
         let state = self.table(table)?;
+        let mut bytes = 0;
         let overlapping = state
             .regions
             .iter()
             .filter(|r| span.overlaps(&r.entry.start_key, &r.entry.end_key));
         for open in overlapping {
-            match &open.location {
-                RegionLocation::Here(region) => work_on(region, work)?,
+            bytes += match &open.location {
+                RegionLocation::Here(region) => {
+                    work_on(region, work)?;
+                    region.size_bytes()
+                }
                 RegionLocation::Peer(peer) if origin == Origin::Client => {
                     let region = RowSpan {
                         start: open.entry.start_key.clone(),
                         end: open.entry.end_key.clone(),
                     };
-                    peer.maintain(table, &region, work)?;
+                    peer.maintain(&state.peer_table(), &region, work)?
                 }
-                RegionLocation::Peer(_) => {}
-            }
+                RegionLocation::Peer(_) => 0,
+            };
         }
-        Ok(())
+        Ok(bytes)
     }
 }
 
@@ -46,6 +51,7 @@ impl TableDirectory {
 /// rewritten into the new regions, which the work's next run reaches.
 fn work_on(region: &Region, work: RegionWork) -> Result<()> {
     let done = match work {
+        RegionWork::Measure => Ok(()),
         RegionWork::Flush => region.flush(),
         RegionWork::Compact => region.compact(false).map(|_| ()),
         RegionWork::MajorCompact => region

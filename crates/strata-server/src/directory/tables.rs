@@ -174,6 +174,7 @@ impl TableDirectory {
     /// Flushes every region of the table, wherever it is served.
     pub fn flush_table(&self, name: &TableName) -> Result<()> {
         self.maintain(name, &RowSpan::default(), RegionWork::Flush, Origin::Client)
+            .map(|_| ())
     }
 
     /// Compacts every region of the table, wherever it is served (after a flush, for a
@@ -185,5 +186,6 @@ impl TableDirectory {
             RegionWork::Compact
         };
         self.maintain(name, &RowSpan::default(), work, Origin::Client)
+            .map(|_| ())
     }
 }

@@ -43,6 +43,17 @@ pub(crate) enum Origin {
     Peer,
 }
 
+/// A table as a forwarding server sees it: its name, and a digest of its catalog record
+/// (families, state, regions). The owner serves the request only once its own view of the
+/// table has the same digest, catching up with the catalog first if it is behind: a
+/// request never meets an owner that does not know a family just added, or still serves a
+/// table just disabled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeerTable {
+    pub name: TableName,
+    pub schema: u64,
+}
+
 /// Reads a caller made of a row, with what they answered: a `mutate_if` applies its cells
 /// only if each read still answers the same.
 pub type ExpectedReads = Vec<(Get, Option<RowResult>)>;
@@ -79,16 +90,16 @@ pub trait RegionPeer: Send + Sync + std::fmt::Debug {
     fn address(&self) -> String;
 
     /// Reads one row.
-    fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>>;
+    fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>>;
 
     /// Applies `cells` (all in one region of the peer) atomically.
-    fn mutate(&self, table: &TableName, cells: Vec<Cell>, write: PeerWrite) -> Result<()>;
+    fn mutate(&self, table: &PeerTable, cells: Vec<Cell>, write: PeerWrite) -> Result<()>;
 
     /// Applies `cells` (all in `row`) if every read in `expected` still answers the same;
     /// returns whether they were applied.
     fn mutate_if(
         &self,
-        table: &TableName,
+        table: &PeerTable,
         row: &[u8],
         expected: ExpectedReads,
         cells: Vec<Cell>,
@@ -96,15 +107,18 @@ pub trait RegionPeer: Send + Sync + std::fmt::Debug {
     ) -> Result<bool>;
 
     /// Up to `chunk.max_rows` rows of the chunk's range.
-    fn scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>>;
+    fn scan_chunk(&self, table: &PeerTable, chunk: &ScanChunk) -> Result<Vec<RowResult>>;
 
-    /// Flushes or compacts the peer's regions of `table` overlapping `[start, end)`.
-    fn maintain(&self, table: &TableName, range: &RowSpan, work: RegionWork) -> Result<()>;
+    /// Does `work` on the peer's regions of `table` overlapping `range`; answers their size
+    /// in bytes (SSTables and memstores) after it.
+    fn maintain(&self, table: &PeerTable, range: &RowSpan, work: RegionWork) -> Result<u64>;
 }
 
 /// What [`RegionPeer::maintain`] does to each region.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RegionWork {
+    /// Nothing: only their size is wanted.
+    Measure,
     Flush,
     /// A minor compaction.
     Compact,
@@ -137,9 +151,9 @@ pub struct Unplaced {
 }
 
 impl Unplaced {
-    fn refuse<T>(&self, table: &TableName) -> Result<T> {
+    fn refuse<T>(&self, table: &PeerTable) -> Result<T> {
         Err(crate::error::ServiceError::NotServingRegion {
-            table: table.to_string(),
+            table: table.name.to_string(),
             region: self.region,
         })
     }
@@ -149,15 +163,15 @@ impl RegionPeer for Unplaced {
     fn address(&self) -> String {
         "(no server)".into()
     }
-    fn get(&self, table: &TableName, _get: &Get) -> Result<Option<RowResult>> {
+    fn get(&self, table: &PeerTable, _get: &Get) -> Result<Option<RowResult>> {
         self.refuse(table)
     }
-    fn mutate(&self, table: &TableName, _cells: Vec<Cell>, _write: PeerWrite) -> Result<()> {
+    fn mutate(&self, table: &PeerTable, _cells: Vec<Cell>, _write: PeerWrite) -> Result<()> {
         self.refuse(table)
     }
     fn mutate_if(
         &self,
-        table: &TableName,
+        table: &PeerTable,
         _row: &[u8],
         _expected: ExpectedReads,
         _cells: Vec<Cell>,
@@ -165,10 +179,10 @@ impl RegionPeer for Unplaced {
     ) -> Result<bool> {
         self.refuse(table)
     }
-    fn scan_chunk(&self, table: &TableName, _chunk: &ScanChunk) -> Result<Vec<RowResult>> {
+    fn scan_chunk(&self, table: &PeerTable, _chunk: &ScanChunk) -> Result<Vec<RowResult>> {
         self.refuse(table)
     }
-    fn maintain(&self, table: &TableName, _range: &RowSpan, _work: RegionWork) -> Result<()> {
+    fn maintain(&self, table: &PeerTable, _range: &RowSpan, _work: RegionWork) -> Result<u64> {
         self.refuse(table)
     }
 }

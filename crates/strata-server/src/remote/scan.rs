@@ -8,10 +8,9 @@ use std::sync::Arc;
 use bytes::Bytes;
 use strata_engine::{Region, RegionScanner, RowResult, Scan};
 
-use super::{RegionPeer, ScanChunk};
+use super::{PeerTable, RegionPeer, ScanChunk};
 use crate::error::Result;
-use crate::names::TableName;
-use crate::table::{OpenRegion, RegionLocation};
+use crate::table::{OpenRegion, RegionLocation, TableState};
 
 /// Rows fetched from a peer per request: enough to amortise the round trip, few enough
 /// that a scanner's first rows come back quickly.
@@ -23,20 +22,20 @@ pub(crate) enum RegionSource {
     Local(Arc<Region>),
     Peer {
         peer: Arc<dyn RegionPeer>,
-        table: TableName,
+        table: PeerTable,
         start: Bytes,
         end: Bytes,
     },
 }
 
 impl RegionSource {
-    /// The source for region `open` of `table`.
-    pub(crate) fn of(table: &TableName, open: &OpenRegion) -> RegionSource {
+    /// The source for region `open` of the table `state`.
+    pub(crate) fn of(state: &TableState, open: &OpenRegion) -> RegionSource {
         match &open.location {
             RegionLocation::Here(region) => RegionSource::Local(Arc::clone(region)),
             RegionLocation::Peer(peer) => RegionSource::Peer {
                 peer: Arc::clone(peer),
-                table: table.clone(),
+                table: state.peer_table(),
                 start: open.entry.start_key.clone(),
                 end: open.entry.end_key.clone(),
             },
@@ -91,7 +90,7 @@ impl RegionRows {
 /// chunks is read on from its new owner once the caller's view of the table catches up.
 pub(crate) struct PeerRows {
     peer: Arc<dyn RegionPeer>,
-    table: TableName,
+    table: PeerTable,
     chunk: ScanChunk,
     ready: VecDeque<RowResult>,
     exhausted: bool,

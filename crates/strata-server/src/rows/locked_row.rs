@@ -22,7 +22,7 @@ use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::limits::Dialect;
 use crate::names::TableName;
-use crate::remote::{ExpectedReads, Origin, PeerWrite, RegionPeer};
+use crate::remote::{ExpectedReads, Origin, PeerTable, PeerWrite, RegionPeer};
 use crate::table::{RegionLocation, TableState};
 
 /// What an operation sees of its row while it holds the row's lock.
@@ -37,7 +37,7 @@ enum RowSource<'a> {
     Local(&'a Arc<Region>),
     Peer {
         peer: &'a Arc<dyn RegionPeer>,
-        table: &'a TableName,
+        table: &'a PeerTable,
         reads: &'a RefCell<ExpectedReads>,
         clock: &'a dyn Clock,
     },
@@ -180,12 +180,13 @@ impl RowOperations {
     ) -> Result<T> {
         let _lock = self.row_locks.lock(&state.name, row);
         let deadline = self.clock.now() + super::SEALED_RETRY;
+        let table = state.peer_table();
         loop {
             let reads = RefCell::new(Vec::new());
             let locked = LockedRow {
                 source: RowSource::Peer {
                     peer,
-                    table: &state.name,
+                    table: &table,
                     reads: &reads,
                     clock: self.clock.as_ref(),
                 },
@@ -201,7 +202,7 @@ impl RowOperations {
                 dialect: write.dialect,
                 durability: write.durability,
             };
-            if peer.mutate_if(&state.name, row, expected, cells, sent)? {
+            if peer.mutate_if(&table, row, expected, cells, sent)? {
                 return Ok(answer);
             }
             if self.clock.now() >= deadline {

@@ -109,7 +109,7 @@ impl RowOperations {
                             dialect,
                             durability,
                         };
-                        match peer.mutate(table, cells.clone(), write) {
+                        match peer.mutate(&state.peer_table(), cells.clone(), write) {
                             Ok(()) => {}
                             Err(e @ ServiceError::NotServingRegion { .. }) => {
                                 refused.extend(cells);

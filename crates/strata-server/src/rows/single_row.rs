@@ -83,7 +83,9 @@ impl RowOperations {
         let open = &state.regions[index];
         match &open.location {
             RegionLocation::Here(region) => Ok(region.get(get)?),
-            RegionLocation::Peer(peer) if origin == Origin::Client => peer.get(table, get),
+            RegionLocation::Peer(peer) if origin == Origin::Client => {
+                peer.get(&state.peer_table(), get)
+            }
             RegionLocation::Peer(_) => Err(open.not_served_here(table)),
         }
     }

@@ -1,77 +1,90 @@
 //! Requests another server forwarded here (cluster mode; see `remote/`): each is served
-//! only from regions open on this server and answers a retryable `NotServingRegion`
-//! otherwise, so a request travels at most one hop.
+//! only from regions open here and answers a retryable `NotServingRegion` otherwise, so a
+//! request travels at most one hop. Each names the table with the digest of its catalog
+//! record as the sender sees it; a server whose own view differs reads the catalog again
+//! first, so it never serves a request with an older idea of the table's families, state
+//! or regions than the sender's.
 
 use strata_engine::{Cell, Get, RowResult};
 
 use super::Service;
 use crate::error::{Result, ServiceError};
-use crate::names::TableName;
-use crate::remote::{ExpectedReads, Origin, PeerWrite, RegionWork, RowSpan, ScanChunk};
+use crate::remote::{ExpectedReads, Origin, PeerTable, PeerWrite, RegionWork, RowSpan, ScanChunk};
 
-/// A peer forwards a request here because it sees this server serving the region: a table
-/// this server does not know yet means its view of the catalog is behind the peer's, so
-/// the answer is the retryable "not serving" (the peer tries again), not "no such table".
-fn not_known_yet<T>(table: &TableName, outcome: Result<T>) -> Result<T> {
-    match outcome {
-        Err(ServiceError::TableNotFound(_)) => Err(ServiceError::NotServingRegion {
-            table: table.to_string(),
-            region: 0,
-        }),
-        other => other,
+/// The retryable answer to a request this server cannot serve with its view of the table.
+fn not_in_step(table: &PeerTable) -> ServiceError {
+    ServiceError::NotServingRegion {
+        table: table.name.to_string(),
+        region: 0,
     }
 }
 
 impl Service {
-    /// A forwarded [`Service::get`].
-    pub fn serve_get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
+    /// `Ok` once this server's view of the table is the sender's (catching up with the
+    /// catalog if it is behind).
+    fn in_step_with(&self, table: &PeerTable) -> Result<()> {
         self.directory.check_serving()?;
-        not_known_yet(table, self.rows.get_from(Origin::Peer, table, get))
+        let schema = || self.directory.table(&table.name).ok().map(|s| s.schema());
+        if schema() == Some(table.schema) {
+            return Ok(());
+        }
+        self.directory.sync_with_catalog()?;
+        match schema() {
+            Some(schema) if schema == table.schema => Ok(()),
+            _ => Err(not_in_step(table)),
+        }
+    }
+
+    /// A forwarded [`Service::get`].
+    pub fn serve_get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {
+        self.in_step_with(table)?;
+        self.rows.get_from(Origin::Peer, &table.name, get)
     }
 
     /// A forwarded mutation of one region's cells.
     pub fn serve_mutate(
         &self,
-        table: &TableName,
+        table: &PeerTable,
         cells: Vec<Cell>,
         write: PeerWrite,
     ) -> Result<()> {
-        let outcome =
-            self.rows
-                .mutate_from(Origin::Peer, write.dialect, table, cells, write.durability);
-        not_known_yet(table, outcome)
+        self.in_step_with(table)?;
+        let (dialect, durability) = (write.dialect, write.durability);
+        self.rows
+            .mutate_from(Origin::Peer, dialect, &table.name, cells, durability)
     }
 
     /// A forwarded conditional write: `cells` are applied if every read in `expected`
     /// answers the same under the row's lock. Returns whether they were.
     pub fn serve_mutate_if(
         &self,
-        table: &TableName,
+        table: &PeerTable,
         row: &[u8],
         expected: &ExpectedReads,
         cells: Vec<Cell>,
         write: PeerWrite,
     ) -> Result<bool> {
-        let outcome = self
-            .rows
-            .mutate_if_unchanged(table, row, expected, cells, write);
-        not_known_yet(table, outcome)
+        self.in_step_with(table)?;
+        self.rows
+            .mutate_if_unchanged(&table.name, row, expected, cells, write)
     }
 
-    /// Flushes or compacts this server's regions of `table` overlapping `range` (a peer
-    /// asks for its share of a table-wide flush or compaction).
+    /// Does `work` on this server's regions of `table` overlapping `range` (a peer asks for
+    /// its share of a table-wide flush, compaction or size); answers their size in bytes.
     pub fn serve_maintain(
         &self,
-        table: &TableName,
+        table: &PeerTable,
         range: &RowSpan,
         work: RegionWork,
-    ) -> Result<()> {
-        let outcome = self.directory.maintain(table, range, work, Origin::Peer);
-        not_known_yet(table, outcome)
+    ) -> Result<u64> {
+        self.in_step_with(table)?;
+        self.directory
+            .maintain(&table.name, range, work, Origin::Peer)
     }
 
     /// A forwarded chunk of one region's rows.
-    pub fn serve_scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
-        not_known_yet(table, self.directory.scan_chunk_here(table, chunk))
+    pub fn serve_scan_chunk(&self, table: &PeerTable, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
+        self.in_step_with(table)?;
+        self.directory.scan_chunk_here(&table.name, chunk)
     }
 }

@@ -30,7 +30,7 @@ fn each_region_is_stored_only_by_the_service_serving_it() {
 fn a_forwarded_request_is_served_only_from_regions_here() {
     let c = cluster();
     // "z" is in region 2, served by B: A must refuse rather than forward a second time.
-    let refused = c.a.serve_get(&table(), &Get::new("z")).unwrap_err();
+    let refused = c.a.serve_get(&pt(&c), &Get::new("z")).unwrap_err();
     assert!(matches!(
         refused,
         ServiceError::NotServingRegion { region: 2, .. }
@@ -41,7 +41,7 @@ fn a_forwarded_request_is_served_only_from_regions_here() {
         durability: WriteDurability::SyncWal,
     };
     let put = vec![Cell::put("z", "cf", "q", 1, "v")];
-    assert!(c.a.serve_mutate(&table(), put.clone(), write).is_err());
+    assert!(c.a.serve_mutate(&pt(&c), put.clone(), write).is_err());
     let chunk = ScanChunk {
         scan: Scan::new(),
         region_start: Bytes::new(),
@@ -50,10 +50,10 @@ fn a_forwarded_request_is_served_only_from_regions_here() {
         max_rows: 10,
     };
     assert!(matches!(
-        c.a.serve_scan_chunk(&table(), &chunk),
+        c.a.serve_scan_chunk(&pt(&c), &chunk),
         Err(ServiceError::NotServingRegion { .. })
     ));
-    assert!(c.b.serve_mutate(&table(), put, write).is_ok());
+    assert!(c.b.serve_mutate(&pt(&c), put, write).is_ok());
 }
 
 #[test]
@@ -65,11 +65,11 @@ fn a_conditional_write_is_refused_when_its_reads_changed() {
     };
     let read = Get::new("z");
     let put = |v: &str| vec![Cell::put("z", "cf", "q", 5, v.to_string())];
-    let seen = c.b.serve_get(&table(), &read).unwrap();
+    let seen = c.b.serve_get(&pt(&c), &read).unwrap();
     assert!(c
         .b
         .serve_mutate_if(
-            &table(),
+            &pt(&c),
             b"z",
             &vec![(read.clone(), seen.clone())],
             put("1"),
@@ -79,14 +79,14 @@ fn a_conditional_write_is_refused_when_its_reads_changed() {
     // The same reads, now stale: nothing is written.
     assert!(!c
         .b
-        .serve_mutate_if(&table(), b"z", &vec![(read.clone(), seen)], put("2"), write)
+        .serve_mutate_if(&pt(&c), b"z", &vec![(read.clone(), seen)], put("2"), write)
         .unwrap());
     let now = c.b.get(&table(), &read).unwrap().unwrap();
     assert_eq!(now.cells[0].value, Bytes::from("1"));
     let other_row = vec![(Get::new("y"), None)];
     assert!(c
         .b
-        .serve_mutate_if(&table(), b"z", &other_row, put("3"), write)
+        .serve_mutate_if(&pt(&c), b"z", &other_row, put("3"), write)
         .is_err());
 }
 
@@ -201,6 +201,19 @@ fn a_service_follows_tables_another_one_creates_and_drops() {
         .get(&Get::new("z"))
         .unwrap()
         .is_some());
+    // A adds a family B has not followed yet: a write to it, forwarded to B, makes B catch
+    // up with the catalog first instead of refusing a family it does not know.
+    a.disable_table(&table()).unwrap();
+    a.alter_table(
+        &table(),
+        crate::AlterOp::AddFamily(FamilyOptions::new("extra")),
+    )
+    .unwrap();
+    a.enable_table(&table()).unwrap();
+    let extra = vec![Cell::put("z", "extra", "q", 1, "v")];
+    a.mutate(&table(), extra, WriteDurability::SyncWal).unwrap();
+    let got = a.get(&table(), &Get::new("z").family("extra")).unwrap();
+    assert_eq!(got.unwrap().cells.len(), 1);
     // Dropped by A: B closes its region once it follows.
     a.disable_table(&table()).unwrap();
     assert_eq!(b.directory().sync_with_catalog().unwrap(), 1);

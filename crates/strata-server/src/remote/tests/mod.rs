@@ -33,15 +33,15 @@ impl RegionPeer for LoopbackPeer {
     fn address(&self) -> String {
         "loopback".into()
     }
-    fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
+    fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {
         self.service()?.serve_get(table, get)
     }
-    fn mutate(&self, table: &TableName, cells: Vec<Cell>, write: PeerWrite) -> Result<()> {
+    fn mutate(&self, table: &PeerTable, cells: Vec<Cell>, write: PeerWrite) -> Result<()> {
         self.service()?.serve_mutate(table, cells, write)
     }
     fn mutate_if(
         &self,
-        table: &TableName,
+        table: &PeerTable,
         row: &[u8],
         expected: ExpectedReads,
         cells: Vec<Cell>,
@@ -50,10 +50,10 @@ impl RegionPeer for LoopbackPeer {
         self.service()?
             .serve_mutate_if(table, row, &expected, cells, write)
     }
-    fn scan_chunk(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
+    fn scan_chunk(&self, table: &PeerTable, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
         self.service()?.serve_scan_chunk(table, chunk)
     }
-    fn maintain(&self, table: &TableName, range: &RowSpan, work: RegionWork) -> Result<()> {
+    fn maintain(&self, table: &PeerTable, range: &RowSpan, work: RegionWork) -> Result<u64> {
         self.service()?.serve_maintain(table, range, work)
     }
 }
@@ -95,6 +95,11 @@ fn placement(elsewhere: Vec<u64>, peer: &Arc<LoopbackPeer>) -> Arc<StaticPlaceme
         elsewhere: parking_lot::Mutex::new(elsewhere),
         peer: Arc::clone(peer),
     })
+}
+
+/// The test table as a forwarded request names it (A and B created it alike).
+fn pt(c: &Cluster) -> PeerTable {
+    c.a.table(&table()).unwrap().peer_table()
 }
 
 /// Services A and B (A serves region 1, B region 2) and a reference C holding both.

@@ -80,6 +80,7 @@ impl Service {
         };
         self.directory()
             .maintain(table, &span, RegionWork::MajorCompact, Origin::Client)
+            .map(|_| ())
     }
 }
 
