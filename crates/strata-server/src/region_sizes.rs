@@ -21,7 +21,9 @@ impl TableDirectory {
                         start: open.entry.start_key.clone(),
                         end: open.entry.end_key.clone(),
                     };
-                    peer.maintain(&state.peer_table(), &span, RegionWork::Measure)?
+                    let table = state.peer_table();
+                    let measure = || peer.maintain(&table, &span, RegionWork::Measure);
+                    crate::remote::until_served(measure)?
                 }
             });
         }

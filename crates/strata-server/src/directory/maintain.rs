@@ -38,7 +38,8 @@ impl TableDirectory {
                         start: open.entry.start_key.clone(),
                         end: open.entry.end_key.clone(),
                     };
-                    peer.maintain(&state.peer_table(), &region, work)?
+                    let table = state.peer_table();
+                    crate::remote::until_served(|| peer.maintain(&table, &region, work))?
                 }
                 RegionLocation::Peer(_) => 0,
             };

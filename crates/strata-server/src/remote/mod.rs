@@ -35,6 +35,29 @@ use crate::names::TableName;
 
 pub(crate) use scan::{RegionRows, RegionSource};
 
+/// How often a request a peer does not serve yet is sent again.
+const NOT_SERVING_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// How long a request waits for a region's peer to serve it.
+const NOT_SERVING_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Runs `call` (a request to a peer) again while the peer answers that it does not serve
+/// the region yet (it was just assigned there, or its view of the table is catching up),
+/// every [`NOT_SERVING_POLL`] for up to [`NOT_SERVING_WAIT`]. Row operations wait in
+/// `rows/` instead, where they also follow the directory.
+pub(crate) fn until_served<T>(mut call: impl FnMut() -> Result<T>) -> Result<T> {
+    let clock = strata_engine::util::clock::system();
+    let deadline = clock.now() + NOT_SERVING_WAIT;
+    loop {
+        match call() {
+            Err(crate::error::ServiceError::NotServingRegion { .. }) if clock.now() < deadline => {
+                clock.sleep(NOT_SERVING_POLL);
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Who sent a request: a client, or a peer forwarding a client's request. A forwarded
 /// request is answered only from regions open here, never forwarded again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -99,7 +99,7 @@ pub(crate) struct PeerRows {
 impl PeerRows {
     fn next_row(&mut self) -> Result<Option<RowResult>> {
         if self.ready.is_empty() && !self.exhausted {
-            let rows = self.peer.scan_chunk(&self.table, &self.chunk)?;
+            let rows = self.fetch()?;
             self.exhausted = rows.len() < self.chunk.max_rows;
             if let Some(last) = rows.last() {
                 self.chunk.after = Some(last.row.clone());
@@ -107,5 +107,11 @@ impl PeerRows {
             self.ready.extend(rows);
         }
         Ok(self.ready.pop_front())
+    }
+}
+
+impl PeerRows {
+    fn fetch(&self) -> Result<Vec<RowResult>> {
+        super::until_served(|| self.peer.scan_chunk(&self.table, &self.chunk))
     }
 }
