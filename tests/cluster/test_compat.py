@@ -29,7 +29,11 @@ def check_status_pages(cluster, endpoint):
     assert status["master"] == expected["master"]
     assert {s["sid"] for s in status["servers"]} == {s["sid"] for s in expected["servers"]}
     assert len(status["servers"]) == 3
-    assert any(r["table"] == "strata:catalog" for r in status["regions"])
+    # The suites' tables left regions behind (dropped tables' records stay until a
+    # collector exists); the live ones are spread over more than one server.
+    live = {s["sid"] for s in expected["servers"]}
+    owners = {r.get("owner") for r in status["regions"] if r.get("owner") in live}
+    assert len(owners) >= 2, status["regions"][:5]
     with urllib.request.urlopen(base + "/ui/cluster", timeout=10) as r:
         page = r.read().decode()
     assert expected["master"] in page and "Regions" in page

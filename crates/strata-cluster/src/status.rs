@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone, Serialize)]
 pub struct ServerStatus {
     pub sid: String,
-    /// `host:thrift:grpc:http`.
+    /// `host:thrift:grpc:http:peer`.
     pub addr: String,
     pub incarnation: i64,
 }
@@ -117,11 +117,16 @@ impl ClusterStatus {
             let role = if Some(&s.sid) == self.master.as_ref() {
                 "master"
             } else {
-                "standby"
+                "server"
             };
+            let serving = self
+                .regions
+                .iter()
+                .filter(|r| r.owner.as_ref() == Some(&s.sid))
+                .count();
             let _ = writeln!(
                 out,
-                "  {:<16} {:<32} incarnation {:<8} {role}",
+                "  {:<16} {:<38} incarnation {:<8} {role:<6} regions {serving}",
                 s.sid, s.addr, s.incarnation
             );
         }

@@ -67,7 +67,7 @@ fn render(status: &Value) -> String {
         .iter()
         .map(|s| {
             let sid = s.get("sid").and_then(Value::as_str).unwrap_or("");
-            let role = if sid == master { "master" } else { "standby" };
+            let role = if sid == master { "master" } else { "server" };
             vec![
                 text(s, "sid"),
                 text(s, "addr"),
