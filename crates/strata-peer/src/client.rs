@@ -119,6 +119,7 @@ impl PeerClient {
         ServiceError::PeerUnavailable {
             peer: self.address.clone(),
             reason,
+            unsent: false,
         }
     }
 

@@ -58,7 +58,15 @@ fn unavailable(peer: &str, status: &Status) -> ServiceError {
     ServiceError::PeerUnavailable {
         peer: peer.to_string(),
         reason: format!("{:?}: {}", status.code(), status.message()),
+        unsent: never_sent(status),
     }
+}
+
+/// True when the transport says no connection was made (tonic reports a failed connect of
+/// a lazy channel as UNAVAILABLE "tcp connect error"), so the request cannot have been
+/// applied and may be sent elsewhere.
+fn never_sent(status: &Status) -> bool {
+    status.code() == Code::Unavailable && status.message().contains("connect error")
 }
 
 /// The gRPC code closest to each kind.

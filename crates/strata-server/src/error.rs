@@ -49,8 +49,13 @@ pub enum ServiceError {
     )]
     NotServingRegion { table: String, region: u64 },
     /// The server a request was forwarded to could not be reached or did not answer.
+    /// `unsent`: the request never reached it (no connection), so nothing was applied.
     #[error("forwarding to {peer} failed: {reason}")]
-    PeerUnavailable { peer: String, reason: String },
+    PeerUnavailable {
+        peer: String,
+        reason: String,
+        unsent: bool,
+    },
     /// An error the server a request was forwarded to answered, with its kind and message
     /// as that server gave them (the adapters map it by kind like any other).
     #[error("{message}")]

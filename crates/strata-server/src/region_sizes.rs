@@ -16,13 +16,12 @@ impl TableDirectory {
         for open in &state.regions {
             sizes.push(match &open.location {
                 RegionLocation::Here(region) => region.size_bytes(),
-                RegionLocation::Peer(peer) => {
+                RegionLocation::Peer(_) => {
                     let span = RowSpan {
                         start: open.entry.start_key.clone(),
                         end: open.entry.end_key.clone(),
                     };
-                    let table = state.peer_table();
-                    let measure = || peer.maintain(&table, &span, RegionWork::Measure);
+                    let measure = || self.maintain_region(table, &span, RegionWork::Measure);
                     crate::remote::until_served(measure)?
                 }
             });

@@ -3,6 +3,7 @@
 //! lease: its owner drops it when done, so a slow reader is never cut off by an expiry.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use strata_engine::{RowResult, Scan};
 
@@ -40,7 +41,7 @@ impl RowStream {
 impl TableDirectory {
     /// Streams the rows of `scan` (its `limit` is applied per region; callers that filter
     /// rows count them themselves). Only the regions the scan's row range touches are read.
-    pub fn scan_rows(&self, table: &TableName, scan: Scan) -> Result<RowStream> {
+    pub fn scan_rows(self: &Arc<Self>, table: &TableName, scan: Scan) -> Result<RowStream> {
         let state = self.table(table)?;
         state.check_enabled()?;
         for family in scan.columns.keys() {
@@ -55,7 +56,7 @@ impl TableDirectory {
             .regions
             .iter()
             .filter(|r| overlaps(r, low, high, scan.reversed))
-            .map(|r| RegionSource::of(&state, r))
+            .map(|r| RegionSource::of(self, &state, r))
             .collect();
         if scan.reversed {
             pending = pending.into_iter().rev().collect();

@@ -55,7 +55,7 @@ impl Service {
         let mut regions: VecDeque<RegionSource> = state
             .regions
             .iter()
-            .map(|r| RegionSource::of(&state, r))
+            .map(|r| RegionSource::of(&self.directory, &state, r))
             .collect();
         let mut scan = std::mem::replace(&mut options.scan, Scan::new());
         if scan.reversed {

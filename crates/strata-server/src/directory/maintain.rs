@@ -28,23 +28,40 @@ impl TableDirectory {
             .iter()
             .filter(|r| span.overlaps(&r.entry.start_key, &r.entry.end_key));
         for open in overlapping {
+            let region = RowSpan {
+                start: open.entry.start_key.clone(),
+                end: open.entry.end_key.clone(),
+            };
             bytes += match &open.location {
-                RegionLocation::Here(region) => {
-                    work_on(region, work)?;
-                    region.size_bytes()
-                }
-                RegionLocation::Peer(peer) if origin == Origin::Client => {
-                    let region = RowSpan {
-                        start: open.entry.start_key.clone(),
-                        end: open.entry.end_key.clone(),
-                    };
-                    let table = state.peer_table();
-                    crate::remote::until_served(|| peer.maintain(&table, &region, work))?
+                RegionLocation::Here(_) => self.maintain_region(table, &region, work)?,
+                RegionLocation::Peer(_) if origin == Origin::Client => {
+                    crate::remote::until_served(|| self.maintain_region(table, &region, work))?
                 }
                 RegionLocation::Peer(_) => 0,
             };
         }
         Ok(bytes)
+    }
+}
+
+impl TableDirectory {
+    /// Does `work` on the region `region` names (by its bounds), wherever the directory
+    /// places it now; answers its size in bytes after the work.
+    pub(crate) fn maintain_region(
+        &self,
+        table: &TableName,
+        region: &RowSpan,
+        work: RegionWork,
+    ) -> Result<u64> {
+        let state = self.table(table)?;
+        let open = &state.regions[state.region_index_for(&region.start)];
+        match &open.location {
+            RegionLocation::Here(local) => {
+                work_on(local, work)?;
+                Ok(local.size_bytes())
+            }
+            RegionLocation::Peer(peer) => peer.maintain(&state.peer_table(), region, work),
+        }
     }
 }
 

@@ -41,18 +41,21 @@ const NOT_SERVING_POLL: std::time::Duration = std::time::Duration::from_millis(2
 /// How long a request waits for a region's peer to serve it.
 const NOT_SERVING_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// Runs `call` (a request to a peer) again while the peer answers that it does not serve
-/// the region yet (it was just assigned there, or its view of the table is catching up),
-/// every [`NOT_SERVING_POLL`] for up to [`NOT_SERVING_WAIT`]. Row operations wait in
+/// Runs `call` (a request to a peer; reads and maintenance, which may be sent twice) again
+/// while the peer answers that it does not serve the region yet (it was just assigned
+/// there, or its view of the table is catching up) or cannot be reached (it died, and the
+/// region is being reassigned), every [`NOT_SERVING_POLL`] for up to [`NOT_SERVING_WAIT`].
+/// `call` should find the region's current place each time. Row operations wait in
 /// `rows/` instead, where they also follow the directory.
 pub(crate) fn until_served<T>(mut call: impl FnMut() -> Result<T>) -> Result<T> {
     let clock = strata_engine::util::clock::system();
     let deadline = clock.now() + NOT_SERVING_WAIT;
     loop {
         match call() {
-            Err(crate::error::ServiceError::NotServingRegion { .. }) if clock.now() < deadline => {
-                clock.sleep(NOT_SERVING_POLL);
-            }
+            Err(
+                crate::error::ServiceError::NotServingRegion { .. }
+                | crate::error::ServiceError::PeerUnavailable { .. },
+            ) if clock.now() < deadline => clock.sleep(NOT_SERVING_POLL),
             other => return other,
         }
     }

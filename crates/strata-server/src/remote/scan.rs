@@ -3,13 +3,14 @@
 //! region here or in chunks from its owner for one elsewhere.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use bytes::Bytes;
 use strata_engine::{Region, RegionScanner, RowResult, Scan};
 
 use super::{PeerTable, RegionPeer, ScanChunk};
-use crate::error::Result;
+use crate::directory::TableDirectory;
+use crate::error::{Result, ServiceError};
 use crate::table::{OpenRegion, RegionLocation, TableState};
 
 /// Rows fetched from a peer per request: enough to amortise the round trip, few enough
@@ -25,12 +26,18 @@ pub(crate) enum RegionSource {
         table: PeerTable,
         start: Bytes,
         end: Bytes,
+        /// Where to find the region again if it moves while it is read.
+        directory: Weak<TableDirectory>,
     },
 }
 
 impl RegionSource {
-    /// The source for region `open` of the table `state`.
-    pub(crate) fn of(state: &TableState, open: &OpenRegion) -> RegionSource {
+    /// The source for region `open` of the table `state` in `directory`.
+    pub(crate) fn of(
+        directory: &Arc<TableDirectory>,
+        state: &TableState,
+        open: &OpenRegion,
+    ) -> RegionSource {
         match &open.location {
             RegionLocation::Here(region) => RegionSource::Local(Arc::clone(region)),
             RegionLocation::Peer(peer) => RegionSource::Peer {
@@ -38,6 +45,7 @@ impl RegionSource {
                 table: state.peer_table(),
                 start: open.entry.start_key.clone(),
                 end: open.entry.end_key.clone(),
+                directory: Arc::downgrade(directory),
             },
         }
     }
@@ -52,8 +60,9 @@ impl RegionSource {
                 table,
                 start,
                 end,
+                directory,
             } => RegionRows::Peer(Box::new(PeerRows {
-                peer: Arc::clone(peer),
+                from: Source::Peer(Arc::clone(peer)),
                 table: table.clone(),
                 chunk: ScanChunk {
                     scan: scan.clone(),
@@ -62,6 +71,7 @@ impl RegionSource {
                     after: None,
                     max_rows: CHUNK_ROWS,
                 },
+                directory: directory.clone(),
                 ready: VecDeque::new(),
                 exhausted: false,
             })),
@@ -85,13 +95,21 @@ impl RegionRows {
     }
 }
 
-/// A region's rows fetched from its owner a chunk at a time. It keeps no state on the
-/// owner: each chunk resumes after the last row returned, so a region that moved between
-/// chunks is read on from its new owner once the caller's view of the table catches up.
+/// Where a region read in chunks is read from now.
+enum Source {
+    Peer(Arc<dyn RegionPeer>),
+    /// The region moved here while it was read.
+    Here,
+}
+
+/// A region's rows fetched a chunk at a time. It keeps no state on the owner: each chunk
+/// resumes after the last row returned, so when the region moves (or its owner dies and
+/// it is reassigned) the next chunk comes from wherever the directory then places it.
 pub(crate) struct PeerRows {
-    peer: Arc<dyn RegionPeer>,
+    from: Source,
     table: PeerTable,
     chunk: ScanChunk,
+    directory: Weak<TableDirectory>,
     ready: VecDeque<RowResult>,
     exhausted: bool,
 }
@@ -108,10 +126,41 @@ impl PeerRows {
         }
         Ok(self.ready.pop_front())
     }
-}
 
-impl PeerRows {
-    fn fetch(&self) -> Result<Vec<RowResult>> {
-        super::until_served(|| self.peer.scan_chunk(&self.table, &self.chunk))
+    /// The next chunk, from where the region is; while it is not served (just assigned,
+    /// moving, its owner dead), asked again where the directory places it next.
+    fn fetch(&mut self) -> Result<Vec<RowResult>> {
+        let mut first = true;
+        super::until_served(|| {
+            if !std::mem::take(&mut first) {
+                self.relocate();
+            }
+            match &self.from {
+                Source::Peer(peer) => peer.scan_chunk(&self.table, &self.chunk),
+                Source::Here => match self.directory.upgrade() {
+                    Some(directory) => directory.scan_chunk_here(&self.table.name, &self.chunk),
+                    None => Err(ServiceError::NotServingRegion {
+                        table: self.table.name.to_string(),
+                        region: 0,
+                    }),
+                },
+            }
+        })
+    }
+
+    /// Finds the region again in the directory (by its first row: a move keeps bounds).
+    fn relocate(&mut self) {
+        let Some(directory) = self.directory.upgrade() else {
+            return;
+        };
+        let Ok(state) = directory.table(&self.table.name) else {
+            return;
+        };
+        let open = &state.regions[state.region_index_for(&self.chunk.region_start)];
+        self.table = state.peer_table();
+        self.from = match &open.location {
+            RegionLocation::Here(_) => Source::Here,
+            RegionLocation::Peer(peer) => Source::Peer(Arc::clone(peer)),
+        };
     }
 }

@@ -202,8 +202,20 @@ impl RowOperations {
                 dialect: write.dialect,
                 durability: write.durability,
             };
-            if peer.mutate_if(&table, row, expected, cells, sent)? {
-                return Ok(answer);
+            match peer.mutate_if(&table, row, expected, cells, sent) {
+                Ok(true) => return Ok(answer),
+                Ok(false) => {}
+                // Sent, and no answer: it may have been applied, so it must not run again.
+                Err(ServiceError::PeerUnavailable {
+                    peer,
+                    reason,
+                    unsent: false,
+                }) => {
+                    return Err(ServiceError::Engine(strata_engine::Error::Closed(format!(
+                        "{peer} did not answer a read-modify-write ({reason}); it may or may not have been applied"
+                    ))))
+                }
+                Err(e) => return Err(e),
             }
             if self.clock.now() >= deadline {
                 return Err(ServiceError::Engine(strata_engine::Error::TooBusy(

@@ -115,14 +115,16 @@ impl RowOperations {
     /// Waits until a client's request that failed with `error` may be sent again (answers
     /// true), or answers false when it should fail: `error` says nothing is moving, or
     /// `deadline` passed. A sealed region waits for the directory to publish its new
-    /// regions; a region its peer does not serve is polled, because that peer opening it
-    /// (or the directory learning its new owner) may come first.
+    /// regions; a region its peer does not serve, or a peer that cannot be reached (it
+    /// died: its regions are being reassigned), is polled, because that peer opening it
+    /// or the directory learning its new owner may come first. A write whose outcome is
+    /// unknown never gets here as `PeerUnavailable` (see `locked_row.rs`).
     fn wait_to_retry(&self, error: &ServiceError, seen: u64, deadline: std::time::Instant) -> bool {
         match error {
             ServiceError::Engine(e) if e.is_region_sealed() => {
                 self.directory.wait_for_change(seen, deadline)
             }
-            ServiceError::NotServingRegion { .. } => {
+            ServiceError::NotServingRegion { .. } | ServiceError::PeerUnavailable { .. } => {
                 let poll = (self.clock.now() + NOT_SERVING_POLL).min(deadline);
                 self.directory.wait_for_change(seen, poll);
                 self.clock.now() < deadline

@@ -111,7 +111,13 @@ impl RowOperations {
                         };
                         match peer.mutate(&state.peer_table(), cells.clone(), write) {
                             Ok(()) => {}
-                            Err(e @ ServiceError::NotServingRegion { .. }) => {
+                            // Not served there (any more), or the peer is gone: sent again
+                            // once the region is placed. A put sent twice leaves the same
+                            // cells (HBase's clients retry puts the same way).
+                            Err(
+                                e @ (ServiceError::NotServingRegion { .. }
+                                | ServiceError::PeerUnavailable { .. }),
+                            ) => {
                                 refused.extend(cells);
                                 moving = Some(e);
                             }

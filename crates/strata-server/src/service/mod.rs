@@ -62,7 +62,7 @@ impl ServiceOptions {
 /// The one service every network API adapts onto.
 pub struct Service {
     pub(crate) options: ServiceOptions,
-    directory: Arc<TableDirectory>,
+    pub(crate) directory: Arc<TableDirectory>,
     rows: RowOperations,
     splitter: Arc<Splitter>,
     pub(crate) scanners: ScannerRegistry,

@@ -23,6 +23,7 @@ impl LoopbackPeer {
             .get()
             .and_then(Weak::upgrade)
             .ok_or_else(|| ServiceError::PeerUnavailable {
+                unsent: true,
                 peer: self.address(),
                 reason: "not started".into(),
             })
