@@ -81,6 +81,7 @@ class Cluster:
             raise
         self.lease_ttl_ms = lease_ttl_ms
         self.servers = []
+        self.started = 0  # servers started so far: each gets its own index, log and data
         self.config = os.path.join(self.tmp, "cluster.toml")
         with open(self.config, "w") as f:
             f.write("[cluster]\nlease_ttl_ms = %d\n" % lease_ttl_ms)
@@ -90,7 +91,8 @@ class Cluster:
         return self.etcd["STRATA_ETCD_ENDPOINT"]
 
     def start_server(self, wait_for="standing by"):
-        server = Server(self, len(self.servers) + 1)
+        self.started += 1
+        server = Server(self, self.started)
         env = dict(os.environ)
         env.update({k: v for k, v in self.s3.items() if k.startswith("AWS_")})
         env.setdefault("STRATA_LOG", "info")
