@@ -20,7 +20,7 @@ class Writers:
         self.count = count
         self.prefixes = prefixes
         self.acked = {}  # row -> value
-        self.ack_times = []  # (monotonic time, region)
+        self.ack_times = []  # (sent, acknowledged, region), monotonic times
         self.errors = 0
         self.lock = threading.Lock()
         self.stop_flag = threading.Event()
@@ -50,6 +50,7 @@ class Writers:
             try:
                 if table is None:
                     conn, table = self._connect()
+                sent = time.monotonic()
                 table.put(row, {b"cf:q": value})
             except Exception:
                 with self.lock:
@@ -66,17 +67,20 @@ class Writers:
             now = time.monotonic()
             with self.lock:
                 self.acked[row] = value
-                self.ack_times.append((now, region_of(row)))
+                self.ack_times.append((sent, now, region_of(row)))
             seq += 1
         if conn is not None:
             conn.close()
 
-    def first_ack_per_region_after(self, t0):
-        """Seconds from t0 to the first acknowledged write of each region after t0."""
+    def first_ack_per_region_after(self, t0, sent_after=None):
+        """Seconds from t0 to the first acknowledgement, per region, of a write sent after
+        `sent_after` (default t0): a write in flight when a server died may have been
+        acknowledged by it just before."""
+        sent_after = t0 if sent_after is None else sent_after
         first = {}
         with self.lock:
-            for when, region in self.ack_times:
-                if when > t0 and region not in first:
+            for sent, when, region in self.ack_times:
+                if sent > sent_after and region not in first:
                     first[region] = when - t0
         return first
 
