@@ -104,6 +104,9 @@ pub fn round(ownership: &Ownership, service: &Service) {
         if let Err(e) = ownership.assign_orphans(&regions) {
             tracing::warn!(error = %e, "cannot reassign the regions of a dead server");
         }
+        if let Some(moves) = ownership.moves() {
+            moves.balance_step();
+        }
     } else if let Err(e) = directory.sync_with_catalog() {
         tracing::warn!(error = %e, "cannot follow the catalog");
     }

@@ -16,6 +16,7 @@ pub mod config;
 pub mod error;
 pub mod follower;
 pub mod maintenance;
+pub mod moves;
 pub mod node;
 pub mod ownership;
 pub mod placement;

@@ -33,6 +33,11 @@ pub struct Ownership {
     pub(crate) view: RwLock<ClusterView>,
     pub(crate) peers: Peers,
     dead: DeadStreams,
+    /// Regions released here for a move, with the epoch they had: not placed here again
+    /// until the master assigns them anew (a new epoch).
+    pub(crate) released: Mutex<HashMap<u64, Epoch>>,
+    /// The master's moves and balancer, once it leads.
+    moves: RwLock<Option<std::sync::Weak<crate::moves::ClusterMoves>>>,
 }
 
 impl std::fmt::Debug for Ownership {
@@ -59,12 +64,27 @@ impl Ownership {
             view: RwLock::new(ClusterView::default()),
             peers: Peers::new(connect),
             dead: DeadStreams::default(),
+            released: Mutex::new(HashMap::new()),
+            moves: RwLock::new(None),
         })
     }
 
     /// Makes this server master: from now on it creates and assigns regions.
     pub fn lead(&self, leadership: Leadership) {
         *self.leadership.write() = Some(leadership);
+    }
+
+    /// Lets the follower loop run `moves`' balancer (the master's).
+    pub fn set_moves(&self, moves: &Arc<crate::moves::ClusterMoves>) {
+        *self.moves.write() = Some(Arc::downgrade(moves));
+    }
+
+    /// The master's moves, once it leads.
+    pub fn moves(&self) -> Option<Arc<crate::moves::ClusterMoves>> {
+        self.moves
+            .read()
+            .as_ref()
+            .and_then(std::sync::Weak::upgrade)
     }
 
     /// True while this server is master.
@@ -147,6 +167,13 @@ pub(crate) fn unavailable(e: strata_coord::Error) -> strata_engine::Error {
 impl RegionRegistry for Ownership {
     fn placement(&self, claim: RegionClaim<'_>) -> Placement {
         self.place(claim)
+    }
+
+    fn released(&self, claim: RegionClaim<'_>) {
+        let epoch = self.epochs.lock().remove(&claim.id);
+        if let Some(epoch) = epoch {
+            self.released.lock().insert(claim.id, epoch);
+        }
     }
 
     fn recovered_edits(

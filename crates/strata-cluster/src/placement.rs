@@ -96,7 +96,13 @@ impl Ownership {
             return self.place_new(claim, &view).unwrap_or_else(unplaced);
         };
         if region.record.owner.as_deref() == Some(self.node.sid.as_str()) {
-            return Placement::Here;
+            // Released for a move: stays closed until the master assigns it anew.
+            let released = self.released.lock().get(&claim.id) == Some(&region.epoch);
+            return if released {
+                unplaced()
+            } else {
+                Placement::Here
+            };
         }
         match view.live_owner(region) {
             Some(endpoints) => Placement::Peer(self.peers.get(endpoints)),

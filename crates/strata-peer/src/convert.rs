@@ -220,6 +220,7 @@ pub fn work_to_msg(work: RegionWork) -> i32 {
         RegionWork::Compact => m::RegionWork::Compact as i32,
         RegionWork::MajorCompact => m::RegionWork::MajorCompact as i32,
         RegionWork::Measure => m::RegionWork::Measure as i32,
+        RegionWork::Release => m::RegionWork::Release as i32,
     }
 }
 
@@ -230,6 +231,7 @@ pub fn work_from_msg(code: i32) -> Result<RegionWork> {
         Ok(m::RegionWork::Compact) => Ok(RegionWork::Compact),
         Ok(m::RegionWork::MajorCompact) => Ok(RegionWork::MajorCompact),
         Ok(m::RegionWork::Measure) => Ok(RegionWork::Measure),
+        Ok(m::RegionWork::Release) => Ok(RegionWork::Release),
         Err(_) => Err(malformed(format!("unknown region work {code}"))),
     }
 }

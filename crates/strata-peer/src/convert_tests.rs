@@ -209,6 +209,8 @@ fn every_region_work_round_trips_and_an_unknown_one_is_refused() {
         RegionWork::Flush,
         RegionWork::Compact,
         RegionWork::MajorCompact,
+        RegionWork::Measure,
+        RegionWork::Release,
     ] {
         assert_eq!(work_from_msg(work_to_msg(work)).unwrap(), work);
     }

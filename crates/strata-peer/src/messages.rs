@@ -233,6 +233,7 @@ pub enum RegionWork {
     Compact = 1,
     MajorCompact = 2,
     Measure = 3,
+    Release = 4,
 }
 
 /// `strata_server::ErrorKind`, carried in an error's details.

@@ -29,6 +29,10 @@ pub trait RegionRegistry: Send + Sync + std::fmt::Debug {
         Placement::Here
     }
 
+    /// Told after region `region` was released here for a move: it must not be placed
+    /// here again until it is assigned anew.
+    fn released(&self, _region: RegionClaim<'_>) {}
+
     /// Edits of a claimed region that its engine's own WAL does not hold: those a dead
     /// previous owner logged in its (fenced) WAL, replayed as the region opens here.
     fn recovered_edits(
@@ -52,4 +56,19 @@ pub enum Placement {
 pub trait ServingGate: Send + Sync + std::fmt::Debug {
     /// `Ok` while this server may serve.
     fn check(&self) -> std::result::Result<(), String>;
+}
+
+/// Cluster administration the shell reaches through the service (cluster mode, on the
+/// master): HBase's `move`, `balancer` and `balance_switch`. Standalone has none.
+pub trait ClusterAdmin: Send + Sync + std::fmt::Debug {
+    /// Moves region `region` to server `target` (any other live server when `None`):
+    /// its owner seals, flushes and closes it, then the target opens it. Answers the new
+    /// owner.
+    fn move_region(&self, region: u64, target: Option<&str>) -> Result<String>;
+
+    /// Runs the balancer once; answers how many regions it moved.
+    fn balance(&self) -> Result<usize>;
+
+    /// Turns the balancer on or off; answers whether it was on.
+    fn set_balancer(&self, on: bool) -> Result<bool>;
 }

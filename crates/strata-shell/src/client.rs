@@ -152,4 +152,7 @@ explain!(
     HbaseStrataSplitException[Io, Ia],
     HbaseStrataMergeRegionsException[Io, Ia],
     HbaseStrataStatusException[Io, Ia],
+    HbaseStrataMoveRegionException[Io, Ia],
+    HbaseStrataBalanceException[Io, Ia],
+    HbaseStrataBalanceSwitchException[Io, Ia],
 );

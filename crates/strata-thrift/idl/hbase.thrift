@@ -299,4 +299,12 @@ service Hbase {
   void strataMergeRegions(1: optional Text regionA, 2: optional Text regionB)
     throws (1: IOError io, 2: IllegalArgument ia)
   TStrataStatus strataStatus() throws (1: IOError io, 2: IllegalArgument ia)
+  // Cluster mode, on the master: moves a region (full or encoded name) to a server (its id;
+  // unset: another live server); answers the server it moved to.
+  string strataMoveRegion(1: optional Text regionName, 2: optional string server)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  // Runs the balancer once; answers how many regions it moved.
+  i32 strataBalance() throws (1: IOError io, 2: IllegalArgument ia)
+  // Turns the balancer on or off; answers whether it was on.
+  bool strataBalanceSwitch(1: optional bool on) throws (1: IOError io, 2: IllegalArgument ia)
 }

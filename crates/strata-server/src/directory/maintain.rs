@@ -47,7 +47,7 @@ impl TableDirectory {
 impl TableDirectory {
     /// Does `work` on the region `region` names (by its bounds), wherever the directory
     /// places it now; answers its size in bytes after the work.
-    pub(crate) fn maintain_region(
+    pub fn maintain_region(
         &self,
         table: &TableName,
         region: &RowSpan,
@@ -56,6 +56,11 @@ impl TableDirectory {
         let state = self.table(table)?;
         let open = &state.regions[state.region_index_for(&region.start)];
         match &open.location {
+            RegionLocation::Here(local) if work == RegionWork::Release => {
+                let bytes = local.size_bytes();
+                self.release_region(table, open.entry.id)?;
+                Ok(bytes)
+            }
             RegionLocation::Here(local) => {
                 work_on(local, work)?;
                 Ok(local.size_bytes())
@@ -69,7 +74,7 @@ impl TableDirectory {
 /// rewritten into the new regions, which the work's next run reaches.
 fn work_on(region: &Region, work: RegionWork) -> Result<()> {
     let done = match work {
-        RegionWork::Measure => Ok(()),
+        RegionWork::Measure | RegionWork::Release => Ok(()),
         RegionWork::Flush => region.flush(),
         RegionWork::Compact => region.compact(false).map(|_| ()),
         RegionWork::MajorCompact => region

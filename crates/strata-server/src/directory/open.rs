@@ -64,6 +64,13 @@ impl RegionOpener {
         }
     }
 
+    /// Tells the registry region `entry` of `table` was released here for a move.
+    pub(crate) fn released(&self, table: &str, entry: &RegionEntry) {
+        if let Some(registry) = &self.registry {
+            registry.released(claim_of(table, entry));
+        }
+    }
+
     /// Where the registry places region `entry` of `table` (here, standalone).
     pub(crate) fn placement(&self, table: &str, entry: &RegionEntry) -> Placement {
         match &self.registry {

@@ -89,6 +89,37 @@ impl TableDirectory {
         (regions, changed, error)
     }
 
+    /// Stops serving region `id` of `table` for a move (the master then assigns it
+    /// elsewhere): sealed (writes to it wait and are routed again), flushed and closed,
+    /// and placed nowhere until it is assigned anew. Everything written to it is in its
+    /// files, so its next owner replays nothing.
+    pub fn release_region(&self, table: &TableName, id: u64) -> Result<()> {
+        let _admin = self.admin.lock();
+        let state = self.table(table)?;
+        let Some(index) = state.regions.iter().position(|r| r.entry.id == id) else {
+            return Err(crate::error::ServiceError::NotServingRegion {
+                table: table.to_string(),
+                region: id,
+            });
+        };
+        let open = &state.regions[index];
+        let region = Arc::clone(open.local_or_unavailable(table)?);
+        region.seal()?;
+        self.engine.close_region(id)?;
+        let name = table.to_string();
+        self.opener.released(&name, &open.entry);
+        let mut regions = super::same_regions(&state);
+        regions[index].location =
+            RegionLocation::Peer(Arc::new(crate::remote::Unplaced { region: id }));
+        self.publish(TableState {
+            name: state.name.clone(),
+            record: state.record.clone(),
+            regions,
+        });
+        tracing::info!(table = %table, region = id, "region released for a move");
+        Ok(())
+    }
+
     /// Stops serving a region placed elsewhere: sealed first (writes to it wait, and are
     /// routed again once the new placement is published), then flushed and closed. A
     /// region this server no longer owns cannot commit its flush; it is left to the new

@@ -150,6 +150,9 @@ pub enum RegionWork {
     Compact,
     /// A flush, then a major compaction.
     MajorCompact,
+    /// Stop serving it for a move: seal, flush, close (see
+    /// `TableDirectory::release_region`).
+    Release,
 }
 
 /// Rows `[start, end)`; empty bounds are open.

@@ -70,6 +70,7 @@ pub struct Service {
     connections: crate::connections::Connections,
     /// Bytes of requests being received and served (see `request_budget.rs`).
     request_budget: crate::request_budget::RequestBudget,
+    cluster_admin: parking_lot::RwLock<Option<Arc<dyn crate::registry::ClusterAdmin>>>,
 }
 
 impl Service {
@@ -106,6 +107,7 @@ impl Service {
             crate::request_budget::RequestBudget::new(options.limits.max_request_bytes_in_flight);
         let scanners = ScannerRegistry::new(clock, options.scanner_lease);
         Ok(Arc::new(Service {
+            cluster_admin: parking_lot::RwLock::new(None),
             options,
             directory,
             rows,
@@ -160,6 +162,21 @@ impl Service {
     /// The engine (for statistics and tools).
     pub fn engine(&self) -> &Arc<Engine> {
         self.directory.engine()
+    }
+
+    /// Installs cluster administration (the server became master).
+    pub fn set_cluster_admin(&self, admin: Arc<dyn crate::registry::ClusterAdmin>) {
+        *self.cluster_admin.write() = Some(admin);
+    }
+
+    /// Cluster administration, or the error a standalone server (or one that is not
+    /// master) answers.
+    pub fn cluster_admin(&self) -> Result<Arc<dyn crate::registry::ClusterAdmin>> {
+        self.cluster_admin.read().clone().ok_or_else(|| {
+            ServiceError::InvalidArgument(
+                "moves and the balancer need cluster mode, on the master".into(),
+            )
+        })
     }
 
     /// The table directory.

@@ -101,6 +101,15 @@ pub const MERGE_REGION: &str =
     "Merges two adjacent regions, named as list_regions shows them (encoded or full).
   strata> merge_region 'ENCODED_REGIONNAME', 'ENCODED_REGIONNAME'
   strata> merge_region ['ENCODED_REGIONNAME', 'ENCODED_REGIONNAME']";
+pub const MOVE: &str = "Moves a region to a server (cluster mode; the server's id as `strata cluster status` shows it), or to another live server when none is given.
+  strata> move 'ENCODED_REGIONNAME'
+  strata> move 'ENCODED_REGIONNAME', 'SERVER_ID'";
+pub const BALANCER: &str =
+    "Runs the balancer now (cluster mode): evens out the regions per server; prints how many moved.\n  strata> balancer";
+pub const BALANCE_SWITCH: &str =
+    "Turns the balancer on or off (cluster mode); prints whether it was on.
+  strata> balance_switch true
+  strata> balance_switch false";
 pub const LIST_REGIONS: &str =
     "Lists a table's regions with their names and key ranges.\n  strata> list_regions 't1'";
 

@@ -1,6 +1,7 @@
 //! The command table: every command's name, group, help text and implementation.
 
 pub mod args;
+pub mod cluster;
 pub mod ddl;
 pub mod dml;
 pub mod family;
@@ -101,6 +102,14 @@ pub static COMMANDS: &[Command] = &[
         "tools",
         help::LIST_REGIONS,
         tools::list_regions,
+    ),
+    cmd("move", "cluster", help::MOVE, cluster::move_region),
+    cmd("balancer", "cluster", help::BALANCER, cluster::balancer),
+    cmd(
+        "balance_switch",
+        "cluster",
+        help::BALANCE_SWITCH,
+        cluster::balance_switch,
     ),
 ];
 

@@ -288,4 +288,9 @@ forward_to_families! {
         a: Option<Text>, b_name: Option<Text>,
     ) -> Reply<(), HbaseStrataMergeRegionsException>;
     strata::strata_status() -> Reply<TStrataStatus, HbaseStrataStatusException>;
+    strata::strata_move_region(
+        region_name: Option<Text>, server: Option<FastStr>,
+    ) -> Reply<FastStr, HbaseStrataMoveRegionException>;
+    strata::strata_balance() -> Reply<i32, HbaseStrataBalanceException>;
+    strata::strata_balance_switch(on: Option<bool>) -> Reply<bool, HbaseStrataBalanceSwitchException>;
 }

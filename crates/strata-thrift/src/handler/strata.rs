@@ -130,3 +130,24 @@ pub(super) async fn strata_merge_regions(
 pub(super) async fn strata_status(h: &Handler) -> Reply<TStrataStatus, HbaseStrataStatusException> {
     h.run(ext::regions::status).await
 }
+
+pub(super) async fn strata_move_region(
+    h: &Handler,
+    region_name: Option<Text>,
+    server: Option<FastStr>,
+) -> Reply<FastStr, HbaseStrataMoveRegionException> {
+    h.run(move |s| ext::regions::move_region(s, &text_or_empty(region_name), server))
+        .await
+}
+
+pub(super) async fn strata_balance(h: &Handler) -> Reply<i32, HbaseStrataBalanceException> {
+    h.run(ext::regions::balance).await
+}
+
+pub(super) async fn strata_balance_switch(
+    h: &Handler,
+    on: Option<bool>,
+) -> Reply<bool, HbaseStrataBalanceSwitchException> {
+    h.run(move |s| ext::regions::balance_switch(s, on.unwrap_or(true)))
+        .await
+}

@@ -48,4 +48,7 @@ declared_io_ia!(
     HbaseStrataSplitException,
     HbaseStrataMergeRegionsException,
     HbaseStrataStatusException,
+    HbaseStrataMoveRegionException,
+    HbaseStrataBalanceException,
+    HbaseStrataBalanceSwitchException,
 );

@@ -113,6 +113,30 @@ pub fn merge(service: &Service, a: &[u8], b: &[u8]) -> CallResult<()> {
         .map_err(from_service)
 }
 
+/// Moves a region (cluster mode, on the master) to `server`, or to another live server.
+pub fn move_region(service: &Service, name: &[u8], server: Option<FastStr>) -> CallResult<FastStr> {
+    let found = region_or_missing(service, name)?;
+    let admin = service.cluster_admin().map_err(from_service)?;
+    let target = server.as_deref().filter(|s| !s.is_empty());
+    let moved_to = admin
+        .move_region(found.region.id, target)
+        .map_err(from_service)?;
+    Ok(FastStr::from_string(moved_to))
+}
+
+/// Runs the balancer once (cluster mode); answers how many regions moved.
+pub fn balance(service: &Service) -> CallResult<i32> {
+    let admin = service.cluster_admin().map_err(from_service)?;
+    let moved = admin.balance().map_err(from_service)?;
+    Ok(i32::try_from(moved).unwrap_or(i32::MAX))
+}
+
+/// Turns the balancer on or off (cluster mode); answers whether it was on.
+pub fn balance_switch(service: &Service, on: bool) -> CallResult<bool> {
+    let admin = service.cluster_admin().map_err(from_service)?;
+    admin.set_balancer(on).map_err(from_service)
+}
+
 pub fn status(service: &Service) -> CallResult<TStrataStatus> {
     let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
     let tables = service.list_tables();

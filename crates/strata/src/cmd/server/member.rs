@@ -10,6 +10,7 @@ use std::sync::Arc;
 use strata_cluster::catalog::EtcdCatalog;
 use strata_cluster::follower::Follower;
 use strata_cluster::maintenance::Maintenance;
+use strata_cluster::moves::{Balancer, ClusterMoves};
 use strata_cluster::placement::PeerConnector;
 use strata_cluster::takeover::cluster_engine_options;
 use strata_cluster::{ClusterNode, Ownership};
@@ -84,12 +85,20 @@ impl Member {
     ) -> Result<(Running, Serving), String> {
         self.ownership.lead(leadership.clone());
         self.catalog.lead(leadership);
+        let moves = Arc::new(ClusterMoves::new(
+            Arc::clone(&self.ownership),
+            Arc::downgrade(self.db.service()),
+            Arc::new(Balancer::default()),
+        ));
+        self.ownership.set_moves(&moves);
+        self.db.service().set_cluster_admin(Arc::clone(&moves) as _);
         let serving = serve_db(config, self.db, &self.description).await?;
         let running = Running {
             node: self.node,
             ownership: self.ownership,
             peer: self.peer,
             follower: self.follower,
+            _moves: moves,
         };
         Ok((running, serving))
     }
@@ -115,6 +124,8 @@ pub(crate) struct Running {
     ownership: Arc<Ownership>,
     peer: Endpoint,
     follower: Follower,
+    /// Held for the service and the follower, which see it weakly.
+    _moves: Arc<ClusterMoves>,
 }
 
 impl Running {

@@ -1,0 +1,232 @@
+//! Moves and the balancer (HBase's `move`, `balancer`, `balance_switch`), run by the
+//! master. A move is graceful: the region's owner releases it (seals it, so its writes
+//! wait; flushes; closes), then the master assigns it to the target, which opens it from
+//! its files with nothing to replay. The balancer evens out the number of regions per live
+//! server: one move at a time, at most one per [`BALANCE_INTERVAL`], and only when the
+//! busiest server has at least two more regions than the idlest (hysteresis: a difference
+//! of one is left alone, or regions would bounce).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use parking_lot::Mutex;
+use strata_server::error::{Result, ServiceError};
+use strata_server::registry::ClusterAdmin;
+use strata_server::remote::{RegionWork, RowSpan};
+use strata_server::{Service, TableName};
+
+use crate::ownership::Ownership;
+
+/// The least time between two moves of the balancer.
+pub const BALANCE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// How long a move waits for its target to claim the region.
+const CLAIM_WAIT: Duration = Duration::from_secs(10);
+
+/// The balancer's switch and pace, shared by the shell's commands and the follower loop.
+#[derive(Debug)]
+pub struct Balancer {
+    on: AtomicBool,
+    last_move: Mutex<Option<Instant>>,
+}
+
+impl Default for Balancer {
+    fn default() -> Self {
+        Balancer {
+            on: AtomicBool::new(true),
+            last_move: Mutex::new(None),
+        }
+    }
+}
+
+/// The master's moves: the service's [`ClusterAdmin`].
+pub struct ClusterMoves {
+    ownership: Arc<Ownership>,
+    service: Weak<Service>,
+    balancer: Arc<Balancer>,
+}
+
+impl std::fmt::Debug for ClusterMoves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterMoves")
+            .field("balancer", &self.balancer)
+            .finish()
+    }
+}
+
+fn unavailable(e: impl std::fmt::Display) -> ServiceError {
+    ServiceError::Engine(strata_engine::Error::Closed(format!("cluster: {e}")))
+}
+
+impl ClusterMoves {
+    pub fn new(ownership: Arc<Ownership>, service: Weak<Service>, balancer: Arc<Balancer>) -> Self {
+        ClusterMoves {
+            ownership,
+            service,
+            balancer,
+        }
+    }
+
+    /// One balancing step if the balancer is on and its interval passed (the follower
+    /// loop calls this on the master every round).
+    pub fn balance_step(&self) {
+        if !self.balancer.on.load(Ordering::Acquire) {
+            return;
+        }
+        let now = self.ownership.node.clock.now();
+        let due = self
+            .balancer
+            .last_move
+            .lock()
+            .is_none_or(|at| now.saturating_duration_since(at) >= BALANCE_INTERVAL);
+        if due {
+            if let Err(e) = self.move_one() {
+                tracing::warn!(error = %e, "balancer move failed");
+            }
+        }
+    }
+
+    /// Moves one region from the busiest live server to the idlest if they differ by two
+    /// or more; answers whether it did.
+    fn move_one(&self) -> Result<bool> {
+        let service = self
+            .service
+            .upgrade()
+            .ok_or_else(|| unavailable("closing"))?;
+        let catalog_regions = regions_of(&service);
+        let view = self.ownership.view.read().clone();
+        let mut load: HashMap<&str, Vec<u64>> =
+            view.live.keys().map(|s| (s.as_str(), Vec::new())).collect();
+        for id in &catalog_regions {
+            let owner = view.regions.get(id).and_then(|r| r.record.owner.as_deref());
+            if let Some(regions) = owner.and_then(|o| load.get_mut(o)) {
+                regions.push(*id);
+            }
+        }
+        let busiest = load.iter().max_by_key(|(sid, r)| (r.len(), *sid));
+        let idlest = load.iter().min_by_key(|(sid, r)| (r.len(), *sid));
+        let (Some((_, from)), Some((to, to_regions))) = (busiest, idlest) else {
+            return Ok(false);
+        };
+        if from.len() < to_regions.len() + 2 {
+            return Ok(false);
+        }
+        let (region, target) = (from[0], to.to_string());
+        *self.balancer.last_move.lock() = Some(self.ownership.node.clock.now());
+        self.move_region(region, Some(&target))?;
+        Ok(true)
+    }
+}
+
+/// Every region the catalog lists (a dropped table's regions stay in the directory).
+fn regions_of(service: &Service) -> Vec<u64> {
+    let directory = service.directory();
+    directory
+        .list_tables()
+        .iter()
+        .filter_map(|t| directory.table_regions(t).ok())
+        .flatten()
+        .map(|r| r.id)
+        .collect()
+}
+
+impl ClusterAdmin for ClusterMoves {
+    fn move_region(&self, id: u64, target: Option<&str>) -> Result<String> {
+        let lead = self
+            .ownership
+            .leadership
+            .read()
+            .clone()
+            .ok_or_else(|| unavailable("only the master moves regions"))?;
+        let service = self
+            .service
+            .upgrade()
+            .ok_or_else(|| unavailable("closing"))?;
+        self.ownership.refresh_view().map_err(unavailable)?;
+        let view = self.ownership.view.read().clone();
+        let region = view
+            .regions
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| ServiceError::InvalidArgument(format!("no region {id}")))?;
+        let owner = region.record.owner.clone();
+        let target = match target {
+            Some(t) if view.live.contains_key(t) => t.to_string(),
+            Some(t) => return Err(ServiceError::InvalidArgument(format!("no live server {t}"))),
+            None => view
+                .live
+                .keys()
+                .filter(|s| Some(*s) != owner.as_ref())
+                .min()
+                .cloned()
+                .ok_or_else(|| ServiceError::InvalidArgument("no other live server".into()))?,
+        };
+        if owner.as_deref() == Some(target.as_str()) {
+            return Ok(target);
+        }
+        let table = TableName::parse(&region.record.table)?;
+        let span = RowSpan {
+            start: Bytes::from(region.record.start.clone()),
+            end: Bytes::from(region.record.end.clone()),
+        };
+        let clock = &self.ownership.node.clock;
+        let started = clock.now();
+        if owner.as_ref().is_some_and(|o| view.live.contains_key(o)) {
+            service
+                .directory()
+                .maintain_region(&table, &span, RegionWork::Release)?;
+        }
+        let coord = &self.ownership.node.coord;
+        coord
+            .assign_region(&lead, id, region.epoch, Some(&target))
+            .map_err(unavailable)?;
+        if target == self.ownership.node.sid {
+            // To the master itself: its follower may be the caller, so it opens it here.
+            self.ownership.refresh_view().map_err(unavailable)?;
+            service.directory().refresh_placements()?;
+        }
+        self.wait_for_claim(id, &target)?;
+        // Route to the new owner now rather than at the follower's next round.
+        self.ownership.refresh_view().map_err(unavailable)?;
+        service.directory().refresh_placements()?;
+        tracing::info!(region = id, from = ?owner, to = %target, elapsed_ms = clock.now().saturating_duration_since(started).as_millis() as u64, "region moved");
+        Ok(target)
+    }
+
+    fn balance(&self) -> Result<usize> {
+        let mut moved = 0;
+        self.ownership.refresh_view().map_err(unavailable)?;
+        while moved < 100 && self.move_one()? {
+            moved += 1;
+            self.ownership.refresh_view().map_err(unavailable)?;
+        }
+        Ok(moved)
+    }
+
+    fn set_balancer(&self, on: bool) -> Result<bool> {
+        Ok(self.balancer.on.swap(on, Ordering::AcqRel))
+    }
+}
+
+impl ClusterMoves {
+    /// Waits until `target` serves region `id` (its claim is in etcd).
+    fn wait_for_claim(&self, id: u64, target: &str) -> Result<()> {
+        let node = &self.ownership.node;
+        let deadline = node.clock.now() + CLAIM_WAIT;
+        loop {
+            let owner = node.coord.owner(id).map_err(unavailable)?;
+            if owner.is_some_and(|o| o.sid == target) {
+                return Ok(());
+            }
+            if node.clock.now() >= deadline {
+                return Err(unavailable(format!(
+                    "region {id} was assigned to {target}, which has not opened it yet"
+                )));
+            }
+            node.clock.sleep(Duration::from_millis(10));
+        }
+    }
+}

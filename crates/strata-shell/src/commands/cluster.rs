@@ -1,0 +1,54 @@
+//! HBase's cluster commands (`move`, `balancer`, `balance_switch`), over the Strata Thrift
+//! extensions; a standalone server answers that they need cluster mode.
+
+use bytes::Bytes;
+use strata_thrift::gen::volo_gen::hbase::Text;
+
+use super::args::{arity, string};
+use crate::error::{usage, Result};
+use crate::session::Session;
+use crate::value::Value;
+
+/// `move 'ENCODED_REGIONNAME'[, 'SERVER_ID']`.
+pub fn move_region(s: &mut Session, args: &[Value]) -> Result<()> {
+    arity(args, 1, 2)?;
+    let region = string(args, 0, "region name")?;
+    let server = match args.get(1) {
+        None => None,
+        Some(_) => Some(String::from_utf8_lossy(&string(args, 1, "server id")?).into_owned()),
+    };
+    let c = &s.client;
+    let moved_to = c.call(
+        "move",
+        c.hbase()
+            .strata_move_region(Some(Text(Bytes::from(region))), server.map(Into::into)),
+    )?;
+    s.say(format!("moved to {moved_to}"))
+}
+
+/// `balancer`: runs it once.
+pub fn balancer(s: &mut Session, args: &[Value]) -> Result<()> {
+    arity(args, 0, 1)?;
+    let c = &s.client;
+    let moved = c.call("balancer", c.hbase().strata_balance())?;
+    s.say(format!("{moved} region(s) moved"))?;
+    s.say(if moved > 0 { "true" } else { "false" })
+}
+
+/// `balance_switch true|false`.
+pub fn balance_switch(s: &mut Session, args: &[Value]) -> Result<()> {
+    arity(args, 1, 1)?;
+    let on = match &args[0] {
+        Value::Bool(b) => *b,
+        Value::Str(v) if v.eq_ignore_ascii_case(b"true") => true,
+        Value::Str(v) if v.eq_ignore_ascii_case(b"false") => false,
+        other => {
+            return Err(usage(format!(
+                "balance_switch takes true or false, got {other}"
+            )))
+        }
+    };
+    let c = &s.client;
+    let was = c.call("balance_switch", c.hbase().strata_balance_switch(Some(on)))?;
+    s.say(format!("Previous balancer state : {was}"))
+}
