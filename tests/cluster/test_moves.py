@@ -111,3 +111,32 @@ def test_a_server_added_to_a_running_cluster_gets_regions(cluster):
     assert writers.errors == 0
     lost = missing_rows(master.thrift, "t", writers.acked)
     assert not lost, lost[:5]
+
+
+def test_a_rolling_restart_through_decommission_shows_clients_no_error(cluster):
+    """Every server but the master (the clients' entry, docs/cluster.md) is decommissioned,
+    stopped and replaced in turn under 8 writers: its regions move off first, so no write
+    fails and none is lost."""
+    master = cluster.start_server(wait_for="listening on")
+    others = [cluster.start_server(), cluster.start_server()]
+    create_split_table(master.thrift, "t")
+    writers = Writers(master.thrift, "t")
+    writers.start()
+    time.sleep(1.0)
+    for server in others:
+        out = shell(master.thrift, "decommission_regionservers '%s'" % server.sid)
+        assert "moved off" in out, out
+        assert server.sid not in owners_of(cluster, "t")
+        assert server.sid in shell(master.thrift, "list_decommissioned_regionservers")
+        server.proc.terminate()
+        server.proc.wait(timeout=30)
+        replacement = cluster.start_server()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and replacement.sid not in owners_of(cluster, "t"):
+            time.sleep(0.2)
+        assert replacement.sid in owners_of(cluster, "t"), owners_of(cluster, "t")
+    time.sleep(0.5)
+    writers.stop()
+    assert writers.errors == 0, "a rolling restart must not fail client writes"
+    lost = missing_rows(master.thrift, "t", writers.acked)
+    assert not lost, lost[:5]

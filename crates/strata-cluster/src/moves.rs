@@ -89,35 +89,54 @@ impl ClusterMoves {
         }
     }
 
-    /// Moves one region from the busiest live server to the idlest if they differ by two
-    /// or more; answers whether it did.
+    /// Moves one region: off a decommissioned server if one still serves any, else from
+    /// the busiest live server to the idlest if they differ by two or more. Answers
+    /// whether it moved one.
     fn move_one(&self) -> Result<bool> {
         let service = self
             .service
             .upgrade()
             .ok_or_else(|| unavailable("closing"))?;
-        let catalog_regions = regions_of(&service);
-        let view = self.ownership.view.read().clone();
-        let mut load: HashMap<&str, Vec<u64>> =
-            view.live.keys().map(|s| (s.as_str(), Vec::new())).collect();
-        for id in &catalog_regions {
-            let owner = view.regions.get(id).and_then(|r| r.record.owner.as_deref());
-            if let Some(regions) = owner.and_then(|o| load.get_mut(o)) {
-                regions.push(*id);
-            }
-        }
-        let busiest = load.iter().max_by_key(|(sid, r)| (r.len(), *sid));
-        let idlest = load.iter().min_by_key(|(sid, r)| (r.len(), *sid));
-        let (Some((_, from)), Some((to, to_regions))) = (busiest, idlest) else {
+        let load = self.load(&service);
+        let decommissioned = self.ownership.decommissioned.lock().clone();
+        let (serving, out): (Vec<_>, Vec<_>) = load
+            .iter()
+            .partition(|(sid, _)| !decommissioned.contains(*sid));
+        let idlest = serving.iter().min_by_key(|(sid, r)| (r.len(), *sid));
+        let Some((to, to_regions)) = idlest else {
             return Ok(false);
         };
-        if from.len() < to_regions.len() + 2 {
-            return Ok(false);
-        }
+        let leaving = out.iter().find(|(_, r)| !r.is_empty());
+        let from = match leaving {
+            Some((_, regions)) => regions,
+            None => match serving.iter().max_by_key(|(sid, r)| (r.len(), *sid)) {
+                Some((_, regions)) if regions.len() >= to_regions.len() + 2 => regions,
+                _ => return Ok(false),
+            },
+        };
         let (region, target) = (from[0], to.to_string());
         *self.balancer.last_move.lock() = Some(self.ownership.node.clock.now());
         self.move_region(region, Some(&target))?;
         Ok(true)
+    }
+}
+
+impl ClusterMoves {
+    /// The catalog's regions served by each live server.
+    fn load(&self, service: &Service) -> HashMap<String, Vec<u64>> {
+        let view = self.ownership.view.read().clone();
+        let mut load: HashMap<String, Vec<u64>> =
+            view.live.keys().map(|s| (s.clone(), Vec::new())).collect();
+        for id in regions_of(service) {
+            let owner = view
+                .regions
+                .get(&id)
+                .and_then(|r| r.record.owner.as_deref());
+            if let Some(regions) = owner.and_then(|o| load.get_mut(o)) {
+                regions.push(id);
+            }
+        }
+        load
     }
 }
 
@@ -208,6 +227,49 @@ impl ClusterAdmin for ClusterMoves {
 
     fn set_balancer(&self, on: bool) -> Result<bool> {
         Ok(self.balancer.on.swap(on, Ordering::AcqRel))
+    }
+
+    fn decommission(&self, server: &str, on: bool) -> Result<usize> {
+        if !on {
+            self.ownership.decommissioned.lock().remove(server);
+            return Ok(0);
+        }
+        self.ownership.refresh_view().map_err(unavailable)?;
+        if !self.ownership.view.read().live.contains_key(server) {
+            return Err(ServiceError::InvalidArgument(format!(
+                "no live server {server}"
+            )));
+        }
+        self.ownership
+            .decommissioned
+            .lock()
+            .insert(server.to_string());
+        let service = self
+            .service
+            .upgrade()
+            .ok_or_else(|| unavailable("closing"))?;
+        let regions = self.load(&service).remove(server).unwrap_or_default();
+        let excluded = self.ownership.decommissioned.lock().clone();
+        for region in &regions {
+            let target = self.ownership.view.read().least_loaded(&excluded);
+            let target = target.ok_or_else(|| {
+                ServiceError::InvalidArgument("no other server to move regions to".into())
+            })?;
+            self.move_region(*region, Some(&target))?;
+        }
+        Ok(regions.len())
+    }
+
+    fn decommissioned(&self) -> Result<Vec<String>> {
+        let mut servers: Vec<String> = self
+            .ownership
+            .decommissioned
+            .lock()
+            .iter()
+            .cloned()
+            .collect();
+        servers.sort();
+        Ok(servers)
     }
 }
 

@@ -36,6 +36,8 @@ pub struct Ownership {
     /// Regions released here for a move, with the epoch they had: not placed here again
     /// until the master assigns them anew (a new epoch).
     pub(crate) released: Mutex<HashMap<u64, Epoch>>,
+    /// Servers the master places no region on (HBase's decommissioned region servers).
+    pub(crate) decommissioned: Mutex<std::collections::HashSet<String>>,
     /// The master's moves and balancer, once it leads.
     moves: RwLock<Option<std::sync::Weak<crate::moves::ClusterMoves>>>,
 }
@@ -66,6 +68,7 @@ impl Ownership {
             dead: DeadStreams::default(),
             released: Mutex::new(HashMap::new()),
             moves: RwLock::new(None),
+            decommissioned: Mutex::new(std::collections::HashSet::new()),
         })
     }
 

@@ -4,7 +4,7 @@
 //! a new region goes to the live server serving the fewest, and a region whose owner is
 //! gone is reassigned the same way once the dead server's WAL streams are sealed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -28,9 +28,15 @@ pub struct ClusterView {
 }
 
 impl ClusterView {
-    /// The live server with the fewest regions assigned (ties: the smallest id).
-    pub fn least_loaded(&self) -> Option<String> {
-        let mut load: HashMap<&str, usize> = self.live.keys().map(|s| (s.as_str(), 0)).collect();
+    /// The live server with the fewest regions assigned (ties: the smallest id), among
+    /// those not in `excluded` (decommissioned servers).
+    pub fn least_loaded(&self, excluded: &HashSet<String>) -> Option<String> {
+        let mut load: HashMap<&str, usize> = self
+            .live
+            .keys()
+            .filter(|s| !excluded.contains(*s))
+            .map(|s| (s.as_str(), 0))
+            .collect();
         for region in self.regions.values() {
             if let Some(count) = region.record.owner.as_deref().and_then(|o| load.get_mut(o)) {
                 *count += 1;
@@ -115,7 +121,7 @@ impl Ownership {
     /// refuses (the region stays unplaced and is placed on the next refresh).
     fn place_new(&self, claim: RegionClaim<'_>, view: &ClusterView) -> Option<Placement> {
         let lead = self.leadership.read().clone()?;
-        let target = view.least_loaded()?;
+        let target = view.least_loaded(&self.decommissioned.lock())?;
         let coord = &self.node.coord;
         let record = RegionRecord::new(claim.table, claim.start, claim.end);
         let created = coord.create_region(&lead, claim.id, &record).ok()?;
@@ -152,7 +158,8 @@ impl Ownership {
         seal_dead_streams(&self.node)?;
         let mut assigned = 0;
         for region in orphans {
-            let Some(target) = self.view.read().least_loaded() else {
+            let excluded = self.decommissioned.lock().clone();
+            let Some(target) = self.view.read().least_loaded(&excluded) else {
                 break;
             };
             let coord = &self.node.coord;

@@ -71,4 +71,12 @@ pub trait ClusterAdmin: Send + Sync + std::fmt::Debug {
 
     /// Turns the balancer on or off; answers whether it was on.
     fn set_balancer(&self, on: bool) -> Result<bool>;
+
+    /// Decommissions server `server` (HBase's `decommission_regionservers`): it gets no
+    /// new region, and its regions are moved to the others now; answers how many moved.
+    /// `false` recommissions it.
+    fn decommission(&self, server: &str, on: bool) -> Result<usize>;
+
+    /// The decommissioned servers.
+    fn decommissioned(&self) -> Result<Vec<String>>;
 }

@@ -155,4 +155,6 @@ explain!(
     HbaseStrataMoveRegionException[Io, Ia],
     HbaseStrataBalanceException[Io, Ia],
     HbaseStrataBalanceSwitchException[Io, Ia],
+    HbaseStrataDecommissionException[Io, Ia],
+    HbaseStrataListDecommissionedException[Io, Ia],
 );

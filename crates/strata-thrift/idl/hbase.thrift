@@ -307,4 +307,8 @@ service Hbase {
   i32 strataBalance() throws (1: IOError io, 2: IllegalArgument ia)
   // Turns the balancer on or off; answers whether it was on.
   bool strataBalanceSwitch(1: optional bool on) throws (1: IOError io, 2: IllegalArgument ia)
+  // Decommissions a server (on) or recommissions it (off); answers how many regions moved.
+  i32 strataDecommission(1: optional string server, 2: optional bool on)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  list<string> strataListDecommissioned() throws (1: IOError io, 2: IllegalArgument ia)
 }

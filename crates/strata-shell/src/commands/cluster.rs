@@ -52,3 +52,68 @@ pub fn balance_switch(s: &mut Session, args: &[Value]) -> Result<()> {
     let was = c.call("balance_switch", c.hbase().strata_balance_switch(Some(on)))?;
     s.say(format!("Previous balancer state : {was}"))
 }
+
+/// `decommission_regionservers 'SID'[, ...]` (or a list): the servers get no new region
+/// and their regions move to the others.
+pub fn decommission(s: &mut Session, args: &[Value]) -> Result<()> {
+    let servers = server_names(args, "decommission_regionservers")?;
+    let c = &s.client;
+    for server in servers {
+        let moved = c.call(
+            "decommission_regionservers",
+            c.hbase()
+                .strata_decommission(Some(server.clone().into()), Some(true)),
+        )?;
+        s.say(format!("{server}: {moved} region(s) moved off"))?;
+    }
+    Ok(())
+}
+
+/// `recommission_regionserver 'SID'`.
+pub fn recommission(s: &mut Session, args: &[Value]) -> Result<()> {
+    arity(args, 1, 2)?;
+    let server = String::from_utf8_lossy(&string(args, 0, "server id")?).into_owned();
+    let c = &s.client;
+    c.call(
+        "recommission_regionserver",
+        c.hbase()
+            .strata_decommission(Some(server.into()), Some(false)),
+    )?;
+    Ok(())
+}
+
+/// `list_decommissioned_regionservers`.
+pub fn list_decommissioned(s: &mut Session, args: &[Value]) -> Result<()> {
+    arity(args, 0, 0)?;
+    let c = &s.client;
+    let servers = c.call(
+        "list_decommissioned_regionservers",
+        c.hbase().strata_list_decommissioned(),
+    )?;
+    s.say("SERVERNAME")?;
+    for server in &servers {
+        s.say(server.as_str())?;
+    }
+    s.say(format!("{} row(s)", servers.len()))
+}
+
+/// Server ids given one by one or as one list; a trailing `true`/`false` (HBase's
+/// offload flag) is accepted and ignored: regions always move off.
+fn server_names(args: &[Value], command: &str) -> Result<Vec<String>> {
+    let text = |v: &Value| match v {
+        Value::Str(s) => Ok(String::from_utf8_lossy(s).into_owned()),
+        other => Err(usage(format!("{command} takes server ids, got {other}"))),
+    };
+    let args = match args.last() {
+        Some(Value::Bool(_)) => &args[..args.len() - 1],
+        _ => args,
+    };
+    let names: Vec<String> = match args {
+        [Value::Array(items)] => items.iter().map(text).collect::<Result<_>>()?,
+        _ => args.iter().map(text).collect::<Result<_>>()?,
+    };
+    if names.is_empty() {
+        return Err(usage(format!("{command} takes at least one server id")));
+    }
+    Ok(names)
+}

@@ -110,6 +110,13 @@ pub const BALANCE_SWITCH: &str =
     "Turns the balancer on or off (cluster mode); prints whether it was on.
   strata> balance_switch true
   strata> balance_switch false";
+pub const DECOMMISSION: &str = "Decommissions servers (cluster mode): they get no new region and their regions move to the others now, for a rolling restart.
+  strata> decommission_regionservers 'SERVER_ID'
+  strata> decommission_regionservers ['SERVER_ID', 'SERVER_ID']";
+pub const RECOMMISSION: &str =
+    "Lets a decommissioned server take regions again (cluster mode).\n  strata> recommission_regionserver 'SERVER_ID'";
+pub const LIST_DECOMMISSIONED: &str =
+    "Lists the decommissioned servers (cluster mode).\n  strata> list_decommissioned_regionservers";
 pub const LIST_REGIONS: &str =
     "Lists a table's regions with their names and key ranges.\n  strata> list_regions 't1'";
 

@@ -111,6 +111,24 @@ pub static COMMANDS: &[Command] = &[
         help::BALANCE_SWITCH,
         cluster::balance_switch,
     ),
+    cmd(
+        "decommission_regionservers",
+        "cluster",
+        help::DECOMMISSION,
+        cluster::decommission,
+    ),
+    cmd(
+        "recommission_regionserver",
+        "cluster",
+        help::RECOMMISSION,
+        cluster::recommission,
+    ),
+    cmd(
+        "list_decommissioned_regionservers",
+        "cluster",
+        help::LIST_DECOMMISSIONED,
+        cluster::list_decommissioned,
+    ),
 ];
 
 const fn cmd(

@@ -293,4 +293,8 @@ forward_to_families! {
     ) -> Reply<FastStr, HbaseStrataMoveRegionException>;
     strata::strata_balance() -> Reply<i32, HbaseStrataBalanceException>;
     strata::strata_balance_switch(on: Option<bool>) -> Reply<bool, HbaseStrataBalanceSwitchException>;
+    strata::strata_decommission(
+        server: Option<FastStr>, on: Option<bool>,
+    ) -> Reply<i32, HbaseStrataDecommissionException>;
+    strata::strata_list_decommissioned() -> Reply<Vec<FastStr>, HbaseStrataListDecommissionedException>;
 }

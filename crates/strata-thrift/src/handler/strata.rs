@@ -140,6 +140,22 @@ pub(super) async fn strata_move_region(
         .await
 }
 
+pub(super) async fn strata_decommission(
+    h: &Handler,
+    server: Option<FastStr>,
+    on: Option<bool>,
+) -> Reply<i32, HbaseStrataDecommissionException> {
+    let server = server.unwrap_or_default();
+    h.run(move |s| ext::regions::decommission(s, &server, on.unwrap_or(true)))
+        .await
+}
+
+pub(super) async fn strata_list_decommissioned(
+    h: &Handler,
+) -> Reply<Vec<FastStr>, HbaseStrataListDecommissionedException> {
+    h.run(ext::regions::decommissioned).await
+}
+
 pub(super) async fn strata_balance(h: &Handler) -> Reply<i32, HbaseStrataBalanceException> {
     h.run(ext::regions::balance).await
 }

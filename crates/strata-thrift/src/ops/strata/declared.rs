@@ -51,4 +51,6 @@ declared_io_ia!(
     HbaseStrataMoveRegionException,
     HbaseStrataBalanceException,
     HbaseStrataBalanceSwitchException,
+    HbaseStrataDecommissionException,
+    HbaseStrataListDecommissionedException,
 );

@@ -131,6 +131,20 @@ pub fn balance(service: &Service) -> CallResult<i32> {
     Ok(i32::try_from(moved).unwrap_or(i32::MAX))
 }
 
+/// Decommissions (or recommissions) a server (cluster mode); answers how many regions moved.
+pub fn decommission(service: &Service, server: &str, on: bool) -> CallResult<i32> {
+    let admin = service.cluster_admin().map_err(from_service)?;
+    let moved = admin.decommission(server, on).map_err(from_service)?;
+    Ok(i32::try_from(moved).unwrap_or(i32::MAX))
+}
+
+/// The decommissioned servers (cluster mode).
+pub fn decommissioned(service: &Service) -> CallResult<Vec<FastStr>> {
+    let admin = service.cluster_admin().map_err(from_service)?;
+    let servers = admin.decommissioned().map_err(from_service)?;
+    Ok(servers.into_iter().map(FastStr::from_string).collect())
+}
+
 /// Turns the balancer on or off (cluster mode); answers whether it was on.
 pub fn balance_switch(service: &Service, on: bool) -> CallResult<bool> {
     let admin = service.cluster_admin().map_err(from_service)?;
