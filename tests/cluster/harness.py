@@ -70,7 +70,7 @@ class Server:
 
 
 class Cluster:
-    def __init__(self, name="test", lease_ttl_ms=2000):
+    def __init__(self, name="test", lease_ttl_ms=2000, extra_config=""):
         self.name = name
         self.tmp = tempfile.mkdtemp(prefix="strata-cluster-")
         self.etcd = _exports("etcd-env", "start")
@@ -84,7 +84,7 @@ class Cluster:
         self.started = 0  # servers started so far: each gets its own index, log and data
         self.config = os.path.join(self.tmp, "cluster.toml")
         with open(self.config, "w") as f:
-            f.write("[cluster]\nlease_ttl_ms = %d\n" % lease_ttl_ms)
+            f.write("[cluster]\nlease_ttl_ms = %d\n%s" % (lease_ttl_ms, extra_config))
 
     @property
     def etcd_endpoint(self):

@@ -140,3 +140,48 @@ def test_a_rolling_restart_through_decommission_shows_clients_no_error(cluster):
     assert writers.errors == 0, "a rolling restart must not fail client writes"
     lost = missing_rows(master.thrift, "t", writers.acked)
     assert not lost, lost[:5]
+
+
+def test_a_region_another_server_serves_splits_under_8_writers(cluster):
+    """Regions split where the catalog is written: `split` of a region a server other
+    than the master serves brings it to the master first; nothing is lost meanwhile."""
+    master = cluster.start_server(wait_for="listening on")
+    other = cluster.start_server()
+    shell(master.thrift, "balance_switch false")
+    shell(master.thrift, "create 's', 'cf'")
+    (name,) = encoded_regions(master.thrift, "s").values()
+    shell(master.thrift, "move '%s', '%s'" % (name, other.sid))
+    assert owners_of(cluster, "s") == {other.sid: 1}
+    writers = Writers(master.thrift, "s")
+    writers.start()
+    time.sleep(1.0)
+    shell(master.thrift, "split 's', 'n'")
+    time.sleep(1.0)
+    writers.stop()
+    assert len(encoded_regions(master.thrift, "s")) == 2
+    assert writers.errors == 0
+    lost = missing_rows(master.thrift, "s", writers.acked)
+    assert not lost, lost[:5]
+
+
+def test_a_region_that_outgrows_its_size_on_another_server_is_split_by_the_master():
+    cluster = Cluster(name="sp%d" % os.getpid(), extra_config="[engine]\nsplit_initial_mb = 1\n")
+    try:
+        master = cluster.start_server(wait_for="listening on")
+        other = cluster.start_server()
+        shell(master.thrift, "balance_switch false")
+        shell(master.thrift, "create 'a', 'cf'")
+        (name,) = encoded_regions(master.thrift, "a").values()
+        shell(master.thrift, "move '%s', '%s'" % (name, other.sid))
+        writers = Writers(master.thrift, "a", value_bytes=4096)
+        writers.start()
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and len(encoded_regions(master.thrift, "a")) < 2:
+            time.sleep(0.5)
+        writers.stop()
+        assert len(encoded_regions(master.thrift, "a")) >= 2, "the region never split"
+        assert writers.errors == 0
+        lost = missing_rows(master.thrift, "a", writers.acked)
+        assert not lost, lost[:5]
+    finally:
+        cluster.stop()

@@ -14,7 +14,8 @@ def region_of(row):
 
 
 class Writers:
-    def __init__(self, port, table, count=8, prefixes=b"cjpw"):
+    def __init__(self, port, table, count=8, prefixes=b"cjpw", value_bytes=0):
+        self.value_bytes = value_bytes
         self.port = port
         self.table = table
         self.count = count
@@ -46,7 +47,7 @@ class Writers:
         while not self.stop_flag.is_set():
             prefix = self.prefixes[(index + seq) % len(self.prefixes):][:1]
             row = b"%s-w%d-%07d" % (prefix, index, seq)
-            value = b"v%d" % seq
+            value = (b"v%d-" % seq).ljust(self.value_bytes, b"x")
             try:
                 if table is None:
                     conn, table = self._connect()

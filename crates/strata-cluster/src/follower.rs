@@ -105,6 +105,7 @@ pub fn round(ownership: &Ownership, service: &Service) {
             tracing::warn!(error = %e, "cannot reassign the regions of a dead server");
         }
         if let Some(moves) = ownership.moves() {
+            moves.split_requested();
             moves.balance_step();
         }
     } else if let Err(e) = directory.sync_with_catalog() {

@@ -70,6 +70,49 @@ impl ClusterMoves {
         }
     }
 
+    /// Splits the regions their owners asked the master to split (a region splits where
+    /// the catalog is written: it is brought here first, then split; the balancer spreads
+    /// its daughters). Each request is dropped once handled, split or not: an owner asks
+    /// again while the region stays too big.
+    pub fn split_requested(&self) {
+        let node = &self.ownership.node;
+        let Some(lead) = self.ownership.leadership.read().clone() else {
+            return;
+        };
+        let Ok(requests) = node.coord.split_requests() else {
+            return;
+        };
+        for id in requests {
+            if let Err(e) = self.split_one(id) {
+                tracing::warn!(region = id, error = %e, "requested split failed");
+            }
+            if let Err(e) = node.coord.clear_split_request(&lead, id) {
+                tracing::warn!(region = id, error = %e, "cannot drop a split request");
+            }
+        }
+    }
+
+    fn split_one(&self, id: u64) -> Result<()> {
+        let service = self
+            .service
+            .upgrade()
+            .ok_or_else(|| unavailable("closing"))?;
+        let table = self
+            .ownership
+            .view
+            .read()
+            .regions
+            .get(&id)
+            .map(|r| r.record.table.clone());
+        let Some(table) = table else {
+            return Ok(());
+        };
+        let table = TableName::parse(&table)?;
+        let (left, right) = service.split_region(&table, strata_server::SplitAt::Region(id))?;
+        tracing::info!(region = id, left, right, "region split on request");
+        Ok(())
+    }
+
     /// One balancing step if the balancer is on and its interval passed (the follower
     /// loop calls this on the master every round).
     pub fn balance_step(&self) {
@@ -258,6 +301,11 @@ impl ClusterAdmin for ClusterMoves {
             self.move_region(*region, Some(&target))?;
         }
         Ok(regions.len())
+    }
+
+    fn take_region(&self, region: u64) -> Result<()> {
+        let own = self.ownership.node.sid.clone();
+        self.move_region(region, Some(&own)).map(|_| ())
     }
 
     fn decommissioned(&self) -> Result<Vec<String>> {

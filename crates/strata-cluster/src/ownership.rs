@@ -23,6 +23,9 @@ use crate::node::ClusterNode;
 use crate::placement::{ClusterView, PeerConnector, Peers};
 use crate::recovered::DeadStreams;
 
+/// How long a server waits before asking again for the split of the same region.
+const SPLIT_ASK_INTERVAL: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The regions this server owns, and where the others are served.
 pub struct Ownership {
     pub(crate) node: Arc<ClusterNode>,
@@ -38,6 +41,8 @@ pub struct Ownership {
     pub(crate) released: Mutex<HashMap<u64, Epoch>>,
     /// Servers the master places no region on (HBase's decommissioned region servers).
     pub(crate) decommissioned: Mutex<std::collections::HashSet<String>>,
+    /// When this server last asked the master to split each region.
+    split_asked: Mutex<HashMap<u64, std::time::Instant>>,
     /// The master's moves and balancer, once it leads.
     moves: RwLock<Option<std::sync::Weak<crate::moves::ClusterMoves>>>,
 }
@@ -68,6 +73,7 @@ impl Ownership {
             dead: DeadStreams::default(),
             released: Mutex::new(HashMap::new()),
             moves: RwLock::new(None),
+            split_asked: Mutex::new(HashMap::new()),
             decommissioned: Mutex::new(std::collections::HashSet::new()),
         })
     }
@@ -170,6 +176,32 @@ pub(crate) fn unavailable(e: strata_coord::Error) -> strata_engine::Error {
 impl RegionRegistry for Ownership {
     fn placement(&self, claim: RegionClaim<'_>) -> Placement {
         self.place(claim)
+    }
+
+    fn splits_here(&self) -> bool {
+        self.is_master()
+    }
+
+    fn request_split(&self, claim: RegionClaim<'_>) {
+        let now = self.node.clock.now();
+        let mut asked = self.split_asked.lock();
+        let recent = asked
+            .get(&claim.id)
+            .is_some_and(|at| now.saturating_duration_since(*at) < SPLIT_ASK_INTERVAL);
+        if recent {
+            return;
+        }
+        match self.node.coord.request_split(&self.node.lease, claim.id) {
+            Ok(()) => {
+                asked.insert(claim.id, now);
+                tracing::info!(
+                    region = claim.id,
+                    table = claim.table,
+                    "asked the master to split a region"
+                );
+            }
+            Err(e) => tracing::warn!(region = claim.id, error = %e, "cannot ask for a split"),
+        }
     }
 
     fn released(&self, claim: RegionClaim<'_>) {

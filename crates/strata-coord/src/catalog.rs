@@ -64,3 +64,46 @@ impl<K: MetaKv> KvCoordinator<K> {
         Ok(format!("{}{name}", self.keys.catalog()))
     }
 }
+
+impl<K: MetaKv> KvCoordinator<K> {
+    /// Asks the master to split region `id` (its owner, while its lease is valid).
+    pub fn request_split(
+        &self,
+        lease: &crate::lease::Lease,
+        id: crate::keys::RegionId,
+    ) -> Result<()> {
+        let txn = Txn {
+            compares: Vec::new(),
+            ops: vec![put(
+                &self.keys.split_request(id),
+                b"{\"v\":1}".to_vec(),
+                None,
+            )],
+        };
+        self.leased_txn(lease, &txn).map(|_| ())
+    }
+
+    /// The regions whose split was asked for.
+    pub fn split_requests(&self) -> Result<Vec<crate::keys::RegionId>> {
+        let (kvs, _) = self.kv.range_prefix(&self.keys.split_requests())?;
+        kvs.iter()
+            .map(|kv| self.keys.region_id_of(&kv.key))
+            .collect()
+    }
+
+    /// Drops the request to split region `id` (master only).
+    pub fn clear_split_request(
+        &self,
+        master: &Leadership,
+        id: crate::keys::RegionId,
+    ) -> Result<()> {
+        let txn = Txn {
+            compares: Vec::new(),
+            ops: vec![Op::Delete {
+                key: self.keys.split_request(id),
+            }],
+        };
+        self.master_txn(master, txn, || format!("split request of region {id}"))
+            .map(|_| ())
+    }
+}

@@ -83,6 +83,15 @@ impl Keys {
         format!("{}catalog/", self.root)
     }
 
+    /// `/strata/<c>/splits/<rid>`: a region's owner asks the master to split it.
+    pub fn split_requests(&self) -> String {
+        format!("{}splits/", self.root)
+    }
+
+    pub fn split_request(&self, rid: RegionId) -> String {
+        format!("{}{rid:020}", self.split_requests())
+    }
+
     /// The region id at the end of a directory or owner key.
     pub fn region_id_of(&self, key: &str) -> Result<RegionId> {
         let digits = key.rsplit('/').next().unwrap_or_default();

@@ -33,6 +33,16 @@ pub trait RegionRegistry: Send + Sync + std::fmt::Debug {
     /// here again until it is assigned anew.
     fn released(&self, _region: RegionClaim<'_>) {}
 
+    /// Whether regions split on this server (cluster mode: only on the master, which
+    /// writes the catalog); elsewhere an automatic split is [`RegionRegistry::request_split`].
+    fn splits_here(&self) -> bool {
+        true
+    }
+
+    /// Asks the server that splits regions to split `region` (it outgrew its threshold
+    /// here). Asking twice is harmless.
+    fn request_split(&self, _region: RegionClaim<'_>) {}
+
     /// Edits of a claimed region that its engine's own WAL does not hold: those a dead
     /// previous owner logged in its (fenced) WAL, replayed as the region opens here.
     fn recovered_edits(
@@ -79,4 +89,8 @@ pub trait ClusterAdmin: Send + Sync + std::fmt::Debug {
 
     /// The decommissioned servers.
     fn decommissioned(&self) -> Result<Vec<String>>;
+
+    /// Brings region `region` to this server (the master), so it can be split or merged
+    /// here.
+    fn take_region(&self, region: u64) -> Result<()>;
 }

@@ -123,6 +123,11 @@ impl Splitter {
             return;
         }
         let id = region.id();
+        if !self.directory.splits_here() {
+            // Cluster mode on a server that is not master: the master splits it.
+            self.directory.request_split(table, id);
+            return;
+        }
         if !self.splitting.lock().insert(id) {
             return; // already under way
         }

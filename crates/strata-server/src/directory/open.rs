@@ -64,6 +64,18 @@ impl RegionOpener {
         }
     }
 
+    /// Whether regions split on this server (see `RegionRegistry::splits_here`).
+    pub(crate) fn splits_here(&self) -> bool {
+        self.registry.as_ref().is_none_or(|r| r.splits_here())
+    }
+
+    /// Asks the server that splits regions to split `entry` of `table`.
+    pub(crate) fn request_split(&self, table: &str, entry: &RegionEntry) {
+        if let Some(registry) = &self.registry {
+            registry.request_split(claim_of(table, entry));
+        }
+    }
+
     /// Tells the registry region `entry` of `table` was released here for a move.
     pub(crate) fn released(&self, table: &str, entry: &RegionEntry) {
         if let Some(registry) = &self.registry {

@@ -135,3 +135,33 @@ impl TableDirectory {
         }
     }
 }
+
+impl TableDirectory {
+    /// Whether regions split on this server (cluster mode: only on the master).
+    pub(crate) fn splits_here(&self) -> bool {
+        self.opener.splits_here()
+    }
+
+    /// Asks the server that splits regions to split region `id` of `table`.
+    pub(crate) fn request_split(&self, table: &TableName, id: u64) {
+        let Ok(state) = self.table(table) else {
+            return;
+        };
+        if let Some(open) = state.regions.iter().find(|r| r.entry.id == id) {
+            self.opener.request_split(&table.to_string(), &open.entry);
+        }
+    }
+
+    /// The id of the region `at` names in `table`, and whether it is served here.
+    pub fn locate_split(&self, table: &TableName, at: &crate::SplitAt) -> Result<(u64, bool)> {
+        let state = self.table(table)?;
+        let open = match at {
+            crate::SplitAt::Region(id) => state.regions.iter().find(|r| r.entry.id == *id),
+            crate::SplitAt::Key(key) => state.regions.get(state.region_index_for(key)),
+        };
+        let open = open.ok_or_else(|| {
+            crate::error::ServiceError::InvalidArgument(format!("no such region in {table}"))
+        })?;
+        Ok((open.entry.id, open.local().is_some()))
+    }
+}

@@ -136,11 +136,27 @@ impl Service {
 
     /// Splits a region in two; returns the daughters' ids.
     pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
+        self.bring_here(table, &at)?;
         self.splitter.split(table, at)
+    }
+
+    /// Cluster mode: brings the region `at` names to this server (the master) first, since
+    /// regions split where the catalog is written.
+    fn bring_here(&self, table: &TableName, at: &SplitAt) -> Result<()> {
+        let Ok(admin) = self.cluster_admin() else {
+            return Ok(());
+        };
+        let (id, here) = self.directory.locate_split(table, at)?;
+        if !here {
+            admin.take_region(id)?;
+        }
+        Ok(())
     }
 
     /// Merges two adjacent regions into one; returns its id.
     pub fn merge_regions(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
+        self.bring_here(table, &SplitAt::Region(a))?;
+        self.bring_here(table, &SplitAt::Region(b))?;
         self.splitter.merge(table, a, b)
     }
 }
