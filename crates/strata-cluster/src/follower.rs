@@ -108,6 +108,7 @@ pub fn round(ownership: &Ownership, service: &Service) {
             moves.split_requested();
             moves.balance_step();
         }
+        ownership.retire_replayed_streams(&regions);
     } else if let Err(e) = directory.sync_with_catalog() {
         tracing::warn!(error = %e, "cannot follow the catalog");
     }

@@ -22,6 +22,7 @@ pub mod ownership;
 pub mod placement;
 pub mod proxy;
 pub mod recovered;
+pub mod retire;
 pub mod status;
 pub mod takeover;
 

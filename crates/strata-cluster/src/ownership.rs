@@ -41,6 +41,9 @@ pub struct Ownership {
     pub(crate) released: Mutex<HashMap<u64, Epoch>>,
     /// Servers the master places no region on (HBase's decommissioned region servers).
     pub(crate) decommissioned: Mutex<std::collections::HashSet<String>>,
+    /// Sealed dead streams to retire once every region is served again (`retire.rs`).
+    pub(crate) to_retire: Mutex<Vec<(strata_objstore::StreamId, u64)>>,
+    pub(crate) last_retire_look: Mutex<Option<std::time::Instant>>,
     /// When this server last asked the master to split each region.
     split_asked: Mutex<HashMap<u64, std::time::Instant>>,
     /// The master's moves and balancer, once it leads.
@@ -74,6 +77,8 @@ impl Ownership {
             released: Mutex::new(HashMap::new()),
             moves: RwLock::new(None),
             split_asked: Mutex::new(HashMap::new()),
+            to_retire: Mutex::new(Vec::new()),
+            last_retire_look: Mutex::new(None),
             decommissioned: Mutex::new(std::collections::HashSet::new()),
         })
     }
@@ -94,6 +99,16 @@ impl Ownership {
             .read()
             .as_ref()
             .and_then(std::sync::Weak::upgrade)
+    }
+
+    /// Notes sealed dead streams, to retire once their regions are served again.
+    pub(crate) fn note_sealed(&self, sealed: Vec<(strata_objstore::StreamId, u64)>) {
+        let mut pending = self.to_retire.lock();
+        for stream in sealed {
+            if !pending.iter().any(|(s, _)| *s == stream.0) {
+                pending.push(stream);
+            }
+        }
     }
 
     /// True while this server is master.

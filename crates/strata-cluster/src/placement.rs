@@ -155,7 +155,8 @@ impl Ownership {
         if orphans.is_empty() {
             return Ok(0);
         }
-        seal_dead_streams(&self.node)?;
+        let sealed = seal_dead_streams(&self.node)?;
+        self.note_sealed(sealed);
         let mut assigned = 0;
         for region in orphans {
             let excluded = self.decommissioned.lock().clone();

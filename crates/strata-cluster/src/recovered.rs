@@ -4,7 +4,8 @@
 //! reads. A stream is fenced by the master before it assigns the dead server's regions,
 //! so its replayable objects are final when they are read here.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 
 use parking_lot::Mutex;
 use strata_engine::codec::WalEdit;
@@ -16,37 +17,39 @@ use strata_objstore::{
 use crate::node::ClusterNode;
 use crate::takeover::stream_name;
 
-/// Edits of dead servers' streams, by region, read on first need.
+/// Edits of dead servers' streams, by stream and region, read on first need.
 #[derive(Default)]
 pub struct DeadStreams {
-    state: Mutex<Loaded>,
-}
-
-#[derive(Default)]
-struct Loaded {
-    /// Streams read so far.
-    read: HashSet<StreamId>,
-    /// Their edits by region, in stream order.
-    by_region: HashMap<u64, Vec<WalEdit>>,
+    read: Mutex<HashMap<StreamId, HashMap<u64, Vec<WalEdit>>>>,
 }
 
 impl DeadStreams {
-    /// The edits of `region` in every fenced, unretired stream but this server's own.
-    /// Streams not read yet are read first.
+    /// The edits of `region` in every fenced, unretired stream but this server's own, in
+    /// stream order. Streams not read yet are read first; streams retired since are
+    /// forgotten.
     pub fn take(&self, node: &ClusterNode, region: u64) -> strata_engine::Result<Vec<WalEdit>> {
-        let mut state = self.state.lock();
-        for (stream, first_id) in fenced_streams(node)? {
-            if state.read.insert(stream) {
-                let by_region = &mut state.by_region;
-                let deps = deps(node);
-                replay_stream(&node.store, stream, first_id, &deps, &mut |edit| {
-                    by_region.entry(edit.region_id).or_default().push(edit);
-                    Ok(())
-                })?;
+        let fenced = fenced_streams(node)?;
+        let mut read = self.read.lock();
+        read.retain(|stream, _| fenced.iter().any(|(s, _)| s == stream));
+        let mut edits = Vec::new();
+        for (stream, first_id) in fenced {
+            let by_region = match read.entry(stream) {
+                Entry::Occupied(read) => read.into_mut(),
+                Entry::Vacant(slot) => {
+                    let mut by_region: HashMap<u64, Vec<WalEdit>> = HashMap::new();
+                    replay_stream(&node.store, stream, first_id, &deps(node), &mut |edit| {
+                        by_region.entry(edit.region_id).or_default().push(edit);
+                        Ok(())
+                    })?;
+                    slot.insert(by_region)
+                }
+            };
+            // Cloned, not taken: a region whose open fails after this is opened again.
+            if let Some(found) = by_region.get(&region) {
+                edits.extend(found.iter().cloned());
             }
         }
-        // Cloned, not taken: a region whose open fails after this is opened again later.
-        Ok(state.by_region.get(&region).cloned().unwrap_or_default())
+        Ok(edits)
     }
 }
 

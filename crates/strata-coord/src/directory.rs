@@ -123,6 +123,22 @@ impl<K: MetaKv> KvCoordinator<K> {
         }))
     }
 
+    /// Who serves each region now (every `/own/` key, one range read).
+    pub fn owners(&self) -> Result<Vec<(RegionId, Owner)>> {
+        let (kvs, _) = self.kv.range_prefix(&self.keys.owners())?;
+        kvs.iter()
+            .map(|kv| {
+                let record: OwnerRecord = decode(&kv.key, &kv.value)?;
+                let owner = Owner {
+                    sid: record.sid,
+                    incarnation: record.incarnation,
+                    epoch: record.epoch,
+                };
+                Ok((self.keys.region_id_of(&kv.key)?, owner))
+            })
+            .collect()
+    }
+
     /// Advances (region, family)'s manifest pointer if the region is still at `epoch`.
     pub fn commit_manifest(
         &self,

@@ -1,0 +1,72 @@
+//! Retiring dead servers' WAL streams, so recoveries stop reading them. A stream sealed by
+//! the master holds edits only of the regions its server served when it died (a region it
+//! gave up earlier was flushed when it was released). Those regions were reassigned after
+//! the seal, and each new owner replayed its sections and flushed before serving. So once
+//! every region of the catalog is served by a live server at its current epoch, no region
+//! needs the stream any more: the master records it as replayed (`/wal/<stream>`), and
+//! region opens skip it from then on.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use strata_coord::Owner;
+
+use crate::ownership::Ownership;
+use crate::takeover::{retire_streams, seal_dead_streams};
+
+/// How often the master looks for dead streams left unretired (a previous master died
+/// before retiring them): each look lists the store's streams.
+const LOOK_INTERVAL: Duration = Duration::from_secs(10);
+
+impl Ownership {
+    /// The master's pass (every follower round): retires the sealed streams once every
+    /// region in `regions` (the catalog's) is served by a live server at its epoch.
+    pub fn retire_replayed_streams(&self, regions: &[u64]) {
+        let Some(lead) = self.leadership.read().clone() else {
+            return;
+        };
+        self.look_for_unretired();
+        let pending = self.to_retire.lock().clone();
+        if pending.is_empty() || !self.all_served(regions) {
+            return;
+        }
+        match retire_streams(&self.node, &lead, &pending) {
+            Ok(()) => {
+                let names: Vec<String> = pending.iter().map(|(s, _)| s.to_string()).collect();
+                tracing::info!(streams = ?names, "dead streams retired: every region was reopened and flushed");
+                self.to_retire.lock().retain(|s| !pending.contains(s));
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot retire dead streams"),
+        }
+    }
+
+    /// Now and then, the dead streams no master retired (sealing any still open).
+    fn look_for_unretired(&self) {
+        let now = self.node.clock.now();
+        let mut last = self.last_retire_look.lock();
+        if last.is_some_and(|at| now.saturating_duration_since(at) < LOOK_INTERVAL) {
+            return;
+        }
+        *last = Some(now);
+        match seal_dead_streams(&self.node) {
+            Ok(sealed) => self.note_sealed(sealed),
+            Err(e) => tracing::warn!(error = %e, "cannot list dead streams"),
+        }
+    }
+
+    /// True when every region is claimed by a live server at its current epoch.
+    fn all_served(&self, regions: &[u64]) -> bool {
+        let Ok(owners) = self.node.coord.owners() else {
+            return false;
+        };
+        let owners: HashMap<u64, Owner> = owners.into_iter().collect();
+        let view = self.view.read();
+        let live: HashSet<&String> = view.live.keys().collect();
+        regions.iter().all(|id| {
+            let (Some(owner), Some(region)) = (owners.get(id), view.regions.get(id)) else {
+                return false;
+            };
+            live.contains(&owner.sid) && owner.epoch == region.epoch
+        })
+    }
+}
