@@ -107,7 +107,7 @@ impl PeerClient {
             // The caller waits until it gets this; if it is gone, nobody needs it.
             let _ = tx.send(answer);
         });
-        match rx.recv() {
+        match wait_blocking(|| rx.recv()) {
             Ok(Ok(Ok(response))) => Ok(response.into_inner()),
             Ok(Ok(Err(status))) => Err(status_to_error(&self.address, &status)),
             Ok(Err(_)) => Err(self.unavailable(format!("no answer within {deadline:?}"))),
@@ -193,6 +193,21 @@ impl RegionPeer for PeerClient {
         let request = c::chunk_to_msg(table, chunk);
         let answer = self.call(|mut client| async move { client.scan_chunk(request).await })?;
         self.decoded(c::rows_from_msg(answer.rows))
+    }
+}
+
+/// Runs `wait` (a blocking wait for a peer's answer). On a worker of a multi-threaded
+/// runtime (a network server answering a point read on its own task) it tells the runtime
+/// first, which moves the worker's other tasks elsewhere: otherwise every request waiting
+/// on a peer would hold a worker, and a few of them would stall the server.
+fn wait_blocking<T>(wait: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    let multi_threaded =
+        Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
+    if multi_threaded {
+        tokio::task::block_in_place(wait)
+    } else {
+        wait()
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod engine_wal;
 mod format;
+mod inside_runtime;
 mod model;
 mod probe;
 mod protocol;
