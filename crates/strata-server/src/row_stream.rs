@@ -11,7 +11,7 @@ use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::names::TableName;
 use crate::remote::{RegionRows, RegionSource};
-use crate::table::OpenRegion;
+use crate::table::{OpenRegion, TableState};
 
 /// Rows of one `Scan`, in scan order, read from each region in turn.
 pub struct RowStream {
@@ -21,6 +21,18 @@ pub struct RowStream {
 }
 
 impl RowStream {
+    /// The rows of `scan` from `regions` in key order (reversed for a reversed scan).
+    fn new(scan: Scan, mut regions: VecDeque<RegionSource>) -> RowStream {
+        if scan.reversed {
+            regions = regions.into_iter().rev().collect();
+        }
+        RowStream {
+            scan,
+            pending: regions,
+            current: None,
+        }
+    }
+
     /// The next row, or `None` at the end of the scan.
     pub fn next_row(&mut self) -> Result<Option<RowResult>> {
         loop {
@@ -42,30 +54,19 @@ impl TableDirectory {
     /// Streams the rows of `scan` (its `limit` is applied per region; callers that filter
     /// rows count them themselves). Only the regions the scan's row range touches are read.
     pub fn scan_rows(self: &Arc<Self>, table: &TableName, scan: Scan) -> Result<RowStream> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        for family in scan.columns.keys() {
-            state.check_family(family)?;
-        }
+        let state = self.scannable(table, &scan)?;
         let (low, high) = if scan.reversed {
             (&scan.stop_row, &scan.start_row)
         } else {
             (&scan.start_row, &scan.stop_row)
         };
-        let mut pending: VecDeque<RegionSource> = state
+        let pending: VecDeque<RegionSource> = state
             .regions
             .iter()
             .filter(|r| overlaps(r, low, high, scan.reversed))
             .map(|r| RegionSource::of(self, &state, r))
             .collect();
-        if scan.reversed {
-            pending = pending.into_iter().rev().collect();
-        }
-        Ok(RowStream {
-            scan,
-            pending,
-            current: None,
-        })
+        Ok(RowStream::new(scan, pending))
     }
 
     /// The rows of `scan` in the regions here overlapping `[start, end)` (empty: open), for
@@ -77,11 +78,7 @@ impl TableDirectory {
         start: &[u8],
         end: &[u8],
     ) -> Result<RowStream> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        for family in scan.columns.keys() {
-            state.check_family(family)?;
-        }
+        let state = self.scannable(table, &scan)?;
         let mut pending = VecDeque::new();
         for r in state
             .regions
@@ -91,14 +88,17 @@ impl TableDirectory {
             let region = r.local_or_unavailable(table)?;
             pending.push_back(RegionSource::Local(std::sync::Arc::clone(region)));
         }
-        if scan.reversed {
-            pending = pending.into_iter().rev().collect();
+        Ok(RowStream::new(scan, pending))
+    }
+
+    /// The table's state if `scan` may read it: enabled, and every family it names exists.
+    fn scannable(&self, table: &TableName, scan: &Scan) -> Result<Arc<TableState>> {
+        let state = self.table(table)?;
+        state.check_enabled()?;
+        for family in scan.columns.keys() {
+            state.check_family(family)?;
         }
-        Ok(RowStream {
-            scan,
-            pending,
-            current: None,
-        })
+        Ok(state)
     }
 }
 
