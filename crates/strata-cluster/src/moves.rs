@@ -273,7 +273,17 @@ impl ClusterAdmin for ClusterMoves {
     }
 
     fn decommission(&self, server: &str, on: bool) -> Result<usize> {
+        let lead = self
+            .ownership
+            .leadership
+            .read()
+            .clone()
+            .ok_or_else(|| unavailable("only the master decommissions servers"))?;
+        let coord = &self.ownership.node.coord;
         if !on {
+            coord
+                .set_decommissioned(&lead, server, false)
+                .map_err(unavailable)?;
             self.ownership.decommissioned.lock().remove(server);
             return Ok(0);
         }
@@ -283,6 +293,10 @@ impl ClusterAdmin for ClusterMoves {
                 "no live server {server}"
             )));
         }
+        // In etcd first: a master elected meanwhile keeps regions off it too.
+        coord
+            .set_decommissioned(&lead, server, true)
+            .map_err(unavailable)?;
         self.ownership
             .decommissioned
             .lock()

@@ -88,6 +88,13 @@ impl Ownership {
                 live.insert(server.sid, endpoints);
             }
         }
+        // Marks of servers that are gone are ignored: server ids are never reused.
+        let decommissioned = coord
+            .decommissioned_servers()?
+            .into_iter()
+            .filter(|sid| live.contains_key(sid))
+            .collect();
+        *self.decommissioned.lock() = decommissioned;
         *self.view.write() = ClusterView { regions, live };
         Ok(())
     }

@@ -107,3 +107,33 @@ impl<K: MetaKv> KvCoordinator<K> {
             .map(|_| ())
     }
 }
+
+impl<K: MetaKv> KvCoordinator<K> {
+    /// Marks server `sid` decommissioned (`on`) or not (master only): the mark outlives
+    /// the master, so the next one keeps regions off the server too.
+    pub fn set_decommissioned(&self, master: &Leadership, sid: &str, on: bool) -> Result<()> {
+        check_name("server id", sid)?;
+        let key = format!("{}{sid}", self.keys.decommissioned());
+        let op = if on {
+            put(&key, b"{\"v\":1}".to_vec(), None)
+        } else {
+            Op::Delete { key }
+        };
+        let txn = Txn {
+            compares: Vec::new(),
+            ops: vec![op],
+        };
+        self.master_txn(master, txn, || format!("decommission mark of {sid}"))
+            .map(|_| ())
+    }
+
+    /// The servers marked decommissioned.
+    pub fn decommissioned_servers(&self) -> Result<Vec<String>> {
+        let prefix = self.keys.decommissioned();
+        let (kvs, _) = self.kv.range_prefix(&prefix)?;
+        Ok(kvs
+            .into_iter()
+            .map(|kv| kv.key[prefix.len()..].to_string())
+            .collect())
+    }
+}

@@ -83,6 +83,11 @@ impl Keys {
         format!("{}catalog/", self.root)
     }
 
+    /// `/strata/<c>/decommissioned/<sid>`: servers the master places no region on.
+    pub fn decommissioned(&self) -> String {
+        format!("{}decommissioned/", self.root)
+    }
+
     /// `/strata/<c>/splits/<rid>`: a region's owner asks the master to split it.
     pub fn split_requests(&self) -> String {
         format!("{}splits/", self.root)

@@ -45,3 +45,23 @@ fn only_the_current_master_writes_the_catalog_and_others_see_it() {
         .put_catalog_entry(&lead, "table/a/b", Vec::new())
         .is_err());
 }
+
+#[test]
+fn a_decommission_mark_outlives_its_master_and_only_a_master_sets_it() {
+    let cluster = Cluster::new();
+    let m1 = Server::start(&cluster, "m1");
+    let lead = elect(&m1);
+    m1.coord.set_decommissioned(&lead, "s7", true).unwrap();
+    let stale = Leadership {
+        term: lead.term + 1_000,
+        ..lead.clone()
+    };
+    assert!(m1.coord.set_decommissioned(&stale, "s8", true).is_err());
+    // The master leaves; the next one reads the mark.
+    m1.coord.resign(&lead).unwrap();
+    let m2 = Server::start(&cluster, "m2");
+    let lead2 = elect(&m2);
+    assert_eq!(m2.coord.decommissioned_servers().unwrap(), ["s7"]);
+    m2.coord.set_decommissioned(&lead2, "s7", false).unwrap();
+    assert!(m2.coord.decommissioned_servers().unwrap().is_empty());
+}
