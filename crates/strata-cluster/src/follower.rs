@@ -94,13 +94,7 @@ pub fn round(ownership: &Ownership, service: &Service) {
     }
     let directory = service.directory();
     if ownership.is_master() {
-        let regions: Vec<u64> = directory
-            .list_tables()
-            .iter()
-            .filter_map(|t| directory.table_regions(t).ok())
-            .flatten()
-            .map(|r| r.id)
-            .collect();
+        let regions = crate::moves::regions_of(service);
         if let Err(e) = ownership.assign_orphans(&regions) {
             tracing::warn!(error = %e, "cannot reassign the regions of a dead server");
         }

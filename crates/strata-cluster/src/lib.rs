@@ -1,14 +1,20 @@
-//! Strata's cluster mode (`docs/cluster.md`): servers on etcd and an S3-compatible object
-//! store. This first stage is active/standby: every server joins, one is elected master
-//! and serves every region from the object store, the others pass their clients'
-//! connections through to it, and when it dies one of them takes over by sealing its WAL
-//! stream and replaying it. No data is copied: every durable byte is an object.
+//! Strata's cluster mode (`docs/cluster.md`, RFC 0008): servers on etcd and an
+//! S3-compatible object store, every durable byte an object. Regions are spread over the
+//! servers; the elected master writes the catalog, assigns, moves and splits regions, and is
+//! the clients' entry (the others pass their clients' connections through to it). When a
+//! server dies its WAL stream is sealed and its regions reopen elsewhere, replaying their
+//! sections. No data is copied.
 //!
 //! - [`node`]: joining (etcd, store probe, lease, keepalive) and the election;
-//! - [`takeover`]: sealing dead streams and opening the engine on the store;
+//! - [`catalog`]: the service's catalog in etcd;
 //! - [`ownership`]: regions owned, with epochs (the registry and the manifest pointers);
-//! - [`maintenance`]: the master's housekeeping (a short live WAL, its progress in etcd);
-//! - [`proxy`]: a standby's pass-through to the master;
+//! - [`placement`]: where each region is served, and the master's assignments;
+//! - [`recovered`], [`retire`]: replaying a dead server's stream per region, and retiring it;
+//! - [`moves`]: moves, the balancer, decommissioning, split requests;
+//! - [`follower`]: the loop that keeps a server in step with the cluster;
+//! - [`takeover`]: sealing dead streams and pointing the engine at the store;
+//! - [`maintenance`]: a server's housekeeping (a short live WAL, its progress in etcd);
+//! - [`proxy`]: passing client connections to the master;
 //! - [`status`]: `strata cluster status`.
 
 pub mod catalog;

@@ -184,7 +184,7 @@ impl ClusterMoves {
 }
 
 /// Every region the catalog lists (a dropped table's regions stay in the directory).
-fn regions_of(service: &Service) -> Vec<u64> {
+pub(crate) fn regions_of(service: &Service) -> Vec<u64> {
     let directory = service.directory();
     directory
         .list_tables()

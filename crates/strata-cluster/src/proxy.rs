@@ -1,4 +1,4 @@
-//! A standby's client ports: each connection is passed through to the same API on the
+//! The client ports of a server that is not master: each connection is passed through to the same API on the
 //! current master, so clients may use any server's address. A connection made while no
 //! master is known is closed at once (the client reconnects).
 

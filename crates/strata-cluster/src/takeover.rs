@@ -1,13 +1,12 @@
-//! What a server does between winning the election and serving: seal the WAL streams of
-//! the servers that served before it, and open the engine on the object store so that it
-//! replays exactly those streams.
+//! Dead servers' WAL streams and the engine on the object store: the master seals the
+//! streams of servers that are gone before it reassigns their regions, records them as
+//! replayed once those regions serve again (`retire.rs`), and every server opens its
+//! engine on the store.
 //!
 //! A stream needs sealing when its server is gone (not in the membership list), it is
-//! not this server's, and no earlier master recorded it as replayed. Sealing is the
-//! fence object (`strata_objstore::fence_stream`): whatever the dead server stored below
-//! it is replayed, and anything it tries later is refused. After the takeover has opened
-//! and flushed every region, [`retire_streams`] records the streams as replayed so the
-//! next takeover skips them.
+//! not this server's, and it is not recorded as replayed. Sealing is the fence object
+//! (`strata_objstore::fence_stream`): whatever the dead server stored below it is
+//! replayed by the regions' new owners, and anything it tries later is refused.
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -104,12 +103,12 @@ pub fn retire_streams(
 }
 
 /// Points `engine` at the object store: tables' files as objects (with local copies of
-/// this server's own writes under `cache_dir`), the WAL as this server's stream replaying
-/// `replay`, and manifests by pointer through `ownership`.
+/// this server's own writes under `cache_dir`), the WAL as this server's stream, and
+/// manifests by pointer through `ownership`. The engine replays no stream as it opens:
+/// each region replays a dead owner's edits as it opens here (`recovered.rs`).
 pub fn cluster_engine_options(
     node: &ClusterNode,
     mut engine: EngineOptions,
-    replay: Vec<(StreamId, u64)>,
     ownership: Arc<Ownership>,
     progress: Arc<StreamProgress>,
     cache_dir: PathBuf,
@@ -126,7 +125,7 @@ pub fn cluster_engine_options(
     ));
     engine.wal_backend = Some(Arc::new(
         ObjectWalOpener::new(node.store.clone(), node.stream(), deps)
-            .replaying(replay)
+            .replaying(Vec::new())
             .with_progress(progress)
             .with_ack_gate(node.ack_gate()),
     ));

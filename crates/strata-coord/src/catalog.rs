@@ -76,7 +76,7 @@ impl<K: MetaKv> KvCoordinator<K> {
             compares: Vec::new(),
             ops: vec![put(
                 &self.keys.split_request(id),
-                b"{\"v\":1}".to_vec(),
+                crate::records::version_only(),
                 None,
             )],
         };
@@ -115,7 +115,7 @@ impl<K: MetaKv> KvCoordinator<K> {
         check_name("server id", sid)?;
         let key = format!("{}{sid}", self.keys.decommissioned());
         let op = if on {
-            put(&key, b"{\"v\":1}".to_vec(), None)
+            put(&key, crate::records::version_only(), None)
         } else {
             Op::Delete { key }
         };

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::keys::RegionId;
 
-/// The only value format version so far.
-pub const FORMAT_VERSION: u32 = 1;
+/// The value format version, in every record's `"v"`. 2 since regions are spread over
+/// servers: a server's `addr` names its internal RPC port too, and the catalog lives under
+/// `/catalog/`. Version 1 (active/standby) is refused.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// `/servers/<sid>`: a live server. Its incarnation is the key's create revision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -157,17 +159,22 @@ mod tests {
         let text = String::from_utf8(bytes.clone()).unwrap();
         assert_eq!(
             text,
-            r#"{"v":1,"table":"default:t","start":"6100","end":"","state":"open","owner":"rs1"}"#
+            r#"{"v":2,"table":"default:t","start":"6100","end":"","state":"open","owner":"rs1"}"#
         );
         assert_eq!(decode::<RegionRecord>("/k", &bytes).unwrap(), record);
     }
 
     #[test]
     fn unknown_versions_and_garbage_are_corruption() {
-        let err = decode::<ManifestPointer>("/k", br#"{"v":2,"manifest":1,"epoch":1}"#);
-        assert!(matches!(err, Err(Error::Corruption { .. })));
+        for other in [
+            br#"{"v":1,"manifest":1,"epoch":1}"#,
+            br#"{"v":3,"manifest":1,"epoch":1}"#,
+        ] {
+            let err = decode::<ManifestPointer>("/k", other);
+            assert!(matches!(err, Err(Error::Corruption { .. })));
+        }
         assert!(decode::<ManifestPointer>("/k", b"nope").is_err());
-        let odd = br#"{"v":1,"table":"t","start":"abc","end":"","state":"offline"}"#;
+        let odd = br#"{"v":2,"table":"t","start":"abc","end":"","state":"offline"}"#;
         assert!(decode::<RegionRecord>("/k", odd).is_err());
     }
 }
@@ -182,4 +189,9 @@ pub struct StreamRecord {
     pub state: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_live_id: Option<u64>,
+}
+
+/// A value that is only its format version (`{"v":N}`): a mark whose key says it all.
+pub fn version_only() -> Vec<u8> {
+    format!("{{\"v\":{FORMAT_VERSION}}}").into_bytes()
 }

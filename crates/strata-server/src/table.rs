@@ -55,6 +55,8 @@ pub struct TableState {
     pub record: TableRecord,
     /// Sorted by start key; together they cover every row.
     pub regions: Vec<OpenRegion>,
+    /// A digest of `record`, computed once: every request forwarded to a peer names it.
+    schema: u64,
 }
 
 /// A table's regions as adapters report them.
@@ -77,12 +79,22 @@ pub struct TableDescriptor {
 }
 
 impl TableState {
+    /// The table's state: its catalog record and its regions (sorted by start key).
+    pub fn new(name: TableName, record: TableRecord, regions: Vec<OpenRegion>) -> TableState {
+        let encoded = crate::catalog::encode_table(&record);
+        let crc = strata_engine::util::crc::crc32c(&encoded);
+        TableState {
+            name,
+            record,
+            regions,
+            schema: (u64::from(crc) << 32) | (encoded.len() as u64 & 0xffff_ffff),
+        }
+    }
+
     /// A digest of the table's catalog record: two servers with the same digest see the
     /// same families, state and regions (see [`PeerTable`]).
     pub fn schema(&self) -> u64 {
-        let encoded = crate::catalog::encode_table(&self.record);
-        let crc = strata_engine::util::crc::crc32c(&encoded);
-        (u64::from(crc) << 32) | (encoded.len() as u64 & 0xffff_ffff)
+        self.schema
     }
 
     /// The table as a request forwarded to a peer names it.

@@ -145,9 +145,5 @@ pub(crate) fn open_table(
         });
     }
     regions.sort_by(|a, b| a.entry.start_key.cmp(&b.entry.start_key));
-    Ok(TableState {
-        name,
-        record,
-        regions,
-    })
+    Ok(TableState::new(name, record, regions))
 }

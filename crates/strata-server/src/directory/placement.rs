@@ -27,11 +27,11 @@ impl TableDirectory {
             let (regions, changed, error) = self.place_regions(&state);
             if changed > 0 {
                 moved += changed;
-                self.publish(TableState {
-                    name: state.name.clone(),
-                    record: state.record.clone(),
+                self.publish(TableState::new(
+                    state.name.clone(),
+                    state.record.clone(),
                     regions,
-                });
+                ));
             }
             first_error = first_error.or(error);
         }
@@ -111,11 +111,11 @@ impl TableDirectory {
         let mut regions = super::same_regions(&state);
         regions[index].location =
             RegionLocation::Peer(Arc::new(crate::remote::Unplaced { region: id }));
-        self.publish(TableState {
-            name: state.name.clone(),
-            record: state.record.clone(),
+        self.publish(TableState::new(
+            state.name.clone(),
+            state.record.clone(),
             regions,
-        });
+        ));
         tracing::info!(table = %table, region = id, "region released for a move");
         Ok(())
     }

@@ -182,11 +182,7 @@ impl TableDirectory {
         self.catalog.put_table(&state.name, &record)?;
         let mut regions = same_regions(state);
         regions.splice(replaced, opened);
-        self.publish(TableState {
-            name: state.name.clone(),
-            record,
-            regions,
-        });
+        self.publish(TableState::new(state.name.clone(), record, regions));
         for source in sources {
             self.engine.retire_region(source.id());
         }

@@ -93,11 +93,11 @@ impl TableDirectory {
         record: TableRecord,
         state: &crate::table::TableState,
     ) {
-        self.publish(crate::table::TableState {
-            name: name.clone(),
+        self.publish(crate::table::TableState::new(
+            name.clone(),
             record,
-            regions: same_regions(state),
-        });
+            same_regions(state),
+        ));
     }
 
     /// Closes (flushing) and reopens every region of a disabled table with the new families,

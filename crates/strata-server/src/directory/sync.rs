@@ -73,11 +73,7 @@ impl TableDirectory {
             .filter(|r| !record.regions.contains(&r.entry));
         self.close_local(gone);
         regions.sort_by(|a, b| a.entry.start_key.cmp(&b.entry.start_key));
-        Ok(TableState {
-            name: state.name.clone(),
-            record,
-            regions,
-        })
+        Ok(TableState::new(state.name.clone(), record, regions))
     }
 
     /// Closes the regions among `regions` served here (flushing them).

@@ -133,11 +133,7 @@ impl TableDirectory {
         let mut record = state.record.clone();
         record.enabled = enabled;
         self.catalog.put_table(name, &record)?;
-        self.publish(TableState {
-            name: name.clone(),
-            record,
-            regions: same_regions(&state),
-        });
+        self.publish(TableState::new(name.clone(), record, same_regions(&state)));
         Ok(())
     }
 

@@ -51,7 +51,6 @@ impl Member {
         service.engine = cluster_engine_options(
             &node,
             service.engine.clone(),
-            Vec::new(),
             Arc::clone(&ownership),
             Arc::clone(&progress),
             cache_dir(config),
