@@ -29,6 +29,7 @@ fn peer_service() -> Service {
         .method(unary("mutate_if", "MutateIf"))
         .method(unary("scan_chunk", "ScanChunk"))
         .method(unary("maintain", "Maintain"))
+        .method(unary("admin", "Admin"))
         .build()
 }
 

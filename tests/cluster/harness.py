@@ -149,7 +149,7 @@ class Cluster:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             master = self.master()
-            if master is not None and master is not other_than and "listening on" in master.log():
+            if master is not None and master is not other_than and "acting as master" in master.log():
                 return master
             time.sleep(0.05)
         raise AssertionError("no master within %d s" % timeout)

@@ -1,5 +1,6 @@
 """happybase's and the Bigtable client's compatibility suites against a 3-server cluster,
-through one standby's endpoint (the standby passes the connections to the master)."""
+through the endpoint of a server that is not master (it routes data requests to the
+regions' owners and sends administration to the master)."""
 
 import json
 import os
@@ -42,7 +43,7 @@ def check_status_pages(cluster, endpoint):
 def test_compatibility_suites_pass_through_one_endpoint_of_a_3_server_cluster():
     cluster = Cluster(name="compat%d" % os.getpid())
     try:
-        cluster.start_server(wait_for="listening on")
+        cluster.start_server(wait_for="acting as master")
         endpoint = cluster.start_server()
         cluster.start_server()
         env = dict(os.environ)

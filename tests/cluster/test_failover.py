@@ -48,7 +48,7 @@ def test_kill9_of_the_server_owning_most_regions_under_8_writers_loses_nothing(c
     """A region server that is not master dies: its regions are reassigned and replay
     their sections of its WAL stream; the master (the clients' router) holds their
     writes meanwhile, so the writers see no error and lose nothing."""
-    first = cluster.start_server(wait_for="listening on")
+    first = cluster.start_server(wait_for="acting as master")
     for _ in range(2):
         cluster.start_server()
     create_split_table(first.thrift, "t")
@@ -91,7 +91,7 @@ def test_kill9_of_the_server_owning_most_regions_under_8_writers_loses_nothing(c
 
 
 def test_kill9_of_the_master_under_8_writers_loses_no_acknowledged_write(cluster):
-    first = cluster.start_server(wait_for="listening on")
+    first = cluster.start_server(wait_for="acting as master")
     for _ in range(2):
         cluster.start_server()
     create_split_table(first.thrift, "t")
@@ -126,7 +126,7 @@ def test_kill9_of_the_master_under_8_writers_loses_no_acknowledged_write(cluster
 
 
 def test_a_paused_master_acknowledges_nothing_and_serves_no_read_after_it_was_replaced(cluster):
-    first = cluster.start_server(wait_for="listening on")
+    first = cluster.start_server(wait_for="acting as master")
     cluster.start_server()
     create_split_table(first.thrift, "z")
     conn = happybase.Connection("127.0.0.1", port=first.thrift, timeout=10_000)
@@ -157,7 +157,7 @@ def test_a_paused_master_acknowledges_nothing_and_serves_no_read_after_it_was_re
 
 
 def test_a_master_killed_during_its_takeover_is_replaced_and_nothing_is_lost(cluster):
-    first = cluster.start_server(wait_for="listening on")
+    first = cluster.start_server(wait_for="acting as master")
     second = cluster.start_server()
     cluster.start_server()
     create_split_table(first.thrift, "m")
@@ -191,7 +191,7 @@ def test_a_master_killed_during_its_takeover_is_replaced_and_nothing_is_lost(clu
 
 
 def test_with_etcd_unreachable_the_master_stops_acknowledging_then_service_resumes(cluster):
-    first = cluster.start_server(wait_for="listening on")
+    first = cluster.start_server(wait_for="acting as master")
     cluster.start_server()
     create_split_table(first.thrift, "e")
     conn = happybase.Connection("127.0.0.1", port=first.thrift, timeout=10_000)

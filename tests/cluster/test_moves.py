@@ -45,7 +45,7 @@ def largest_gap(ack_times, region, start, end):
 
 
 def test_moves_under_8_writers_pause_writes_briefly_and_lose_nothing(cluster):
-    master = cluster.start_server(wait_for="listening on")
+    master = cluster.start_server(wait_for="acting as master")
     cluster.start_server()
     cluster.start_server()
     create_split_table(master.thrift, "t")
@@ -84,7 +84,7 @@ def test_moves_under_8_writers_pause_writes_briefly_and_lose_nothing(cluster):
 
 
 def test_a_server_added_to_a_running_cluster_gets_regions(cluster):
-    master = cluster.start_server(wait_for="listening on")
+    master = cluster.start_server(wait_for="acting as master")
     cluster.start_server()
     create_split_table(master.thrift, "t")
     extra_splits = ", ".join("'%s%s'" % (k.decode(), s) for k in SPLITS for s in ("a", "m"))
@@ -117,7 +117,7 @@ def test_a_rolling_restart_through_decommission_shows_clients_no_error(cluster):
     """Every server but the master (the clients' entry, docs/cluster.md) is decommissioned,
     stopped and replaced in turn under 8 writers: its regions move off first, so no write
     fails and none is lost."""
-    master = cluster.start_server(wait_for="listening on")
+    master = cluster.start_server(wait_for="acting as master")
     others = [cluster.start_server(), cluster.start_server()]
     create_split_table(master.thrift, "t")
     writers = Writers(master.thrift, "t")
@@ -145,7 +145,7 @@ def test_a_rolling_restart_through_decommission_shows_clients_no_error(cluster):
 def test_a_region_another_server_serves_splits_under_8_writers(cluster):
     """Regions split where the catalog is written: `split` of a region a server other
     than the master serves brings it to the master first; nothing is lost meanwhile."""
-    master = cluster.start_server(wait_for="listening on")
+    master = cluster.start_server(wait_for="acting as master")
     other = cluster.start_server()
     shell(master.thrift, "balance_switch false")
     shell(master.thrift, "create 's', 'cf'")
@@ -167,7 +167,7 @@ def test_a_region_another_server_serves_splits_under_8_writers(cluster):
 def test_a_region_that_outgrows_its_size_on_another_server_is_split_by_the_master():
     cluster = Cluster(name="sp%d" % os.getpid(), extra_config="[engine]\nsplit_initial_mb = 1\n")
     try:
-        master = cluster.start_server(wait_for="listening on")
+        master = cluster.start_server(wait_for="acting as master")
         other = cluster.start_server()
         shell(master.thrift, "balance_switch false")
         shell(master.thrift, "create 'a', 'cf'")

@@ -1,7 +1,8 @@
 //! Strata's cluster mode (`docs/cluster.md`, RFC 0008): servers on etcd and an
 //! S3-compatible object store, every durable byte an object. Regions are spread over the
-//! servers; the elected master writes the catalog, assigns, moves and splits regions, and is
-//! the clients' entry (the others pass their clients' connections through to it). When a
+//! servers, and every server serves clients, routing each request to the region's owner;
+//! the elected master writes the catalog, assigns, moves and splits regions, and carries
+//! out the administration the other servers send it. When a
 //! server dies its WAL stream is sealed and its regions reopen elsewhere, replaying their
 //! sections. No data is copied.
 //!
@@ -14,7 +15,7 @@
 //! - [`follower`]: the loop that keeps a server in step with the cluster;
 //! - [`takeover`]: sealing dead streams and pointing the engine at the store;
 //! - [`maintenance`]: a server's housekeeping (a short live WAL, its progress in etcd);
-//! - [`proxy`]: passing client connections to the master;
+//! - [`master_link`]: where the master is, for the administration other servers send it;
 //! - [`status`]: `strata cluster status`.
 
 pub mod catalog;
@@ -22,11 +23,11 @@ pub mod config;
 pub mod error;
 pub mod follower;
 pub mod maintenance;
+pub mod master_link;
 pub mod moves;
 pub mod node;
 pub mod ownership;
 pub mod placement;
-pub mod proxy;
 pub mod recovered;
 pub mod retire;
 pub mod status;

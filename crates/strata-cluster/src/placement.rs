@@ -67,7 +67,7 @@ impl Peers {
         }
     }
 
-    fn get(&self, endpoints: &Endpoints) -> Arc<dyn RegionPeer> {
+    pub(crate) fn get(&self, endpoints: &Endpoints) -> Arc<dyn RegionPeer> {
         let address = endpoints.peer_address();
         let mut clients = self.clients.lock();
         let client = clients

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use strata_engine::{Cell, Get, RowResult};
 use strata_server::remote::{
-    ExpectedReads, PeerTable, PeerWrite, RegionPeer, RegionWork, RowSpan, ScanChunk,
+    admin_codec, AdminReply, AdminRequest, ExpectedReads, PeerTable, PeerWrite, RegionPeer,
+    RegionWork, RowSpan, ScanChunk,
 };
 use strata_server::{Result, ServiceError};
 use tonic::transport::{Channel, Endpoint};
@@ -27,6 +28,11 @@ use crate::MAX_MESSAGE_BYTES;
 
 /// How long a call waits for its answer by default, connecting included.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How long an administration call waits for the master's answer: creating a table of
+/// many regions, or decommissioning a server (which moves each of its regions), takes
+/// longer than any data request.
+pub const ADMIN_DEADLINE: Duration = Duration::from_secs(300);
 
 /// Why a [`PeerClient`] could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -96,11 +102,20 @@ impl PeerClient {
         F: FnOnce(GeneratedClient<Channel>) -> Fut,
         Fut: Future<Output = std::result::Result<Response<T>, Status>> + Send + 'static,
     {
+        self.call_within(self.deadline, call)
+    }
+
+    /// [`PeerClient::call`] with its own deadline.
+    fn call_within<T, F, Fut>(&self, deadline: Duration, call: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(GeneratedClient<Channel>) -> Fut,
+        Fut: Future<Output = std::result::Result<Response<T>, Status>> + Send + 'static,
+    {
         let Some(runtime) = &self.runtime.0 else {
             return Err(self.unavailable("the client is shut down".into()));
         };
         let answer = call(self.client.clone());
-        let deadline = self.deadline;
         let (tx, rx) = mpsc::sync_channel(1);
         runtime.spawn(async move {
             let answer = tokio::time::timeout(deadline, answer).await;
@@ -193,6 +208,16 @@ impl RegionPeer for PeerClient {
         let request = c::chunk_to_msg(table, chunk);
         let answer = self.call(|mut client| async move { client.scan_chunk(request).await })?;
         self.decoded(c::rows_from_msg(answer.rows))
+    }
+
+    fn admin(&self, request: &AdminRequest) -> Result<AdminReply> {
+        let request = m::AdminRequest {
+            request: admin_codec::encode_request(request).into(),
+        };
+        let answer = self.call_within(ADMIN_DEADLINE, |mut client| async move {
+            client.admin(request).await
+        })?;
+        self.decoded(admin_codec::decode_reply(&answer.reply))
     }
 }
 

@@ -28,7 +28,7 @@ pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/strata.peer.v1.Peer.rs"));
 }
 
-pub use client::{PeerClient, DEFAULT_DEADLINE};
+pub use client::{PeerClient, ADMIN_DEADLINE, DEFAULT_DEADLINE};
 pub use server::{router, serve, PeerServer};
 pub use status::{error_to_status, status_to_error};
 

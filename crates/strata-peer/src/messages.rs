@@ -225,6 +225,21 @@ pub struct MaintainResponse {
     pub bytes: u64,
 }
 
+/// `RegionPeer::admin`: an administration request for the master, in the bytes of
+/// `strata_server::remote::admin_codec` (they reuse the catalog's family encoding).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct AdminRequest {
+    #[prost(bytes = "bytes", tag = "1")]
+    pub request: Bytes,
+}
+
+/// `RegionPeer::admin`'s answer, in the same codec.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct AdminResponse {
+    #[prost(bytes = "bytes", tag = "1")]
+    pub reply: Bytes,
+}
+
 /// `strata_server::remote::RegionWork`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]
 #[repr(i32)]
@@ -270,4 +285,10 @@ pub struct ErrorDetail {
     pub message: String,
     #[prost(message, optional, tag = "3")]
     pub not_serving: Option<NotServing>,
+    /// For the errors rebuilt exactly (`strata_server::remote::error_to_parts`): the
+    /// variant's name and its fields.
+    #[prost(string, tag = "4")]
+    pub variant: String,
+    #[prost(string, repeated, tag = "5")]
+    pub fields: Vec<String>,
 }

@@ -3,7 +3,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use strata_server::remote::RowSpan;
+use strata_server::remote::{admin_codec, RowSpan};
 use strata_server::{Result, Service};
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::{Request, Response, Status};
@@ -124,6 +124,21 @@ impl Peer for PeerServer {
             };
             let bytes = service.serve_maintain(&table, &range, work)?;
             Ok(m::MaintainResponse { bytes })
+        })
+        .await
+    }
+
+    async fn admin(
+        &self,
+        request: Request<m::AdminRequest>,
+    ) -> std::result::Result<Response<m::AdminResponse>, Status> {
+        let request = request.into_inner();
+        self.blocking(move |service| {
+            let request = admin_codec::decode_request(&request.request)?;
+            let reply = service.serve_admin(request)?;
+            Ok(m::AdminResponse {
+                reply: admin_codec::encode_reply(&reply).into(),
+            })
         })
         .await
     }

@@ -1,10 +1,13 @@
 //! How a service error travels: as a gRPC status whose code suits the error's kind (for
 //! tools that only see the code) and whose details bytes carry an [`m::ErrorDetail`], from
 //! which the client rebuilds the error. `NotServingRegion` comes back as itself, because
-//! the forwarding server's router acts on it; every other error comes back as
-//! `ServiceError::Remote` with the owner's kind and message.
+//! the forwarding server's router acts on it, and so do the errors the adapters answer by
+//! variant (`strata_server::remote::error_to_parts`: a table that exists, a namespace
+//! that does not, `NotMaster`); every other error comes back as `ServiceError::Remote`
+//! with the owner's kind and message.
 
 use prost::Message;
+use strata_server::remote::{error_from_parts, error_to_parts};
 use strata_server::{ErrorKind, ServiceError};
 use tonic::{Code, Status};
 
@@ -21,10 +24,13 @@ pub fn error_to_status(error: &ServiceError) -> Status {
         }),
         _ => None,
     };
+    let parts = error_to_parts(error);
     let detail = m::ErrorDetail {
         kind: kind_to_msg(kind) as i32,
         message: message.clone(),
         not_serving,
+        variant: parts.as_ref().map_or("", |p| p.0).to_string(),
+        fields: parts.map(|p| p.1).unwrap_or_default(),
     };
     Status::with_details(code_of(kind), message, detail.encode_to_vec().into())
 }
@@ -39,6 +45,9 @@ pub fn status_to_error(peer: &str, status: &Status) -> ServiceError {
     let Some(detail) = detail else {
         return unavailable(peer, status);
     };
+    if let Some(error) = error_from_parts(&detail.variant, &detail.fields) {
+        return error;
+    }
     if let Some(n) = detail.not_serving {
         return ServiceError::NotServingRegion {
             table: n.table,
@@ -139,7 +148,7 @@ mod tests {
     }
 
     #[test]
-    fn other_errors_come_back_as_remote_with_kind_and_message() {
+    fn named_errors_come_back_as_themselves() {
         let sent = ServiceError::FamilyNotFound {
             table: "t".into(),
             family: "nope".into(),
@@ -148,9 +157,24 @@ mod tests {
         assert_eq!(status.code(), Code::NotFound);
         let got = status_to_error("p:1", &status);
         assert!(matches!(
+            &got,
+            ServiceError::FamilyNotFound { table, family } if table == "t" && family == "nope"
+        ));
+        assert_eq!(got.to_string(), sent.to_string());
+        let refused = status_to_error("p:1", &error_to_status(&ServiceError::NotMaster));
+        assert!(matches!(refused, ServiceError::NotMaster));
+    }
+
+    #[test]
+    fn other_errors_come_back_as_remote_with_kind_and_message() {
+        let sent = ServiceError::CatalogCorrupt("bad record".into());
+        let status = error_to_status(&sent);
+        assert_eq!(status.code(), Code::DataLoss);
+        let got = status_to_error("p:1", &status);
+        assert!(matches!(
             got,
             ServiceError::Remote {
-                kind: ErrorKind::NotFound,
+                kind: ErrorKind::Corruption,
                 ..
             }
         ));

@@ -412,3 +412,59 @@ fn a_peer_that_never_answers_fails_at_the_deadline() {
 fn a_bad_address_is_refused_when_the_client_is_made() {
     assert!(PeerClient::new("not a host:port/\u{0}").is_err());
 }
+
+/// Names this server as the master.
+#[derive(Debug)]
+struct MasterHere;
+
+impl strata_server::remote::MasterLink for MasterHere {
+    fn master(&self) -> strata_server::remote::Master {
+        strata_server::remote::Master::Here
+    }
+}
+
+#[test]
+fn administration_reaches_the_master_and_not_master_comes_back_as_itself() {
+    use strata_server::remote::{AdminReply, AdminRequest};
+    let c = cluster();
+    // A and B have no master link: like a server that is not master, they refuse.
+    let to_a = PeerClient::new(&c.a_addr).unwrap();
+    let refused = to_a
+        .admin(&AdminRequest::CreateNamespace("ns".into()))
+        .unwrap_err();
+    assert!(matches!(refused, ServiceError::NotMaster), "{refused:?}");
+    // A master over a real socket carries a request out and answers in kind.
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = ServiceOptions::new(dir.path());
+    options.master_link = Some(Arc::new(MasterHere));
+    let master = Service::open(options).unwrap();
+    let listener = c
+        .runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let served = Arc::clone(&master);
+    c.runtime
+        .spawn(strata_peer::serve(served, listener, std::future::pending()));
+    let to_master = PeerClient::new(&addr).unwrap();
+    let name = TableName::parse("m").unwrap();
+    let create = AdminRequest::CreateTable {
+        name: name.clone(),
+        families: vec![FamilyOptions::new("cf")],
+        split_keys: vec![Bytes::from("k")],
+        durability: WriteDurability::UseDefault,
+    };
+    assert_eq!(to_master.admin(&create).unwrap(), AdminReply::Done);
+    assert_eq!(master.table_regions(&name).unwrap().len(), 2);
+    let again = to_master.admin(&create).unwrap_err();
+    assert!(matches!(again, ServiceError::TableExists(_)), "{again:?}");
+    let split = AdminRequest::SplitRegion {
+        table: name.clone(),
+        at: strata_server::SplitAt::Key(Bytes::from("t")),
+    };
+    assert!(matches!(
+        to_master.admin(&split).unwrap(),
+        AdminReply::Pair(_, _)
+    ));
+    assert_eq!(master.table_regions(&name).unwrap().len(), 3);
+}

@@ -56,6 +56,10 @@ pub enum ServiceError {
         reason: String,
         unsent: bool,
     },
+    /// An administration request reached a server that is not (or no longer) the master
+    /// (cluster mode). Nothing was done; the sender finds the master and sends it again.
+    #[error("this server is not the master; send administration to the master")]
+    NotMaster,
     /// An error the server a request was forwarded to answered, with its kind and message
     /// as that server gave them (the adapters map it by kind like any other).
     #[error("{message}")]
@@ -133,9 +137,9 @@ impl ServiceError {
                 LimitClass::Capacity => ErrorKind::Busy,
                 LimitClass::Payload | LimitClass::Shape => ErrorKind::InvalidArgument,
             },
-            ServiceError::NotServingRegion { .. } | ServiceError::PeerUnavailable { .. } => {
-                ErrorKind::Unavailable
-            }
+            ServiceError::NotServingRegion { .. }
+            | ServiceError::PeerUnavailable { .. }
+            | ServiceError::NotMaster => ErrorKind::Unavailable,
             ServiceError::Remote { kind, .. } => *kind,
             ServiceError::CatalogCorrupt(_) => ErrorKind::Corruption,
             ServiceError::Engine(e) => engine_kind(e.kind()),

@@ -44,7 +44,7 @@ impl Default for SplitPolicy {
 }
 
 /// Which region to split, and where.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SplitAt {
     /// This region, near the middle of its data.
     Region(u64),

@@ -4,7 +4,7 @@
 //! it in etcd instead (every server reads it; only the master writes), through the same
 //! [`CatalogStore`] seam.
 
-mod codec;
+pub(crate) mod codec;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

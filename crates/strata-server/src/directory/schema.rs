@@ -19,7 +19,7 @@ use crate::names::TableName;
 use crate::table::region_ranges;
 
 /// One schema change.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum AlterOp {
     /// Adds a family (the table must be disabled).
     AddFamily(FamilyOptions),

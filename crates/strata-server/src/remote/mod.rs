@@ -16,10 +16,16 @@
 //! - `scan_chunk`: up to N rows of a range after a given row, so a scanner holds no state
 //!   on the owner and resumes after its last row wherever the region has moved.
 //!
+//! Administration (creating a table, moving a region) is carried out by the master alone:
+//! another server sends it there with [`RegionPeer::admin`] (`admin.rs`).
+//!
 //! The owner serves them through [`Service`](crate::Service)'s `serve_*` calls
 //! (`serve.rs`), which answer only from regions open here: a request is forwarded at most
 //! once, and a stale view on either side ends in a retryable `NotServingRegion`.
 
+mod admin;
+pub mod admin_codec;
+mod errors;
 mod scan;
 mod serve;
 #[cfg(test)]
@@ -33,6 +39,9 @@ use crate::error::Result;
 use crate::limits::Dialect;
 use crate::names::TableName;
 
+pub(crate) use admin::{not_master, send_to_master, AdminAtMaster};
+pub use admin::{AdminReply, AdminRequest, Master, MasterLink};
+pub use errors::{error_from_parts, error_to_parts};
 pub(crate) use scan::{RegionRows, RegionSource};
 
 /// How often a request a peer does not serve yet is sent again.
@@ -138,6 +147,12 @@ pub trait RegionPeer: Send + Sync + std::fmt::Debug {
     /// Does `work` on the peer's regions of `table` overlapping `range`; answers their size
     /// in bytes (SSTables and memstores) after it.
     fn maintain(&self, table: &PeerTable, range: &RowSpan, work: RegionWork) -> Result<u64>;
+
+    /// Has the peer, as master, carry out an administration request (see `admin.rs`). A
+    /// peer that cannot answers `NotMaster`.
+    fn admin(&self, _request: &AdminRequest) -> Result<AdminReply> {
+        Err(not_master())
+    }
 }
 
 /// What [`RegionPeer::maintain`] does to each region.

@@ -1,5 +1,7 @@
 //! Namespace, table and region administration: handed to the table directory, and to the
-//! splitter for splits and merges.
+//! splitter for splits and merges. In cluster mode, a server that is not master sends what
+//! changes the catalog to the master (`remote/admin.rs`), then reads the catalog, so the
+//! change is visible here when the call returns.
 
 use bytes::Bytes;
 use strata_engine::{FamilyOptions, Scan};
@@ -9,6 +11,7 @@ use crate::directory::AlterOp;
 use crate::durability::WriteDurability;
 use crate::error::Result;
 use crate::names::TableName;
+use crate::remote::{AdminReply, AdminRequest};
 use crate::row_stream::RowStream;
 use crate::splitter::SplitAt;
 use crate::status::TableStatus;
@@ -22,11 +25,17 @@ impl Service {
 
     /// Creates a namespace.
     pub fn create_namespace(&self, namespace: &str) -> Result<()> {
+        if let Some(reply) = self.at_master(|| AdminRequest::CreateNamespace(namespace.into())) {
+            return reply?.done();
+        }
         self.directory.create_namespace(namespace)
     }
 
     /// Drops an empty namespace (the default and system namespaces cannot be dropped).
     pub fn drop_namespace(&self, namespace: &str) -> Result<()> {
+        if let Some(reply) = self.at_master(|| AdminRequest::DropNamespace(namespace.into())) {
+            return reply?.done();
+        }
         self.directory.drop_namespace(namespace)
     }
 
@@ -42,7 +51,7 @@ impl Service {
         families: Vec<FamilyOptions>,
         split_keys: Vec<Bytes>,
     ) -> Result<()> {
-        self.directory.create_table(name, families, split_keys)
+        self.create_table_with_durability(name, families, split_keys, WriteDurability::UseDefault)
     }
 
     /// [`Service::create_table`] with the table's DURABILITY attribute.
@@ -53,22 +62,40 @@ impl Service {
         split_keys: Vec<Bytes>,
         durability: WriteDurability,
     ) -> Result<()> {
+        let request = || AdminRequest::CreateTable {
+            name: name.clone(),
+            families: families.clone(),
+            split_keys: split_keys.clone(),
+            durability,
+        };
+        if let Some(reply) = self.at_master(request) {
+            return reply?.done();
+        }
         self.directory
             .create_table_with_durability(name, families, split_keys, durability)
     }
 
     /// Deletes a disabled table and its data.
     pub fn delete_table(&self, name: &TableName) -> Result<()> {
+        if let Some(reply) = self.at_master(|| AdminRequest::DeleteTable(name.clone())) {
+            return reply?.done();
+        }
         self.directory.delete_table(name)
     }
 
     /// Enables a table.
     pub fn enable_table(&self, name: &TableName) -> Result<()> {
+        if let Some(reply) = self.at_master(|| AdminRequest::EnableTable(name.clone())) {
+            return reply?.done();
+        }
         self.directory.enable_table(name)
     }
 
     /// Disables a table: reads and writes are refused until it is enabled again.
     pub fn disable_table(&self, name: &TableName) -> Result<()> {
+        if let Some(reply) = self.at_master(|| AdminRequest::DisableTable(name.clone())) {
+            return reply?.done();
+        }
         self.directory.disable_table(name)
     }
 
@@ -84,6 +111,9 @@ impl Service {
 
     /// Applies one schema change to `name`.
     pub fn alter_table(&self, name: &TableName, op: AlterOp) -> Result<()> {
+        if let Some(reply) = self.at_master(|| AdminRequest::AlterTable(name.clone(), op.clone())) {
+            return reply?.done();
+        }
         self.directory.alter_table(name, op)
     }
 
@@ -91,6 +121,13 @@ impl Service {
     ///
     /// [`TableDirectory::truncate_table`]: crate::directory::TableDirectory::truncate_table
     pub fn truncate_table(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
+        let request = || AdminRequest::TruncateTable {
+            name: name.clone(),
+            preserve_splits,
+        };
+        if let Some(reply) = self.at_master(request) {
+            return reply?.done();
+        }
         self.directory.truncate_table(name, preserve_splits)
     }
 
@@ -136,6 +173,13 @@ impl Service {
 
     /// Splits a region in two; returns the daughters' ids.
     pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
+        let request = || AdminRequest::SplitRegion {
+            table: table.clone(),
+            at: at.clone(),
+        };
+        if let Some(reply) = self.at_master(request) {
+            return reply?.pair();
+        }
         self.bring_here(table, &at)?;
         self.splitter.split(table, at)
     }
@@ -155,8 +199,32 @@ impl Service {
 
     /// Merges two adjacent regions into one; returns its id.
     pub fn merge_regions(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
+        let request = || AdminRequest::MergeRegions {
+            table: table.clone(),
+            a,
+            b,
+        };
+        if let Some(reply) = self.at_master(request) {
+            return reply?.number();
+        }
         self.bring_here(table, &SplitAt::Region(a))?;
         self.bring_here(table, &SplitAt::Region(b))?;
         self.splitter.merge(table, a, b)
+    }
+
+    /// Cluster mode, on a server that is not master: `request` carried out by the master,
+    /// then this server's view of the catalog brought up to date. `None` standalone and on
+    /// the master, which carry the request out themselves.
+    fn at_master(&self, request: impl FnOnce() -> AdminRequest) -> Option<Result<AdminReply>> {
+        let link = self.options.master_link.as_deref()?;
+        if matches!(link.master(), crate::remote::Master::Here) {
+            return None;
+        }
+        let reply = crate::remote::send_to_master(link, &request())?;
+        Some(reply.and_then(|reply| {
+            link.after_admin();
+            self.directory.sync_with_catalog()?;
+            Ok(reply)
+        }))
     }
 }

@@ -9,6 +9,7 @@
 //! no logic of its own beyond operations composed of several components (`drop_range.rs`).
 
 mod admin;
+mod admin_served;
 mod drop_range;
 mod forwarded;
 mod rows;
@@ -42,6 +43,9 @@ pub struct ServiceOptions {
     pub serving_gate: Option<Arc<dyn crate::registry::ServingGate>>,
     /// Where the catalog lives (cluster mode: etcd); `None` keeps it in the engine.
     pub catalog: Option<Arc<dyn crate::catalog::CatalogStore>>,
+    /// Where the master is (cluster mode): administration is sent there unless this
+    /// server is master. `None` standalone.
+    pub master_link: Option<Arc<dyn crate::remote::MasterLink>>,
 }
 
 impl ServiceOptions {
@@ -55,6 +59,7 @@ impl ServiceOptions {
             region_registry: None,
             serving_gate: None,
             catalog: None,
+            master_link: None,
         }
     }
 }
@@ -169,14 +174,18 @@ impl Service {
         *self.cluster_admin.write() = Some(admin);
     }
 
-    /// Cluster administration, or the error a standalone server (or one that is not
-    /// master) answers.
+    /// Cluster administration: the master's own; on another server of a cluster, one that
+    /// has the master carry each call out; standalone, an error.
     pub fn cluster_admin(&self) -> Result<Arc<dyn crate::registry::ClusterAdmin>> {
-        self.cluster_admin.read().clone().ok_or_else(|| {
-            ServiceError::InvalidArgument(
-                "moves and the balancer need cluster mode, on the master".into(),
-            )
-        })
+        let Some(link) = &self.options.master_link else {
+            return self.cluster_admin.read().clone().ok_or_else(|| {
+                ServiceError::InvalidArgument("moves and the balancer need cluster mode".into())
+            });
+        };
+        match (link.master(), self.cluster_admin.read().clone()) {
+            (crate::remote::Master::Here, Some(own)) => Ok(own),
+            _ => Ok(Arc::new(crate::remote::AdminAtMaster(Arc::clone(link)))),
+        }
     }
 
     /// The table directory.

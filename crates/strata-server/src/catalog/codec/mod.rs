@@ -15,7 +15,7 @@ use crate::error::{Result, ServiceError};
 /// The version written. Versions 1 to 3 are still read: version 1 has no Bigtable GC rule
 /// in family entries, neither 1 nor 2 has the table's DURABILITY byte at the end, and no
 /// version before 4 has the family's STORAGE_POLICY name.
-const RECORD_VERSION: u8 = 4;
+pub(crate) const RECORD_VERSION: u8 = 4;
 /// The first version whose family entries end with the Bigtable GC rule.
 const FAMILY_GC_RULE_SINCE: u8 = 2;
 /// The first version that ends with the table's DURABILITY byte.
@@ -42,7 +42,7 @@ pub struct TableRecord {
     pub durability: WriteDurability,
 }
 
-fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
+pub(crate) fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
     put_len_prefixed(buf, &f.name);
     put_varint(buf, u64::from(f.max_versions));
     put_varint(buf, u64::from(f.min_versions));
@@ -90,7 +90,7 @@ fn storage_policy_of_name(name: &[u8]) -> Option<Option<StoragePolicy>> {
     name.parse().ok().map(Some)
 }
 
-fn durability_code(d: WriteDurability) -> u8 {
+pub(crate) fn durability_code(d: WriteDurability) -> u8 {
     match d {
         WriteDurability::UseDefault => 0,
         WriteDurability::SkipWal => 1,
@@ -100,7 +100,7 @@ fn durability_code(d: WriteDurability) -> u8 {
     }
 }
 
-fn durability_of_code(code: u8) -> Option<WriteDurability> {
+pub(crate) fn durability_of_code(code: u8) -> Option<WriteDurability> {
     Some(match code {
         0 => WriteDurability::UseDefault,
         1 => WriteDurability::SkipWal,
@@ -132,7 +132,7 @@ fn bad(what: &str) -> ServiceError {
     ServiceError::CatalogCorrupt(format!("table record: {what}"))
 }
 
-fn get_family(d: &mut Decoder, version: u8) -> Option<FamilyOptions> {
+pub(crate) fn get_family(d: &mut Decoder, version: u8) -> Option<FamilyOptions> {
     let mut f = FamilyOptions::new(d.len_prefixed()?.to_vec());
     f.max_versions = u32::try_from(d.varint()?).ok()?;
     f.min_versions = u32::try_from(d.varint()?).ok()?;

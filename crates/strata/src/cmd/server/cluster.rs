@@ -1,26 +1,22 @@
 //! `strata server --cluster NAME --etcd URLS --store URL`: the server in cluster mode.
 //!
-//! Active/standby (the first stage of `docs/cluster.md`): the server joins, and while
-//! another server is master it passes every client connection through to the master. Once
-//! elected it seals the WAL streams of the servers that served before it, opens every
-//! region from the object store (replaying those streams), flushes, records the streams as
-//! replayed, and serves. If etcd drops its lease it exits: another server has taken over
-//! or is about to, and nothing more may be acknowledged here.
+//! The server joins, serves the regions the master assigns it and clients on every API
+//! (routing each request to the region's owner), and campaigns to be master. Elected, it
+//! also writes the catalog, assigns and moves regions, and recovers dead servers' regions
+//! (`docs/cluster.md`). If etcd drops its lease it exits: another server has taken over or
+//! is about to, and nothing more may be acknowledged here.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use parking_lot::RwLock;
 use serde::Deserialize;
 use strata_cluster::maintenance::Maintenance;
-use strata_cluster::proxy::{forward, MasterEndpoints, PortOf};
 use strata_cluster::{ClusterConfig, ClusterNode, Endpoints};
 
 use super::config::ServerConfig;
 use super::member::Member;
-use super::{wait_for_shutdown_signal, Endpoint};
+use super::wait_for_shutdown_signal;
 
 /// `[cluster]` in the configuration file; each key has a flag of the same name.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -103,31 +99,23 @@ pub async fn serve_cluster(config: ServerConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// Serves its regions and stands by as master until elected, then also serves clients
-/// (before that its client ports pass connections through to the master); until a
-/// signal.
+/// Serves clients and its regions, and stands by as master until elected, then also leads;
+/// until a signal.
 async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(), String> {
-    let member = Member::join(&config, Arc::clone(&node)).await?;
+    let mut member = Member::join(&config, Arc::clone(&node)).await?;
     println!(
-        "strata server joined cluster {} as server {}; serving its regions, standing by as master",
+        "strata server joined cluster {} as server {}; serving clients and its regions, standing by as master",
         node.config.name, node.sid
     );
-    let master: MasterEndpoints = Arc::new(RwLock::new(None));
-    let forwarders = start_forwarders(&config, &master).await?;
     let campaign = {
-        let (node, master) = (Arc::clone(&node), Arc::clone(&master));
+        let (node, master) = (Arc::clone(&node), member.master_pointer());
         tokio::task::spawn_blocking(move || {
-            node.wait_for_leadership(&|info| {
-                *master.write() = info.and_then(|m| Endpoints::parse(&m.addr).ok());
-            })
+            node.wait_for_leadership(&|info| master.heard(info.as_ref()))
         })
     };
     let won = tokio::select! {
         won = campaign => won.map_err(|e| format!("campaign failed: {e}"))?,
-        _ = wait_for_shutdown_signal() => {
-            stop_all(forwarders).await;
-            return member.stop().await;
-        }
+        _ = wait_for_shutdown_signal() => return member.stop().await,
         _ = wait_for_lost_lease(Arc::clone(&node)) => lease_lost(&node),
     };
     let leadership = match won {
@@ -135,18 +123,15 @@ async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(),
         Err(_) if node.lease_lost() => lease_lost(&node),
         Err(e) => return Err(e.to_string()),
     };
-    stop_all(forwarders).await;
     println!("strata server {} elected master", node.sid);
-    let (running, serving) = member.lead(&config, leadership).await?;
-    if let Some(http) = serving.http_state() {
-        http.set_cluster(Arc::new(NodeView(Arc::downgrade(&node))));
-    }
+    member.lead(leadership);
+    println!("strata server {} acting as master", node.sid);
     tokio::select! {
         _ = wait_for_shutdown_signal() => {}
         _ = wait_for_lost_lease(Arc::clone(&node)) => lease_lost(&node),
     }
     tracing::info!("shutting down: closing connections, then flushing memstores");
-    running.stop(serving).await
+    member.stop().await
 }
 
 /// Exits: without its lease a server may already have been replaced, and its memory may
@@ -197,7 +182,7 @@ pub(super) fn start_maintenance(maintenance: Maintenance, service: &Arc<strata_s
 
 /// The status pages' view of the cluster, through this server's own etcd client. Weak,
 /// so the pages never keep a node (and its runtimes) alive.
-pub(super) struct NodeView(std::sync::Weak<ClusterNode>);
+pub(super) struct NodeView(pub(super) std::sync::Weak<ClusterNode>);
 
 impl strata_http::ClusterView for NodeView {
     fn status(&self) -> Result<serde_json::Value, String> {
@@ -216,39 +201,6 @@ impl strata_http::ClusterView for NodeView {
 async fn wait_for_lost_lease(node: Arc<ClusterNode>) {
     while !node.lease_lost() {
         tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// A standby's client ports, each passing connections through to the master.
-async fn start_forwarders(
-    config: &ServerConfig,
-    master: &MasterEndpoints,
-) -> Result<Vec<Endpoint>, String> {
-    let ports: [(&'static str, u16, PortOf); 3] = [
-        ("thrift-forward", config.thrift_port, |m| m.thrift),
-        ("grpc-forward", config.grpc_port, |m| m.grpc),
-        ("http-forward", config.http_port, |m| m.http),
-    ];
-    let mut endpoints = Vec::new();
-    for (name, port, port_of) in ports {
-        if port == 0 {
-            continue;
-        }
-        let addr = SocketAddr::new(config.listen, port);
-        let master = Arc::clone(master);
-        let endpoint = Endpoint::start(name, addr, move |listener, shutdown| async move {
-            forward(listener, master, port_of, shutdown).await;
-            Ok::<(), String>(())
-        })
-        .await?;
-        endpoints.push(endpoint);
-    }
-    Ok(endpoints)
-}
-
-async fn stop_all(endpoints: Vec<Endpoint>) {
-    for endpoint in endpoints {
-        endpoint.stop().await;
     }
 }
 

@@ -1,8 +1,8 @@
 //! [`Member`]: what every server of a cluster runs from joining to leaving: the database on
 //! the object store with the catalog in etcd, serving the regions assigned to it; the
 //! internal RPC other servers forward requests to; the follower loop that keeps it in step
-//! with the cluster; and its housekeeping. Elected master, it also writes the catalog,
-//! assigns regions and serves clients.
+//! with the cluster; its housekeeping; and the client APIs. Elected master, it also writes
+//! the catalog and assigns regions, and carries out the administration other servers send.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -10,6 +10,7 @@ use std::sync::Arc;
 use strata_cluster::catalog::EtcdCatalog;
 use strata_cluster::follower::Follower;
 use strata_cluster::maintenance::Maintenance;
+use strata_cluster::master_link::MasterPointer;
 use strata_cluster::moves::{Balancer, ClusterMoves};
 use strata_cluster::placement::PeerConnector;
 use strata_cluster::takeover::cluster_engine_options;
@@ -18,7 +19,7 @@ use strata_coord::{EtcdKv, Leadership};
 use strata_objstore::StreamProgress;
 use strata_server::remote::{RegionPeer, Unplaced};
 
-use super::cluster::{blocking, cache_dir, start_maintenance};
+use super::cluster::{blocking, cache_dir, start_maintenance, NodeView};
 use super::config::ServerConfig;
 use super::{open_db, serve_db, Endpoint, Serving};
 
@@ -26,16 +27,19 @@ use super::{open_db, serve_db, Endpoint, Serving};
 pub(crate) struct Member {
     node: Arc<ClusterNode>,
     ownership: Arc<Ownership>,
+    master: Arc<MasterPointer>,
     catalog: Arc<EtcdCatalog<EtcdKv>>,
-    db: strata_db::Db,
     peer: Endpoint,
     follower: Follower,
-    description: String,
+    serving: Serving,
+    /// The master's moves and balancer once it leads, held for the service and the
+    /// follower, which see them weakly.
+    moves: Option<Arc<ClusterMoves>>,
 }
 
 impl Member {
-    /// Opens the database (placing every region as the cluster's directory says) and starts
-    /// the internal RPC, the follower loop and the housekeeping.
+    /// Opens the database (placing every region as the cluster's directory says), starts
+    /// the internal RPC, the follower loop and the housekeeping, and serves clients.
     pub(crate) async fn join(
         config: &ServerConfig,
         node: Arc<ClusterNode>,
@@ -46,6 +50,7 @@ impl Member {
             let ownership = Arc::clone(&ownership);
             blocking(move || ownership.refresh_view().map_err(|e| e.to_string())).await?;
         }
+        let master = MasterPointer::new(Arc::clone(&ownership));
         let progress = Arc::new(StreamProgress::default());
         let mut service = config.service.clone();
         service.engine = cluster_engine_options(
@@ -58,78 +63,53 @@ impl Member {
         service.region_registry = Some(Arc::clone(&ownership) as _);
         service.catalog = Some(Arc::clone(&catalog) as _);
         service.serving_gate = Some(node.serving_gate());
+        service.master_link = Some(Arc::clone(&master) as _);
         let description = format!("cluster {} (store {})", node.config.name, node.config.store);
         let db = open_db(service, &description).await?;
         let peer = start_peer(config, db.service()).await?;
         let follower = Follower::start(Arc::clone(&ownership), Arc::downgrade(db.service()))
             .map_err(|e| format!("cannot start the cluster follower: {e}"))?;
         start_maintenance(Maintenance::new(Arc::clone(&node), progress), db.service());
+        let serving = serve_db(config, db, &description).await?;
+        if let Some(http) = serving.http_state() {
+            http.set_cluster(Arc::new(NodeView(Arc::downgrade(&node))));
+        }
         Ok(Member {
             node,
             ownership,
+            master,
             catalog,
-            db,
             peer,
             follower,
-            description,
+            serving,
+            moves: None,
         })
     }
 
-    /// Becomes master under `leadership`: writes the catalog, assigns regions, and serves
-    /// clients on the client ports (which the caller freed).
-    pub(crate) async fn lead(
-        self,
-        config: &ServerConfig,
-        leadership: Leadership,
-    ) -> Result<(Running, Serving), String> {
+    /// Where this server believes the master is; the election keeps it current.
+    pub(crate) fn master_pointer(&self) -> Arc<MasterPointer> {
+        Arc::clone(&self.master)
+    }
+
+    /// Becomes master under `leadership`: writes the catalog, assigns and moves regions,
+    /// and carries out the administration the other servers send it.
+    pub(crate) fn lead(&mut self, leadership: Leadership) {
         self.ownership.lead(leadership.clone());
         self.catalog.lead(leadership);
+        let service = self.serving.db.service();
         let moves = Arc::new(ClusterMoves::new(
             Arc::clone(&self.ownership),
-            Arc::downgrade(self.db.service()),
+            Arc::downgrade(service),
             Arc::new(Balancer::default()),
         ));
         self.ownership.set_moves(&moves);
-        self.db.service().set_cluster_admin(Arc::clone(&moves) as _);
-        let serving = serve_db(config, self.db, &self.description).await?;
-        let running = Running {
-            node: self.node,
-            ownership: self.ownership,
-            peer: self.peer,
-            follower: self.follower,
-            _moves: moves,
-        };
-        Ok((running, serving))
+        service.set_cluster_admin(Arc::clone(&moves) as _);
+        self.moves = Some(moves);
+        self.master.leading();
     }
 
-    /// Stops a member that never led: forwarding and following first, then the database.
-    pub(crate) async fn stop(self) -> Result<(), String> {
-        self.peer.stop().await;
-        let (follower, ownership, node, db) = (self.follower, self.ownership, self.node, self.db);
-        blocking(move || {
-            drop(follower);
-            db.close().map_err(|e| format!("shutdown failed: {e}"))?;
-            // The peers' clients and the node own runtimes: dropped off the async runtime.
-            drop((ownership, node));
-            Ok(())
-        })
-        .await
-    }
-}
-
-/// The parts of a member that run beside its client APIs once it leads.
-pub(crate) struct Running {
-    node: Arc<ClusterNode>,
-    ownership: Arc<Ownership>,
-    peer: Endpoint,
-    follower: Follower,
-    /// Held for the service and the follower, which see it weakly.
-    _moves: Arc<ClusterMoves>,
-}
-
-impl Running {
     /// Stops forwarding and following, then the client APIs and the database.
-    pub(crate) async fn stop(self, serving: Serving) -> Result<(), String> {
+    pub(crate) async fn stop(self) -> Result<(), String> {
         self.peer.stop().await;
         let follower = self.follower;
         blocking(move || {
@@ -137,10 +117,11 @@ impl Running {
             Ok(())
         })
         .await?;
-        serving.stop().await?;
-        let (ownership, node) = (self.ownership, self.node);
+        self.serving.stop().await?;
+        // The peers' clients and the node own runtimes: dropped off the async runtime.
+        let rest = (self.ownership, self.master, self.moves, self.node);
         blocking(move || {
-            drop((ownership, node));
+            drop(rest);
             Ok(())
         })
         .await

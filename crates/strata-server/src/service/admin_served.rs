@@ -1,0 +1,78 @@
+//! Administration another server sent here because this server is master (cluster mode;
+//! see `remote/admin.rs`). A server that is not master refuses it with the retryable
+//! `NotMaster`, so a request is never passed on a second time.
+
+use super::Service;
+use crate::error::Result;
+use crate::remote::{not_master, AdminReply, AdminRequest, Master};
+
+impl Service {
+    /// Carries out `request` here, as master.
+    pub fn serve_admin(&self, request: AdminRequest) -> Result<AdminReply> {
+        let is_master = self
+            .options
+            .master_link
+            .as_deref()
+            .is_some_and(|link| matches!(link.master(), Master::Here));
+        if !is_master {
+            return Err(not_master());
+        }
+        self.directory.check_serving()?;
+        match request {
+            AdminRequest::Balance
+            | AdminRequest::SetBalancer(_)
+            | AdminRequest::MoveRegion { .. }
+            | AdminRequest::Decommission { .. }
+            | AdminRequest::ListDecommissioned => self.serve_cluster_admin(request),
+            other => self.serve_catalog_admin(other),
+        }
+    }
+
+    /// The calls that change namespaces, tables and regions.
+    fn serve_catalog_admin(&self, request: AdminRequest) -> Result<AdminReply> {
+        let done = |outcome: Result<()>| outcome.map(|()| AdminReply::Done);
+        match request {
+            AdminRequest::CreateNamespace(ns) => done(self.create_namespace(&ns)),
+            AdminRequest::DropNamespace(ns) => done(self.drop_namespace(&ns)),
+            AdminRequest::CreateTable {
+                name,
+                families,
+                split_keys,
+                durability,
+            } => done(self.create_table_with_durability(&name, families, split_keys, durability)),
+            AdminRequest::DeleteTable(name) => done(self.delete_table(&name)),
+            AdminRequest::EnableTable(name) => done(self.enable_table(&name)),
+            AdminRequest::DisableTable(name) => done(self.disable_table(&name)),
+            AdminRequest::AlterTable(name, op) => done(self.alter_table(&name, op)),
+            AdminRequest::TruncateTable {
+                name,
+                preserve_splits,
+            } => done(self.truncate_table(&name, preserve_splits)),
+            AdminRequest::SplitRegion { table, at } => self
+                .split_region(&table, at)
+                .map(|(a, b)| AdminReply::Pair(a, b)),
+            AdminRequest::MergeRegions { table, a, b } => {
+                self.merge_regions(&table, a, b).map(AdminReply::Number)
+            }
+            other => self.serve_cluster_admin(other),
+        }
+    }
+
+    /// Moves, the balancer and decommissioning.
+    fn serve_cluster_admin(&self, request: AdminRequest) -> Result<AdminReply> {
+        let admin = self.cluster_admin()?;
+        let count = |n: usize| AdminReply::Number(n as u64);
+        match request {
+            AdminRequest::MoveRegion { region, target } => admin
+                .move_region(region, target.as_deref())
+                .map(AdminReply::Text),
+            AdminRequest::Balance => admin.balance().map(count),
+            AdminRequest::SetBalancer(on) => admin.set_balancer(on).map(AdminReply::Flag),
+            AdminRequest::Decommission { server, on } => admin.decommission(&server, on).map(count),
+            AdminRequest::ListDecommissioned => admin.decommissioned().map(AdminReply::Texts),
+            _ => Err(crate::error::ServiceError::InvalidArgument(
+                "not a cluster administration request".into(),
+            )),
+        }
+    }
+}
