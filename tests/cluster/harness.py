@@ -90,11 +90,12 @@ class Cluster:
     def etcd_endpoint(self):
         return self.etcd["STRATA_ETCD_ENDPOINT"]
 
-    def start_server(self, wait_for="standing by"):
+    def start_server(self, wait_for="standing by", env_extra=None):
         self.started += 1
         server = Server(self, self.started)
         env = dict(os.environ)
         env.update({k: v for k, v in self.s3.items() if k.startswith("AWS_")})
+        env.update(env_extra or {})
         env.setdefault("STRATA_LOG", "info")
         log = open(server.log_path, "a")
         server.proc = subprocess.Popen(

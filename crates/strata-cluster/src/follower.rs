@@ -95,6 +95,9 @@ pub fn round(ownership: &Ownership, service: &Service) {
     let directory = service.directory();
     if ownership.is_master() {
         let regions = crate::moves::regions_of(service);
+        // Before this round assigns anything: its first pass must see only what the
+        // previous master left unclaimed.
+        ownership.reassign_unclaimed(&regions);
         if let Err(e) = ownership.assign_orphans(&regions) {
             tracing::warn!(error = %e, "cannot reassign the regions of a dead server");
         }

@@ -12,15 +12,19 @@
 //! - [`placement`]: where each region is served, and the master's assignments;
 //! - [`recovered`], [`retire`]: replaying a dead server's stream per region, and retiring it;
 //! - [`moves`]: moves, the balancer, decommissioning, split requests;
+//! - [`assignment`]: `unassign` and `assign`;
 //! - [`follower`]: the loop that keeps a server in step with the cluster;
 //! - [`takeover`]: sealing dead streams and pointing the engine at the store;
+//! - [`unclaimed`]: assigning again what nobody took up (a move a dead master left half done);
 //! - [`maintenance`]: a server's housekeeping (a short live WAL, its progress in etcd);
 //! - [`master_link`]: where the master is, for the administration other servers send it;
 //! - [`status`]: `strata cluster status`.
 
+pub mod assignment;
 pub mod catalog;
 pub mod config;
 pub mod error;
+mod failpoints;
 pub mod follower;
 pub mod maintenance;
 pub mod master_link;
@@ -32,6 +36,7 @@ pub mod recovered;
 pub mod retire;
 pub mod status;
 pub mod takeover;
+pub mod unclaimed;
 
 pub use config::{ClusterConfig, Endpoints};
 pub use error::{Error, Result};

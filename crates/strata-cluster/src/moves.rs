@@ -20,6 +20,16 @@ use strata_server::{Service, TableName};
 
 use crate::ownership::Ownership;
 
+/// The table of a directory entry and its row range.
+pub(crate) fn table_and_span(region: &strata_coord::Region) -> Result<(TableName, RowSpan)> {
+    let table = TableName::parse(&region.record.table)?;
+    let span = RowSpan {
+        start: Bytes::from(region.record.start.clone()),
+        end: Bytes::from(region.record.end.clone()),
+    };
+    Ok((table, span))
+}
+
 /// The least time between two moves of the balancer.
 pub const BALANCE_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -44,8 +54,8 @@ impl Default for Balancer {
 
 /// The master's moves: the service's [`ClusterAdmin`].
 pub struct ClusterMoves {
-    ownership: Arc<Ownership>,
-    service: Weak<Service>,
+    pub(crate) ownership: Arc<Ownership>,
+    pub(crate) service: Weak<Service>,
     balancer: Arc<Balancer>,
 }
 
@@ -57,7 +67,7 @@ impl std::fmt::Debug for ClusterMoves {
     }
 }
 
-fn unavailable(e: impl std::fmt::Display) -> ServiceError {
+pub(crate) fn unavailable(e: impl std::fmt::Display) -> ServiceError {
     ServiceError::Engine(strata_engine::Error::Closed(format!("cluster: {e}")))
 }
 
@@ -229,17 +239,14 @@ impl ClusterAdmin for ClusterMoves {
         if owner.as_deref() == Some(target.as_str()) {
             return Ok(target);
         }
-        let table = TableName::parse(&region.record.table)?;
-        let span = RowSpan {
-            start: Bytes::from(region.record.start.clone()),
-            end: Bytes::from(region.record.end.clone()),
-        };
+        let (table, span) = table_and_span(&region)?;
         let clock = &self.ownership.node.clock;
         let started = clock.now();
         if owner.as_ref().is_some_and(|o| view.live.contains_key(o)) {
             service
                 .directory()
                 .maintain_region(&table, &span, RegionWork::Release)?;
+            crate::failpoints::exit_if_enabled("master-exit-after-release");
         }
         let coord = &self.ownership.node.coord;
         coord
@@ -320,6 +327,14 @@ impl ClusterAdmin for ClusterMoves {
     fn take_region(&self, region: u64) -> Result<()> {
         let own = self.ownership.node.sid.clone();
         self.move_region(region, Some(&own)).map(|_| ())
+    }
+
+    fn unassign(&self, id: u64) -> Result<()> {
+        self.close_region(id)
+    }
+
+    fn assign(&self, id: u64) -> Result<String> {
+        self.open_closed_region(id)
     }
 
     fn decommissioned(&self) -> Result<Vec<String>> {

@@ -44,6 +44,12 @@ pub struct Ownership {
     /// Sealed dead streams to retire once every region is served again (`retire.rs`).
     pub(crate) to_retire: Mutex<Vec<(strata_objstore::StreamId, u64)>>,
     pub(crate) last_retire_look: Mutex<Option<std::time::Instant>>,
+    /// Set as this server becomes master: its first pass over unclaimed assignments finds
+    /// only its predecessor's (`unclaimed.rs`).
+    pub(crate) unclaimed_inherited: std::sync::atomic::AtomicBool,
+    /// The master's note of assignments not claimed yet: since when, and how long they
+    /// may stay so (`unclaimed.rs`).
+    pub(crate) unclaimed: Mutex<HashMap<(u64, Epoch), (std::time::Instant, std::time::Duration)>>,
     /// When this server last asked the master to split each region.
     split_asked: Mutex<HashMap<u64, std::time::Instant>>,
     /// The master's moves and balancer, once it leads.
@@ -77,6 +83,8 @@ impl Ownership {
             released: Mutex::new(HashMap::new()),
             moves: RwLock::new(None),
             split_asked: Mutex::new(HashMap::new()),
+            unclaimed: Mutex::new(HashMap::new()),
+            unclaimed_inherited: std::sync::atomic::AtomicBool::new(false),
             to_retire: Mutex::new(Vec::new()),
             last_retire_look: Mutex::new(None),
             decommissioned: Mutex::new(std::collections::HashSet::new()),
@@ -85,6 +93,8 @@ impl Ownership {
 
     /// Makes this server master: from now on it creates and assigns regions.
     pub fn lead(&self, leadership: Leadership) {
+        self.unclaimed_inherited
+            .store(true, std::sync::atomic::Ordering::Release);
         *self.leadership.write() = Some(leadership);
     }
 
@@ -223,6 +233,14 @@ impl RegionRegistry for Ownership {
         let epoch = self.epochs.lock().remove(&claim.id);
         if let Some(epoch) = epoch {
             self.released.lock().insert(claim.id, epoch);
+            // Unclaimed, it is one the master assigns again if it dies before it does.
+            if let Err(e) = self
+                .node
+                .coord
+                .release_claim(&self.node.lease, claim.id, epoch)
+            {
+                tracing::warn!(region = claim.id, error = %e, "cannot drop the claim of a released region");
+            }
         }
     }
 

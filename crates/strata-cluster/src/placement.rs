@@ -48,7 +48,7 @@ impl ClusterView {
     }
 
     /// The endpoints of `region`'s owner when it is live.
-    fn live_owner(&self, region: &Region) -> Option<&Endpoints> {
+    pub(crate) fn live_owner(&self, region: &Region) -> Option<&Endpoints> {
         self.live.get(region.record.owner.as_deref()?)
     }
 }
@@ -157,7 +157,10 @@ impl Ownership {
         let orphans: Vec<&Region> = regions
             .iter()
             .filter_map(|id| view.regions.get(id))
-            .filter(|r| r.record.state != RegionState::Retired && view.live_owner(r).is_none())
+            .filter(|r| {
+                r.record.state == RegionState::Open || r.record.state == RegionState::Offline
+            })
+            .filter(|r| view.live_owner(r).is_none())
             .collect();
         if orphans.is_empty() {
             return Ok(0);

@@ -63,6 +63,14 @@ impl Ownership {
         let view = self.view.read();
         let live: HashSet<&String> = view.live.keys().collect();
         regions.iter().all(|id| {
+            // A closed region was released (flushed) by a live owner: no stream holds it.
+            if view
+                .regions
+                .get(id)
+                .is_some_and(|r| r.record.state == strata_coord::RegionState::Closed)
+            {
+                return true;
+            }
             let (Some(owner), Some(region)) = (owners.get(id), view.regions.get(id)) else {
                 return false;
             };

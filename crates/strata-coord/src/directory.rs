@@ -58,6 +58,27 @@ impl<K: MetaKv> KvCoordinator<K> {
         epoch: Epoch,
         owner: Option<&str>,
     ) -> Result<Epoch> {
+        let state = match owner {
+            Some(_) => RegionState::Open,
+            None => RegionState::Offline,
+        };
+        self.set_region_state(master, id, epoch, owner, state)
+    }
+
+    /// Closes the region (HBase's `unassign`) if it is still at `epoch`: no owner, and the
+    /// master does not assign it again by itself.
+    pub fn close_region(&self, master: &Leadership, id: RegionId, epoch: Epoch) -> Result<Epoch> {
+        self.set_region_state(master, id, epoch, None, RegionState::Closed)
+    }
+
+    fn set_region_state(
+        &self,
+        master: &Leadership,
+        id: RegionId,
+        epoch: Epoch,
+        owner: Option<&str>,
+        state: RegionState,
+    ) -> Result<Epoch> {
         let key = self.keys.region(id);
         let current = self
             .region(id)?
@@ -69,11 +90,7 @@ impl<K: MetaKv> KvCoordinator<K> {
         }
         let mut record = current.record;
         record.owner = owner.map(str::to_owned);
-        record.state = if owner.is_some() {
-            RegionState::Open
-        } else {
-            RegionState::Offline
-        };
+        record.state = state;
         let txn = Txn {
             compares: vec![Compare::mod_revision(&key, epoch)],
             ops: vec![
@@ -108,6 +125,20 @@ impl<K: MetaKv> KvCoordinator<K> {
             ops: vec![put(&self.keys.owner(id), encode(&record)?, Some(lease))],
         };
         self.owner_txn(lease, &txn, id, epoch).map(|_| ())
+    }
+
+    /// Deletes this server's `/own/<rid>` after it released the region for a move or a
+    /// close, if the region is still at `epoch` (if not, the master's assignment deleted
+    /// it already). A released region without a claim is one the master sees as
+    /// unserved, so a move a dead master left half done is finished by the next.
+    pub fn release_claim(&self, lease: &Lease, id: RegionId, epoch: Epoch) -> Result<()> {
+        let txn = Txn {
+            compares: vec![Compare::mod_revision(self.keys.region(id), epoch)],
+            ops: vec![Op::Delete {
+                key: self.keys.owner(id),
+            }],
+        };
+        self.leased_txn(lease, &txn).map(|_| ())
     }
 
     /// Who serves the region now.

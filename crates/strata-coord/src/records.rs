@@ -30,6 +30,10 @@ pub enum RegionState {
     Offline,
     /// Assigned to `owner`.
     Open,
+    /// Closed by an administrator (HBase's `unassign`): no server serves it, and the
+    /// master leaves it so until it is assigned again. Only a region its live owner released
+    /// (flushed) is closed, so none of its edits wait in a WAL stream.
+    Closed,
     /// Replaced by its successors (a split's daughters, a merge's result); kept until the
     /// master's GC has handed its files over.
     Retired,

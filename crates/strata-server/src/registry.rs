@@ -93,4 +93,13 @@ pub trait ClusterAdmin: Send + Sync + std::fmt::Debug {
     /// Brings region `region` to this server (the master), so it can be split or merged
     /// here.
     fn take_region(&self, region: u64) -> Result<()>;
+
+    /// HBase's `unassign`: its owner releases region `region` (seals, flushes, closes it)
+    /// and no server serves it until [`ClusterAdmin::assign`]. Requests for it wait, then
+    /// fail with `NotServingRegion`.
+    fn unassign(&self, region: u64) -> Result<()>;
+
+    /// HBase's `assign`: serves a closed region again, on the least loaded server; a region
+    /// already served stays where it is. Answers its server.
+    fn assign(&self, region: u64) -> Result<String>;
 }

@@ -93,12 +93,10 @@ impl TableDirectory {
 
     /// The table's state if `scan` may read it: enabled, and every family it names exists.
     fn scannable(&self, table: &TableName, scan: &Scan) -> Result<Arc<TableState>> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        for family in scan.columns.keys() {
-            state.check_family(family)?;
-        }
-        Ok(state)
+        self.table_checked(table, |state| {
+            state.check_enabled()?;
+            scan.columns.keys().try_for_each(|f| state.check_family(f))
+        })
     }
 }
 

@@ -47,11 +47,14 @@ impl Service {
     /// What a scanner of `options` reads: the table's regions in scan order, and the filter
     /// set up to see every version the family stores.
     fn plan_scan(&self, table: &TableName, options: &mut ScannerOptions) -> Result<CursorPlan> {
-        let state = self.table(table)?;
-        state.check_enabled()?;
-        for family in options.scan.columns.keys() {
-            state.check_family(family)?;
-        }
+        let state = self.directory.table_checked(table, |state| {
+            state.check_enabled()?;
+            options
+                .scan
+                .columns
+                .keys()
+                .try_for_each(|f| state.check_family(f))
+        })?;
         let mut regions: VecDeque<RegionSource> = state
             .regions
             .iter()

@@ -156,5 +156,7 @@ explain!(
     HbaseStrataBalanceException[Io, Ia],
     HbaseStrataBalanceSwitchException[Io, Ia],
     HbaseStrataDecommissionException[Io, Ia],
+    HbaseStrataAssignException[Io, Ia],
+    HbaseStrataUnassignException[Io, Ia],
     HbaseStrataListDecommissionedException[Io, Ia],
 );

@@ -311,4 +311,9 @@ service Hbase {
   i32 strataDecommission(1: optional string server, 2: optional bool on)
     throws (1: IOError io, 2: IllegalArgument ia)
   list<string> strataListDecommissioned() throws (1: IOError io, 2: IllegalArgument ia)
+  // HBase's assign: serves a closed region again (one served already stays where it is);
+  // answers its server.
+  string strataAssign(1: optional Text regionName) throws (1: IOError io, 2: IllegalArgument ia)
+  // HBase's unassign: closes a region; no server serves it until it is assigned.
+  void strataUnassign(1: optional Text regionName) throws (1: IOError io, 2: IllegalArgument ia)
 }

@@ -52,6 +52,9 @@ pub trait CatalogStore: Send + Sync + std::fmt::Debug {
 #[derive(Debug, Clone)]
 pub struct Catalog {
     store: Arc<dyn CatalogStore>,
+    /// Given by the caller (cluster mode: in etcd, shared by every server), not the
+    /// engine's own.
+    shared: bool,
 }
 
 /// The catalog in the engine's system region.
@@ -87,11 +90,17 @@ impl Catalog {
         opener: &RegionOpener,
         store: Option<Arc<dyn CatalogStore>>,
     ) -> Result<Catalog> {
+        let shared = store.is_some();
         let store = match store {
             Some(store) => store,
             None => Arc::new(RegionCatalog::open(opener)?),
         };
-        Ok(Catalog { store })
+        Ok(Catalog { store, shared })
+    }
+
+    /// True when other servers change it too.
+    pub fn is_shared(&self) -> bool {
+        self.shared
     }
 
     /// Reads every record.

@@ -7,6 +7,7 @@
 //! sealed by a split or merge wait for the next publication with [`TableDirectory::
 //! wait_for_change`] instead of polling.
 
+mod admin_lock;
 mod maintain;
 mod open;
 mod placement;
@@ -132,22 +133,80 @@ impl TableDirectory {
         }
     }
 
-    /// The current state of a table.
+    /// The current state of a table. In cluster mode a table not known here is looked for
+    /// in the catalog again before the answer is no: it may have been created through
+    /// another server an instant ago (the follower loop would see it within a round).
     pub fn table(&self, name: &TableName) -> Result<Arc<TableState>> {
         self.check_serving()?;
-        self.tables
-            .read()
-            .get(name)
-            .cloned()
-            .ok_or_else(|| ServiceError::TableNotFound(name.to_string()))
+        let published = || self.tables.read().get(name).cloned();
+        if let Some(state) = published() {
+            return Ok(state);
+        }
+        if self.catalog.is_shared() && !admin_lock::holds_admin() {
+            self.sync_with_catalog()?;
+            if let Some(state) = published() {
+                return Ok(state);
+            }
+        }
+        Err(ServiceError::TableNotFound(name.to_string()))
+    }
+
+    /// Takes the lock that serialises catalog changes.
+    pub(crate) fn lock_admin(&self) -> admin_lock::AdminGuard<'_> {
+        admin_lock::lock_admin(&self.admin)
+    }
+
+    /// True when the catalog is shared with other servers (cluster mode), so this
+    /// server's view of it may be behind.
+    pub fn follows_shared_catalog(&self) -> bool {
+        self.catalog.is_shared()
     }
 
     /// The current state of an enabled table and its region holding `row`.
     pub fn route(&self, name: &TableName, row: &[u8]) -> Result<(Arc<TableState>, usize)> {
-        let state = self.table(name)?;
-        state.check_enabled()?;
+        self.route_checked(name, row, |_| Ok(()))
+    }
+
+    /// [`TableDirectory::route`] for a request that `check` must also accept (the families
+    /// it names exist).
+    pub fn route_checked(
+        &self,
+        name: &TableName,
+        row: &[u8],
+        check: impl Fn(&TableState) -> Result<()>,
+    ) -> Result<(Arc<TableState>, usize)> {
+        let state = self.table_checked(name, |state| {
+            state.check_enabled()?;
+            check(state)
+        })?;
         let index = state.region_index_for(row);
         Ok((state, index))
+    }
+
+    /// The current state of a table that `check` accepts. In cluster mode a table that is
+    /// disabled here, or lacks a family a request names, is read from the catalog again
+    /// before the answer is no: it may have been enabled or altered through another
+    /// server an instant ago.
+    pub fn table_checked(
+        &self,
+        name: &TableName,
+        check: impl Fn(&TableState) -> Result<()>,
+    ) -> Result<Arc<TableState>> {
+        let state = self.table(name)?;
+        match check(&state) {
+            Ok(()) => Ok(state),
+            Err(e @ (ServiceError::FamilyNotFound { .. } | ServiceError::TableDisabled(_)))
+                if self.catalog.is_shared() && !admin_lock::holds_admin() =>
+            {
+                if self.sync_with_catalog()? == 0 {
+                    return Err(e);
+                }
+                let state = self.table(name)?;
+                check(&state)?;
+                Ok(state)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Drops every open table (the engine closes their regions).

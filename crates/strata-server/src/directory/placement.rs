@@ -17,7 +17,7 @@ impl TableDirectory {
     /// regions changed place. A region that fails to open stays where it was placed
     /// before, and the first such error is returned after every other region was placed.
     pub fn refresh_placements(&self) -> Result<usize> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let names: Vec<TableName> = self.tables.read().keys().cloned().collect();
         let (mut moved, mut first_error) = (0, None);
         for name in names {
@@ -94,7 +94,7 @@ impl TableDirectory {
     /// and placed nowhere until it is assigned anew. Everything written to it is in its
     /// files, so its next owner replays nothing.
     pub fn release_region(&self, table: &TableName, id: u64) -> Result<()> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let state = self.table(table)?;
         let Some(index) = state.regions.iter().position(|r| r.entry.id == id) else {
             return Err(crate::error::ServiceError::NotServingRegion {

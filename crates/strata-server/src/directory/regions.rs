@@ -39,7 +39,7 @@ impl TableDirectory {
     /// Splits a region in two; returns the daughters' ids.
     pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
         let started = self.clock.now();
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let state = self.table(table)?;
         let idx = match &at {
             SplitAt::Region(id) => region_index(&state, *id)?,
@@ -87,7 +87,7 @@ impl TableDirectory {
 
     /// Merges two adjacent regions into one; returns its id.
     pub fn merge_regions(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let state = self.table(table)?;
         let (ia, ib) = (region_index(&state, a)?, region_index(&state, b)?);
         let (first, second) = (ia.min(ib), ia.max(ib));

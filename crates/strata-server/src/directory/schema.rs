@@ -34,7 +34,7 @@ pub enum AlterOp {
 impl TableDirectory {
     /// Applies one schema change to `name`.
     pub fn alter_table(&self, name: &TableName, op: AlterOp) -> Result<()> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let state = self.table(name)?;
         let mut record = state.record.clone();
         let position = |family: &[u8]| record.families.iter().position(|f| f.name == family);
@@ -129,7 +129,7 @@ impl TableDirectory {
     /// Empties a disabled table: its data is deleted and it gets fresh regions (split at the
     /// same keys when `preserve_splits`), then it is enabled again, as HBase's truncate does.
     pub fn truncate_table(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let state = self.table(name)?;
         if state.record.enabled {
             return Err(ServiceError::TableNotDisabled(name.to_string()));

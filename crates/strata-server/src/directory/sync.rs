@@ -17,7 +17,7 @@ use crate::table::{OpenRegion, TableState};
 impl TableDirectory {
     /// Reads the catalog again and follows it; returns how many tables changed.
     pub fn sync_with_catalog(&self) -> Result<usize> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let contents = self.catalog.load()?;
         let mut namespaces = contents.namespaces;
         namespaces.insert(DEFAULT_NAMESPACE.to_string());

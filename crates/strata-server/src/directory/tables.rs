@@ -22,7 +22,7 @@ impl TableDirectory {
     /// Creates a namespace.
     pub fn create_namespace(&self, namespace: &str) -> Result<()> {
         check_namespace(namespace)?;
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         if self.namespaces.read().contains(namespace) {
             return Err(ServiceError::NamespaceExists(namespace.to_string()));
         }
@@ -33,7 +33,7 @@ impl TableDirectory {
 
     /// Drops an empty namespace (the default and system namespaces cannot be dropped).
     pub fn drop_namespace(&self, namespace: &str) -> Result<()> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         if namespace == DEFAULT_NAMESPACE || namespace == SYSTEM_NAMESPACE {
             return Err(ServiceError::InvalidArgument(format!(
                 "namespace {namespace} cannot be dropped"
@@ -75,7 +75,7 @@ impl TableDirectory {
     ) -> Result<()> {
         check_families(&families)?;
         let ranges = region_ranges(&split_keys)?;
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         if name.namespace == SYSTEM_NAMESPACE {
             return Err(ServiceError::InvalidArgument(
                 "the hbase namespace is reserved".into(),
@@ -103,7 +103,7 @@ impl TableDirectory {
 
     /// Deletes a disabled table and its data.
     pub fn delete_table(&self, name: &TableName) -> Result<()> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let state = self.table(name)?;
         if state.record.enabled {
             return Err(ServiceError::TableNotDisabled(name.to_string()));
@@ -122,7 +122,7 @@ impl TableDirectory {
     }
 
     fn set_enabled(&self, name: &TableName, enabled: bool) -> Result<()> {
-        let _admin = self.admin.lock();
+        let _admin = self.lock_admin();
         let state = self.table(name)?;
         // Like HBase: enabling an enabled table or disabling a disabled one is an error.
         match (state.record.enabled, enabled) {

@@ -66,6 +66,8 @@ pub enum AdminRequest {
         on: bool,
     },
     ListDecommissioned,
+    Assign(u64),
+    Unassign(u64),
 }
 
 /// The master's answer to an [`AdminRequest`].
@@ -238,6 +240,14 @@ impl ClusterAdmin for AdminAtMaster {
 
     fn decommissioned(&self) -> Result<Vec<String>> {
         self.send(AdminRequest::ListDecommissioned)?.texts()
+    }
+
+    fn unassign(&self, region: u64) -> Result<()> {
+        self.send(AdminRequest::Unassign(region))?.done()
+    }
+
+    fn assign(&self, region: u64) -> Result<String> {
+        self.send(AdminRequest::Assign(region))?.text()
     }
 
     fn take_region(&self, _region: u64) -> Result<()> {

@@ -100,6 +100,14 @@ pub fn encode_request(request: &AdminRequest) -> Vec<u8> {
             buf.push(u8::from(*on));
         }
         AdminRequest::ListDecommissioned => buf.push(15),
+        AdminRequest::Assign(region) => {
+            buf.push(16);
+            put_varint(&mut buf, *region);
+        }
+        AdminRequest::Unassign(region) => {
+            buf.push(17);
+            put_varint(&mut buf, *region);
+        }
     }
     buf
 }
@@ -189,6 +197,8 @@ fn request_fields(d: &mut Decoder) -> Option<Result<AdminRequest>> {
             on: d.u8()? != 0,
         },
         15 => AdminRequest::ListDecommissioned,
+        16 => AdminRequest::Assign(d.varint()?),
+        17 => AdminRequest::Unassign(d.varint()?),
         _ => return None,
     };
     Some(Ok(request))

@@ -124,10 +124,10 @@ impl RowOperations {
         write: RowWrite,
         op: &mut impl FnMut(&LockedRow<'_>) -> Result<(Vec<Cell>, T)>,
     ) -> Result<T> {
-        let (state, index) = self.directory.route(table, row)?;
-        for family in families {
-            state.check_family(family)?;
-        }
+        let families: Vec<&[u8]> = families.collect();
+        let (state, index) = self.directory.route_checked(table, row, |state| {
+            families.iter().try_for_each(|f| state.check_family(f))
+        })?;
         let region = match &state.regions[index].location {
             RegionLocation::Here(region) => region,
             RegionLocation::Peer(peer) if write.origin == Origin::Client => {

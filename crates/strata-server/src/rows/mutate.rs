@@ -74,11 +74,10 @@ impl RowOperations {
         self.limits.check_cells(&cells, dialect)?;
         // Read before the state: a change published after it wakes a wait below at once.
         let mut seen = self.directory.change_count();
-        let mut state = self.directory.table(table)?;
-        state.check_enabled()?;
-        for cell in &cells {
-            state.check_family(&cell.family)?;
-        }
+        let mut state = self.directory.table_checked(table, |state| {
+            state.check_enabled()?;
+            cells.iter().try_for_each(|c| state.check_family(&c.family))
+        })?;
         // Row locks make plain writes wait for a read-modify-write of the same row, as in
         // HBase, so an increment never overwrites a put that landed between its read and
         // its write. They are held only while the writes are queued: see `locked_row.rs`.

@@ -76,10 +76,9 @@ impl RowOperations {
         get: &Get,
     ) -> Result<Option<RowResult>> {
         let _timer = self.metrics.start(Operation::Get, Some(table));
-        let (state, index) = self.directory.route(table, &get.row)?;
-        for family in get.columns.keys() {
-            state.check_family(family)?;
-        }
+        let (state, index) = self.directory.route_checked(table, &get.row, |state| {
+            get.columns.keys().try_for_each(|f| state.check_family(f))
+        })?;
         let open = &state.regions[index];
         match &open.location {
             RegionLocation::Here(region) => Ok(region.get(get)?),

@@ -23,7 +23,9 @@ impl Service {
             | AdminRequest::SetBalancer(_)
             | AdminRequest::MoveRegion { .. }
             | AdminRequest::Decommission { .. }
-            | AdminRequest::ListDecommissioned => self.serve_cluster_admin(request),
+            | AdminRequest::ListDecommissioned
+            | AdminRequest::Assign(_)
+            | AdminRequest::Unassign(_) => self.serve_cluster_admin(request),
             other => self.serve_catalog_admin(other),
         }
     }
@@ -70,6 +72,8 @@ impl Service {
             AdminRequest::SetBalancer(on) => admin.set_balancer(on).map(AdminReply::Flag),
             AdminRequest::Decommission { server, on } => admin.decommission(&server, on).map(count),
             AdminRequest::ListDecommissioned => admin.decommissioned().map(AdminReply::Texts),
+            AdminRequest::Assign(region) => admin.assign(region).map(AdminReply::Text),
+            AdminRequest::Unassign(region) => admin.unassign(region).map(|()| AdminReply::Done),
             _ => Err(crate::error::ServiceError::InvalidArgument(
                 "not a cluster administration request".into(),
             )),

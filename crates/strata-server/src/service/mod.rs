@@ -21,11 +21,9 @@ use strata_engine::{Engine, EngineOptions};
 
 use crate::directory::TableDirectory;
 use crate::error::{Result, ServiceError};
-use crate::names::TableName;
 use crate::rows::RowOperations;
 use crate::scanners::ScannerRegistry;
 use crate::splitter::Splitter;
-use crate::table::TableState;
 
 /// How to open the service.
 #[derive(Debug, Clone)]
@@ -191,9 +189,5 @@ impl Service {
     /// The table directory.
     pub fn directory(&self) -> &TableDirectory {
         &self.directory
-    }
-
-    pub(crate) fn table(&self, name: &TableName) -> Result<Arc<TableState>> {
-        self.directory.table(name)
     }
 }

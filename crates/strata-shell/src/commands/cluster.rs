@@ -26,6 +26,30 @@ pub fn move_region(s: &mut Session, args: &[Value]) -> Result<()> {
     s.say(format!("moved to {moved_to}"))
 }
 
+/// `assign 'REGIONNAME'`: serves a closed region again.
+pub fn assign(s: &mut Session, args: &[Value]) -> Result<()> {
+    arity(args, 1, 1)?;
+    let region = string(args, 0, "region name")?;
+    let c = &s.client;
+    let owner = c.call(
+        "assign",
+        c.hbase().strata_assign(Some(Text(Bytes::from(region)))),
+    )?;
+    s.say(format!("assigned to {owner}"))
+}
+
+/// `unassign 'REGIONNAME'[, force]`: closes a region until it is assigned again. HBase's
+/// `force` flag is accepted and changes nothing: a region is always closed gracefully.
+pub fn unassign(s: &mut Session, args: &[Value]) -> Result<()> {
+    arity(args, 1, 2)?;
+    let region = string(args, 0, "region name")?;
+    let c = &s.client;
+    c.call(
+        "unassign",
+        c.hbase().strata_unassign(Some(Text(Bytes::from(region)))),
+    )
+}
+
 /// `balancer`: runs it once.
 pub fn balancer(s: &mut Session, args: &[Value]) -> Result<()> {
     arity(args, 0, 1)?;

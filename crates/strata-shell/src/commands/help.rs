@@ -104,6 +104,10 @@ pub const MERGE_REGION: &str =
 pub const MOVE: &str = "Moves a region to a server (cluster mode; the server's id as `strata cluster status` shows it), or to another live server when none is given.
   strata> move 'ENCODED_REGIONNAME'
   strata> move 'ENCODED_REGIONNAME', 'SERVER_ID'";
+pub const ASSIGN: &str = "Serves a region closed by `unassign` again, on the least loaded server (cluster mode); a region already served stays where it is.
+  strata> assign 'ENCODED_REGIONNAME'";
+pub const UNASSIGN: &str = "Closes a region (cluster mode): its server flushes and closes it, and no server serves it until `assign`; requests for it wait, then fail.
+  strata> unassign 'ENCODED_REGIONNAME'";
 pub const BALANCER: &str =
     "Runs the balancer now (cluster mode): evens out the regions per server; prints how many moved.\n  strata> balancer";
 pub const BALANCE_SWITCH: &str =

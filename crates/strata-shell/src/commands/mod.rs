@@ -111,6 +111,8 @@ pub static COMMANDS: &[Command] = &[
         help::BALANCE_SWITCH,
         cluster::balance_switch,
     ),
+    cmd("assign", "cluster", help::ASSIGN, cluster::assign),
+    cmd("unassign", "cluster", help::UNASSIGN, cluster::unassign),
     cmd(
         "decommission_regionservers",
         "cluster",

@@ -292,6 +292,8 @@ forward_to_families! {
         region_name: Option<Text>, server: Option<FastStr>,
     ) -> Reply<FastStr, HbaseStrataMoveRegionException>;
     strata::strata_balance() -> Reply<i32, HbaseStrataBalanceException>;
+    strata::strata_assign(region_name: Option<Text>) -> Reply<FastStr, HbaseStrataAssignException>;
+    strata::strata_unassign(region_name: Option<Text>) -> Reply<(), HbaseStrataUnassignException>;
     strata::strata_balance_switch(on: Option<bool>) -> Reply<bool, HbaseStrataBalanceSwitchException>;
     strata::strata_decommission(
         server: Option<FastStr>, on: Option<bool>,

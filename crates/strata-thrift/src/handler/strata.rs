@@ -140,6 +140,22 @@ pub(super) async fn strata_move_region(
         .await
 }
 
+pub(super) async fn strata_assign(
+    h: &Handler,
+    region_name: Option<Text>,
+) -> Reply<FastStr, HbaseStrataAssignException> {
+    h.run(move |s| ext::regions::assign(s, &text_or_empty(region_name)))
+        .await
+}
+
+pub(super) async fn strata_unassign(
+    h: &Handler,
+    region_name: Option<Text>,
+) -> Reply<(), HbaseStrataUnassignException> {
+    h.run(move |s| ext::regions::unassign(s, &text_or_empty(region_name)))
+        .await
+}
+
 pub(super) async fn strata_decommission(
     h: &Handler,
     server: Option<FastStr>,

@@ -60,6 +60,14 @@ impl ClusterAdmin for RecordingAdmin {
         self.0.lock().push(format!("take {region}"));
         Ok(())
     }
+    fn unassign(&self, region: u64) -> Result<()> {
+        self.0.lock().push(format!("unassign {region}"));
+        Ok(())
+    }
+    fn assign(&self, region: u64) -> Result<String> {
+        self.0.lock().push(format!("assign {region}"));
+        Ok("s3".into())
+    }
 }
 
 /// A master and a server that is not, sharing one catalog.
@@ -176,13 +184,17 @@ fn cluster_administration_on_another_server_reaches_the_masters() {
     assert!(admin.set_balancer(false).unwrap());
     assert_eq!(admin.decommission("s5", true).unwrap(), 2);
     assert_eq!(admin.decommissioned().unwrap(), vec!["s9".to_string()]);
+    admin.unassign(11).unwrap();
+    assert_eq!(admin.assign(11).unwrap(), "s3");
     assert_eq!(
         *p.admin.0.lock(),
         vec![
             "move 7 Some(\"s2\")",
             "balance",
             "balancer false",
-            "decommission s5 true"
+            "decommission s5 true",
+            "unassign 11",
+            "assign 11"
         ]
     );
 }
@@ -206,4 +218,41 @@ fn a_server_that_is_not_master_refuses_what_another_sent_it() {
         .unwrap_err();
     assert!(matches!(refused, ServiceError::NotMaster), "{refused}");
     assert!(!p.master.list_namespaces().contains(&"x".to_string()));
+}
+
+#[test]
+fn a_schema_changed_through_another_server_is_seen_by_the_next_request() {
+    let p = pair(Duration::ZERO);
+    let name = TableName::parse("fresh").unwrap();
+    let put = |family: &'static str| {
+        let cell = Cell::put("r", family, "q", 1, "v");
+        p.other
+            .mutate(&name, vec![cell], crate::WriteDurability::SyncWal)
+    };
+    // Created on the master: the other server has not read the catalog since.
+    p.master.create_table(&name, families(), vec![]).unwrap();
+    put("cf").unwrap();
+    // A family added on the master (the table disabled and enabled around it).
+    p.master.disable_table(&name).unwrap();
+    let family = FamilyOptions::new("extra");
+    p.master
+        .alter_table(&name, crate::directory::AlterOp::AddFamily(family))
+        .unwrap();
+    p.master.enable_table(&name).unwrap();
+    put("extra").unwrap();
+    assert!(p.other.get(&name, &Get::new("r")).unwrap().is_some());
+    // A family that exists nowhere is still an error, promptly.
+    let missing = put("nope").unwrap_err();
+    assert!(
+        matches!(missing, ServiceError::FamilyNotFound { .. }),
+        "{missing}"
+    );
+    let unknown = p
+        .other
+        .get(&TableName::parse("never").unwrap(), &Get::new("r"))
+        .unwrap_err();
+    assert!(
+        matches!(unknown, ServiceError::TableNotFound(_)),
+        "{unknown}"
+    );
 }

@@ -65,6 +65,8 @@ fn every_request() -> Vec<AdminRequest> {
             on: false,
         },
         AdminRequest::ListDecommissioned,
+        AdminRequest::Assign(4),
+        AdminRequest::Unassign(u64::MAX),
     ]
 }
 

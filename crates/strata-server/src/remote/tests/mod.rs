@@ -106,7 +106,7 @@ fn placement(elsewhere: Vec<u64>, peer: &Arc<LoopbackPeer>) -> Arc<StaticPlaceme
 
 /// The test table as a forwarded request names it (A and B created it alike).
 fn pt(c: &Cluster) -> PeerTable {
-    c.a.table(&table()).unwrap().peer_table()
+    c.a.directory.table(&table()).unwrap().peer_table()
 }
 
 /// Services A and B (A serves region 1, B region 2) and a reference C holding both.

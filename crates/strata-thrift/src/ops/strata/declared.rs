@@ -52,5 +52,7 @@ declared_io_ia!(
     HbaseStrataBalanceException,
     HbaseStrataBalanceSwitchException,
     HbaseStrataDecommissionException,
+    HbaseStrataAssignException,
+    HbaseStrataUnassignException,
     HbaseStrataListDecommissionedException,
 );

@@ -124,6 +124,21 @@ pub fn move_region(service: &Service, name: &[u8], server: Option<FastStr>) -> C
     Ok(FastStr::from_string(moved_to))
 }
 
+/// Serves a closed region again (cluster mode); answers its server.
+pub fn assign(service: &Service, name: &[u8]) -> CallResult<FastStr> {
+    let found = region_or_missing(service, name)?;
+    let admin = service.cluster_admin().map_err(from_service)?;
+    let owner = admin.assign(found.region.id).map_err(from_service)?;
+    Ok(FastStr::from_string(owner))
+}
+
+/// Closes a region until it is assigned again (cluster mode).
+pub fn unassign(service: &Service, name: &[u8]) -> CallResult<()> {
+    let found = region_or_missing(service, name)?;
+    let admin = service.cluster_admin().map_err(from_service)?;
+    admin.unassign(found.region.id).map_err(from_service)
+}
+
 /// Runs the balancer once (cluster mode); answers how many regions moved.
 pub fn balance(service: &Service) -> CallResult<i32> {
     let admin = service.cluster_admin().map_err(from_service)?;
