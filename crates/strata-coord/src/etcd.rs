@@ -85,10 +85,10 @@ impl EtcdKv {
         Ok(kv)
     }
 
-    fn run<T>(
+    fn run<T: Send>(
         &self,
         op: &'static str,
-        fut: impl Future<Output = std::result::Result<T, etcd_client::Error>>,
+        fut: impl Future<Output = std::result::Result<T, etcd_client::Error>> + Send,
     ) -> Result<T> {
         block(&self.runtime, &self.endpoint, op, self.op_timeout, fut)
     }
@@ -124,14 +124,24 @@ impl EtcdKv {
 }
 
 /// Runs `fut` on `runtime` with a deadline, mapping failures to errors that name etcd.
-fn block<T>(
+fn block<T: Send>(
     runtime: &Runtime,
     endpoint: &str,
     op: &'static str,
     timeout: Duration,
-    fut: impl Future<Output = std::result::Result<T, etcd_client::Error>>,
+    fut: impl Future<Output = std::result::Result<T, etcd_client::Error>> + Send,
 ) -> Result<T> {
-    match runtime.block_on(async { tokio::time::timeout(timeout, fut).await }) {
+    let answer = match wait_on(runtime, async { tokio::time::timeout(timeout, fut).await }) {
+        Ok(answer) => answer,
+        Err(reason) => {
+            return Err(Error::Unavailable {
+                endpoint: endpoint.to_owned(),
+                op,
+                reason,
+            })
+        }
+    };
+    match answer {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => Err(map_error(endpoint, op, e)),
         Err(_) => Err(Error::Unavailable {
@@ -139,6 +149,42 @@ fn block<T>(
             op,
             reason: format!("no answer within {timeout:?}"),
         }),
+    }
+}
+
+/// Runs `future` on the client's runtime. A caller on a worker of another runtime (a
+/// network server answering a request on its own task, which found it must read the
+/// catalog) cannot block on a runtime from there: the wait happens on a short-lived
+/// thread of its own, the calling worker telling its runtime that it blocks.
+fn wait_on<F>(runtime: &Runtime, future: F) -> std::result::Result<F::Output, String>
+where
+    F: Future + Send,
+    F::Output: Send,
+{
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    let Ok(handle) = Handle::try_current() else {
+        return Ok(runtime.block_on(future));
+    };
+    let wait = || {
+        std::thread::scope(|scope| {
+            let waiter =
+                strata_engine::util::thread::spawn_scoped(scope, "strata-etcd-wait", || {
+                    runtime.block_on(future)
+                });
+            waiter.map(|w| w.join())
+        })
+    };
+    let outcome = if handle.runtime_flavor() == RuntimeFlavor::MultiThread {
+        tokio::task::block_in_place(wait)
+    } else {
+        wait()
+    };
+    match outcome {
+        Ok(Ok(output)) => Ok(output),
+        // The future panicked on the waiter thread: the panic goes on here, as it would
+        // have without the thread.
+        Ok(Err(payload)) => std::panic::resume_unwind(payload),
+        Err(e) => Err(format!("cannot start a thread to wait for etcd: {e}")),
     }
 }
 

@@ -226,3 +226,37 @@ fn signal(pid: &str, sig: &str) {
         .unwrap();
     assert!(status.success(), "kill {sig} {pid}");
 }
+
+/// Found by the compatibility suite through a cluster: a Thrift point read runs on a
+/// worker of the server's runtime, and one that names a table the server does not know
+/// reads the catalog from etcd there. Blocking on the etcd client's runtime from inside
+/// another runtime panicked ("Cannot start a runtime from within a runtime").
+#[test]
+#[ignore = "needs etcd: scripts/coord-etcd-test"]
+fn regression_an_etcd_call_from_a_worker_of_another_runtime_does_not_panic() {
+    // The coordinator owns the etcd client's runtime: it is dropped here, on this thread,
+    // as the server drops its node off the async runtime.
+    let coord = std::sync::Arc::new(coordinator("inside-runtime"));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let on_worker = std::sync::Arc::clone(&coord);
+    let regions = runtime.block_on(async move {
+        tokio::spawn(async move { on_worker.regions().map(|r| r.len()) })
+            .await
+            .unwrap()
+    });
+    assert_eq!(regions.unwrap(), 0);
+    drop(runtime);
+    let current = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let coord = coordinator("inside-current-thread");
+    assert!(current
+        .block_on(async { coord.live_servers() })
+        .unwrap()
+        .is_empty());
+}

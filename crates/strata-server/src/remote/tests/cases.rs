@@ -185,7 +185,11 @@ fn a_service_follows_tables_another_one_creates_and_drops() {
         .unwrap();
     // B has not read the catalog since; a lookup of a table it does not know reads it.
     assert_eq!(b.table_regions(&table()).unwrap().len(), 2);
-    assert_eq!(b.directory().sync_with_catalog().unwrap(), 0, "followed already");
+    assert_eq!(
+        b.directory().sync_with_catalog().unwrap(),
+        0,
+        "followed already"
+    );
     assert!(b.engine().region(2).is_some() && b.engine().region(1).is_none());
     let put = vec![
         Cell::put("z", "cf", "q", 1, "v"),
