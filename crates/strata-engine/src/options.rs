@@ -70,6 +70,11 @@ pub struct FamilyOptions {
     pub bloom_type: BloomType,
     pub block_cache_enabled: bool,
     pub in_memory: bool,
+    /// Point reads of this family are answered from the process's row cache when they
+    /// were asked before and nothing changed the row since (Hypertable's query cache;
+    /// `ROW_CACHE` in the shell). Needs `EngineOptions::row_cache_bytes` > 0. A Get is
+    /// cached only when every family it reads has it. Off by default.
+    pub row_cache: bool,
     /// The garbage-collection rule exactly as a Cloud Bigtable client last gave it (an
     /// encoded `google.bigtable.admin.v2.GcRule`), so that GetTable can return it in the
     /// client's own shape and member order. The engine never reads it: `max_versions`,
@@ -96,6 +101,7 @@ impl FamilyOptions {
             bloom_type: BloomType::Row,
             block_cache_enabled: true,
             in_memory: false,
+            row_cache: false,
             bigtable_gc_rule: None,
             storage_policy: None,
         }

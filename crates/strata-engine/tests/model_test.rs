@@ -3,6 +3,9 @@
 //! moves and restarts (clean and after a simulated `kill -9`). Every read is compared with
 //! a naive reference model. A failing seed is printed; keep it as a named regression test.
 //!
+//! The same workload runs again with every family's row cache on (and gets often repeated,
+//! so they hit it): the cache must never change an answer.
+//!
 //! `STRATA_MODEL_SEEDS=N STRATA_MODEL_OPS=M` run more (the defaults keep CI fast).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -18,15 +21,37 @@ fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-#[test]
-fn randomized_operations_match_the_model() {
+/// Runs every seed's workload on a harness from `new`; returns the harnesses' engines'
+/// row-cache hits and invalidations, summed.
+fn run_seeds(new: fn(u64) -> Harness) -> (u64, u64) {
     let seeds = env_or("STRATA_MODEL_SEEDS", 24);
     let ops = env_or("STRATA_MODEL_OPS", 400);
     let base = env_or("STRATA_MODEL_BASE_SEED", 0xC0FFEE);
+    let (mut hits, mut invalidations) = (0, 0);
     for seed in base..base + seeds {
-        let mut h = Harness::new(seed);
+        let mut h = new(seed);
         for _ in 0..ops {
             h.step();
         }
+        let stats = h.engine.as_ref().unwrap().row_cache_stats();
+        hits += stats.hits;
+        invalidations += stats.invalidations;
     }
+    (hits, invalidations)
+}
+
+#[test]
+fn randomized_operations_match_the_model() {
+    run_seeds(Harness::new);
+}
+
+#[test]
+fn randomized_operations_match_the_model_with_the_row_cache_on() {
+    let (hits, invalidations) = run_seeds(Harness::with_row_cache);
+    // Else the run would not have tested the cache at all.
+    assert!(
+        hits > 0 && invalidations > 0,
+        "hits {hits}, invalidations {invalidations}"
+    );
+    eprintln!("row cache: {hits} hits, {invalidations} invalidations");
 }

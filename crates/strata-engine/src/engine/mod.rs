@@ -22,7 +22,7 @@ pub use lanes::Lane;
 pub use mover::MoveReport;
 pub use options::EngineOptions;
 
-use crate::cache::{BlockCache, L2Cache};
+use crate::cache::{BlockCache, L2Cache, RowCache};
 use crate::error::{Error, Result};
 use crate::fs::{FileCategory, FileSystem, FirstVolume, RetainingFs, Volumes};
 use crate::memstore::limiter::MemoryLimiter;
@@ -288,6 +288,7 @@ fn region_context(
         rate_limiter,
         events: EventLog::default(),
         stores,
+        row_cache: RowCache::new(options.row_cache_bytes),
     }
 }
 

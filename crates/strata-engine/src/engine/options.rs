@@ -56,6 +56,9 @@ pub struct EngineOptions {
     /// BucketCache): data blocks evicted from the in-memory cache go there. `None` (the
     /// default): memory only.
     pub l2_cache: Option<L2Options>,
+    /// Memory for the row cache (answers to repeated point reads of the families with
+    /// `FamilyOptions::row_cache`); 0 (the default) turns it off.
+    pub row_cache_bytes: u64,
     pub compaction: CompactionConfig,
     /// Writers to a store with this many SSTables wait for compaction (HBase's
     /// hbase.hstore.blockingStoreFiles), so reads cannot degrade without bound.
@@ -102,6 +105,7 @@ impl EngineOptions {
             write_wait_timeout: Duration::from_secs(30),
             block_cache_bytes: 256 << 20,
             l2_cache: None,
+            row_cache_bytes: 0,
             compaction: CompactionConfig::default(),
             blocking_store_files: 16,
             compaction_bytes_per_sec: Some(512 << 20),
@@ -152,6 +156,7 @@ impl std::fmt::Debug for EngineOptions {
             .field("memstore_flush_size", &self.memstore_flush_size)
             .field("block_cache_bytes", &self.block_cache_bytes)
             .field("l2_cache", &self.l2_cache)
+            .field("row_cache_bytes", &self.row_cache_bytes)
             .finish_non_exhaustive()
     }
 }

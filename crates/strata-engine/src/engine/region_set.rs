@@ -70,21 +70,28 @@ impl RegionSet {
         let mut closed = self.closed_refs.lock();
         closed.insert(region.id(), region.referenced_paths());
         self.open.write().remove(&region.id());
+        region.forget_cached_rows();
     }
 
     /// Forgets region `id` entirely (its table was dropped).
     pub fn forget(&self, id: u64) {
         self.recovered.lock().remove(&id);
-        self.open.write().remove(&id);
+        let open = self.open.write().remove(&id);
         self.closed_refs.lock().remove(&id);
+        if let Some(region) = open {
+            region.forget_cached_rows();
+        }
     }
 
     /// Takes region `id` out of service after its split or merge committed; its files stay
     /// until nothing references them.
     pub fn retire(&self, id: u64) {
-        self.open.write().remove(&id);
+        let open = self.open.write().remove(&id);
         self.recovered.lock().remove(&id);
         self.retired.lock().insert(id);
+        if let Some(region) = open {
+            region.forget_cached_rows();
+        }
     }
 
     /// Retires every region of `on_disk` not among `live`, and forgets the recovered edits

@@ -5,8 +5,8 @@
 use super::{Engine, Lane};
 use crate::fs::Volumes;
 use crate::stats::{
-    BackgroundStats, CacheStats, EngineStats, LaneStats, MemoryStats, RegionStats, TierStats,
-    VolumeStats, WalStats,
+    BackgroundStats, CacheStats, EngineStats, LaneStats, MemoryStats, RegionStats, RowCacheStats,
+    TierStats, VolumeStats, WalStats,
 };
 
 impl Engine {
@@ -26,6 +26,7 @@ impl Engine {
             },
             cache: self.cache.stats(),
             cache_tiers: self.cache.tier_stats(),
+            row_cache: self.context.row_cache.stats(),
             wal: self.context.wal.stats(),
             background: BackgroundStats {
                 queued_flushes,
@@ -58,6 +59,11 @@ impl Engine {
     /// The block cache's tiers alone (see [`Engine::wal_stats`] for why).
     pub fn cache_tier_stats(&self) -> Vec<TierStats> {
         self.cache.tier_stats()
+    }
+
+    /// The row cache's counters and sizes alone (see [`Engine::wal_stats`] for why).
+    pub fn row_cache_stats(&self) -> RowCacheStats {
+        self.context.row_cache.stats()
     }
 
     /// The engine clock's wall-clock milliseconds (what stats timestamps use).

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use crate::cache::BlockCache;
+use crate::cache::{BlockCache, RowCache};
 use crate::compaction::policy::CompactionConfig;
 use crate::fs::Volumes;
 use crate::manifest::{ManifestPointers, StorePointer};
@@ -34,6 +34,8 @@ pub struct RegionContext {
     /// Finished flushes and compactions, for operators.
     pub events: EventLog,
     pub stores: StoreContextFactory,
+    /// Answers to repeated point reads of row-cache families (off at capacity 0).
+    pub row_cache: Arc<RowCache>,
 }
 
 /// When a region flushes, compacts and makes writers wait.

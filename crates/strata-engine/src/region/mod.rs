@@ -2,6 +2,7 @@
 //! a sequence id, logs them to the shared WAL, applies them to its stores' memstores, and
 //! makes them visible all at once through its MVCC.
 
+mod cached_read;
 mod capacity;
 mod compact;
 mod context;
@@ -20,7 +21,7 @@ pub use scanner::RegionScanner;
 pub use write::PendingWrite;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicI64};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
 use bytes::Bytes;
@@ -65,6 +66,11 @@ pub struct Region {
     /// The newest timestamp handed out for a write that took the server's time.
     last_server_ts: AtomicI64,
     pub(crate) requests: RegionRequests,
+    /// What this open region's rows are cached under in the row cache (unique per open).
+    cache_id: u64,
+    /// Moved on by every alter of a family, so row-cache answers read under the old
+    /// settings are not served.
+    families_epoch: AtomicU64,
 }
 
 impl Region {
@@ -99,6 +105,8 @@ impl Region {
             sealed: AtomicBool::new(false),
             last_server_ts: AtomicI64::new(i64::MIN),
             requests: RegionRequests::default(),
+            cache_id: crate::cache::row_cache::next_region_id(),
+            families_epoch: AtomicU64::new(0),
             ctx,
         };
         let replayed = region.replay(recovered);
@@ -159,6 +167,8 @@ impl Region {
         match self.stores.get(family.name.as_slice()) {
             Some(store) => {
                 store.set_family(family);
+                // After the settings: a read that sees the new epoch reads the new settings.
+                self.families_epoch.fetch_add(1, Ordering::AcqRel);
                 true
             }
             None => false,
@@ -230,5 +240,7 @@ fn open_stores(
     Ok(stores)
 }
 
+#[cfg(test)]
+mod cached_read_tests;
 #[cfg(test)]
 mod tests;

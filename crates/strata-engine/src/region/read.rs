@@ -17,8 +17,12 @@ use crate::read::row::read_row;
 use crate::store::{SourceFilter, Store, StoreView};
 
 impl Region {
-    /// Reads one row. `None` when nothing in it is visible.
+    /// Reads one row. `None` when nothing in it is visible. A read of row-cache families
+    /// only may be answered by the row cache (`cached_read.rs`).
     pub fn get(&self, get: &Get) -> Result<Option<RowResult>> {
+        if let Some(key) = self.row_cache_key(get) {
+            return self.get_cached(get, key);
+        }
         let (views, read_point) = self.snapshot(&get.columns)?;
         self.get_from(get, &views, read_point)
     }
@@ -38,7 +42,7 @@ impl Region {
     /// write a flush's memstore swap moved out of its views; and every family is read at
     /// one point (a mutation shows whole or not at all). Views change only when a flush or
     /// a compaction installs its result, so a retry is rare.
-    fn snapshot<'a>(
+    pub(super) fn snapshot<'a>(
         &'a self,
         columns: &'a ColumnSelection,
     ) -> Result<(Vec<SelectedView<'a>>, u64)> {
@@ -66,14 +70,14 @@ impl Region {
             .collect())
     }
 
-    fn get_from(
+    pub(super) fn get_from(
         &self,
         get: &Get,
         views: &[SelectedView<'_>],
         read_point: u64,
     ) -> Result<Option<RowResult>> {
         self.requests.read();
-        validate_read(get.max_versions, &get.time_range)?;
+        validate_get(get)?;
         let prefix = key::row_prefix(&get.row);
         let mut cells = Vec::new();
         for selected in views {
@@ -215,6 +219,11 @@ impl Region {
     }
 }
 
+/// Refuses a Get no read could answer.
+pub(super) fn validate_get(get: &Get) -> Result<()> {
+    validate_read(get.max_versions, &get.time_range)
+}
+
 fn validate_read(max_versions: u32, time_range: &TimeRange) -> Result<()> {
     if max_versions == 0 {
         return Err(Error::InvalidArgument(
@@ -231,11 +240,11 @@ fn validate_read(max_versions: u32, time_range: &TimeRange) -> Result<()> {
 }
 
 /// A store a read selected, with the view it reads.
-struct SelectedView<'a> {
+pub(super) struct SelectedView<'a> {
     family: &'a Bytes,
-    store: &'a Arc<Store>,
+    pub store: &'a Arc<Store>,
     qualifiers: Option<&'a BTreeSet<Bytes>>,
-    view: Arc<StoreView>,
+    pub view: Arc<StoreView>,
 }
 
 /// A test's hook into the moment between a read's views and its read point, where a flush

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use super::*;
-use crate::cache::BlockCache;
+use crate::cache::{BlockCache, RowCache};
 use crate::compaction::policy::CompactionConfig;
 use crate::error::Error;
 use crate::fs::{FileSystem, MemFs, Volumes};
@@ -99,6 +99,7 @@ fn context(limits: RegionLimits, clock: Arc<dyn Clock>) -> Arc<RegionContext> {
         limits,
         events: EventLog::default(),
         stores: StoreContextFactory::new(volumes, BlockCache::new(1 << 20)),
+        row_cache: RowCache::new(0),
     })
 }
 

@@ -14,6 +14,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::Region;
+use crate::cache::row_cache::WriteFence;
 use crate::cell::{Cell, LATEST_TIMESTAMP};
 use crate::error::{Error, Result};
 use crate::options::Durability;
@@ -32,6 +33,8 @@ struct Queued {
     edit: WalEdit,
     ticket: Option<Ticket>,
     charged: u64,
+    /// Keeps the row cache from caching the rows until the write is visible (or undone).
+    fence: Option<WriteFence>,
 }
 
 impl Region {
@@ -69,6 +72,9 @@ impl Region {
         self.requests.write();
         self.validate(&cells)?;
         self.wait_for_capacity()?;
+        // Before the memstores change; dropped (on every path) only once the write is
+        // visible or undone.
+        let fence = self.fence_rows(&cells);
         let updates = self.updates.read();
         // Checked under the update lock: `seal` sets the flag under the exclusive lock, so
         // every write either lands before the seal's final flush or is refused.
@@ -103,6 +109,7 @@ impl Region {
             edit,
             ticket,
             charged,
+            fence,
         })
     }
 
@@ -120,6 +127,7 @@ impl Region {
             }
         }
         self.mvcc.complete_and_wait(seq);
+        drop(queued.fence); // visible: the rows' cached answers go
         self.maybe_request_flush();
         Ok(seq)
     }

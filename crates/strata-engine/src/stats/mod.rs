@@ -13,7 +13,7 @@ pub(crate) use events::{EventLog, RegionRequests};
 
 // The cache and the WAL keep their counters next to the code that bumps them; their report
 // shapes are named here, with the rest of the snapshot.
-pub use crate::cache::{CacheStats, L2Stats, TierStats};
+pub use crate::cache::{CacheStats, L2Stats, RowCacheStats, TierStats};
 pub use crate::wal::stats::SYNC_LATENCY_BUCKETS;
 pub use crate::wal::WalStats;
 
@@ -23,6 +23,7 @@ pub struct EngineStats {
     pub memory: MemoryStats,
     pub cache: CacheStats,
     pub cache_tiers: Vec<TierStats>,
+    pub row_cache: RowCacheStats,
     pub wal: WalStats,
     pub background: BackgroundStats,
     pub volumes: Vec<VolumeStats>,

@@ -171,7 +171,7 @@ impl Store {
         }
         drop(manifest);
         let mut view = self.view.write();
-        let mut next = StoreView::clone(&view);
+        let mut next = view.successor();
         next.files.retain(|f| !is_input(f));
         if let Some(out) = output {
             next.files.push(out);

@@ -5,7 +5,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::file::StoreFile;
-use super::view::StoreView;
 use super::Store;
 use crate::error::Result;
 use crate::fs::{FileCategory, TierSettings};
@@ -26,7 +25,7 @@ impl Store {
         if view.memstore.is_empty() {
             return false;
         }
-        let mut next = StoreView::clone(&view);
+        let mut next = view.successor();
         next.snapshot = Some(std::mem::replace(&mut next.memstore, Memstore::new()));
         *view = Arc::new(next);
         true
@@ -54,7 +53,7 @@ impl Store {
             self.install_flushed(file, snapshot.max_seq())?;
         }
         let mut view = self.view.write();
-        let mut next = StoreView::clone(&view);
+        let mut next = view.successor();
         next.snapshot = None;
         *view = Arc::new(next);
         Ok(snapshot.size())
@@ -165,7 +164,7 @@ impl Store {
         }
         drop(manifest);
         let mut view = self.view.write();
-        let mut next = StoreView::clone(&view);
+        let mut next = view.successor();
         next.files.insert(0, file);
         *view = Arc::new(next);
         Ok(())

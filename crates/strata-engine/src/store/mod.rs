@@ -172,6 +172,13 @@ impl Store {
         self.family.read().clone()
     }
 
+    /// Whether the family's point reads may be cached, and its TTL in milliseconds: what the
+    /// row cache asks on every read, without cloning the settings.
+    pub fn row_cache_settings(&self) -> (bool, Option<i64>) {
+        let family = self.family.read();
+        (family.row_cache, family.ttl_millis())
+    }
+
     /// Replaces the family's settings (alter); new files and reads use them.
     pub fn set_family(&self, family: FamilyOptions) {
         *self.family.write() = family;

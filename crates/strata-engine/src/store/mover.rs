@@ -16,7 +16,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::file::StoreFile;
-use super::view::StoreView;
 use super::Store;
 use crate::error::Result;
 use crate::fs::{FileCategory, FileSystem, StorageType};
@@ -150,7 +149,7 @@ impl Store {
         }
         drop(manifest);
         let mut view = self.view.write();
-        let mut next = StoreView::clone(&view);
+        let mut next = view.successor();
         for file in next.files.iter_mut() {
             if file.entry.file_number == old.entry.file_number {
                 *file = Arc::clone(&new);

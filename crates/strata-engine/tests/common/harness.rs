@@ -39,6 +39,18 @@ pub fn families() -> Vec<FamilyOptions> {
     vec![a, b, c]
 }
 
+/// [`families`] with the row cache on in each, for the row-cache configuration.
+pub fn row_cache_families() -> Vec<FamilyOptions> {
+    let mut all = families();
+    for f in &mut all {
+        f.row_cache = true;
+    }
+    all
+}
+
+/// Distinct (row, read) pairs a row-cache run repeats, so reads hit the cache.
+const REPEATED_GETS: usize = 6;
+
 pub struct Harness {
     pub fs: MemFs,
     pub clock: Arc<ManualClock>,
@@ -50,6 +62,10 @@ pub struct Harness {
     pub ops: usize,
     /// What the last step did, for failure messages.
     pub last_op: &'static str,
+    /// Every family has ROW_CACHE and the engine a small row cache; gets are often repeats.
+    pub row_cache: bool,
+    /// Recent gets, which a row-cache run asks again.
+    recent_gets: Vec<(Vec<u8>, ModelRead)>,
 }
 
 const ROWS: &[&[u8]] = &[
@@ -68,6 +84,15 @@ const QUALIFIERS: &[&[u8]] = &[b"", b"q", b"q\0", b"x", b"yy"];
 
 impl Harness {
     pub fn new(seed: u64) -> Harness {
+        Harness::configured(seed, false)
+    }
+
+    /// A harness whose families all have the row cache on (see [`Harness::row_cache`]).
+    pub fn with_row_cache(seed: u64) -> Harness {
+        Harness::configured(seed, true)
+    }
+
+    fn configured(seed: u64, row_cache: bool) -> Harness {
         let fs = MemFs::new();
         let clock = Arc::new(ManualClock::new(1_000_000));
         let mut h = Harness {
@@ -80,6 +105,8 @@ impl Harness {
             seed,
             ops: 0,
             last_op: "",
+            row_cache,
+            recent_gets: Vec::new(),
         };
         h.open();
         h
@@ -92,6 +119,9 @@ impl Harness {
         opts.background_work = false;
         opts.block_cache_bytes = 64 * 1024; // small, so evictions happen
         opts.compaction.min_files = 2;
+        if self.row_cache {
+            opts.row_cache_bytes = 16 * 1024; // small, so evictions happen
+        }
         opts
     }
 
@@ -101,7 +131,11 @@ impl Harness {
         let region = engine
             .open_region(RegionSpec {
                 id: 7,
-                families: families(),
+                families: if self.row_cache {
+                    row_cache_families()
+                } else {
+                    families()
+                },
             })
             .unwrap();
         self.engine = Some(engine);
@@ -266,13 +300,44 @@ impl Harness {
         get
     }
 
+    /// A random row and read; in a row-cache run often one asked recently.
+    fn random_get(&mut self) -> (Vec<u8>, ModelRead) {
+        if self.row_cache && !self.recent_gets.is_empty() && self.rng.random_bool(0.6) {
+            let i = self.rng.random_range(0..self.recent_gets.len());
+            return self.recent_gets[i].clone();
+        }
+        let row = ROWS[self.rng.random_range(0..ROWS.len())].to_vec();
+        let read = self.random_read();
+        if self.row_cache {
+            if self.recent_gets.len() == REPEATED_GETS {
+                let i = self.rng.random_range(0..REPEATED_GETS);
+                self.recent_gets.swap_remove(i);
+            }
+            self.recent_gets.push((row.clone(), read.clone()));
+        }
+        (row, read)
+    }
+
     pub fn check_random_get(&mut self) {
-        let row = ROWS[self.rng.random_range(0..ROWS.len())];
-        let r = self.random_read();
-        let expected = self.model.get(row, &r, self.now());
+        let (row, r) = self.random_get();
+        self.check_get(&row, &r);
+    }
+
+    /// In a row-cache run, asks a recent get again: after a flush, compaction or clock
+    /// move, which leave the rows alone but may change what a cached answer should be.
+    fn check_recent_get(&mut self) {
+        if self.row_cache && !self.recent_gets.is_empty() {
+            let i = self.rng.random_range(0..self.recent_gets.len());
+            let (row, r) = self.recent_gets[i].clone();
+            self.check_get(&row, &r);
+        }
+    }
+
+    fn check_get(&mut self, row: &[u8], r: &ModelRead) {
+        let expected = self.model.get(row, r, self.now());
         let got = self
             .region()
-            .get(&Self::to_get(row, &r))
+            .get(&Self::to_get(row, r))
             .unwrap_or_else(|e| panic!("seed {}: get: {e}", self.seed));
         let got: Vec<Out> = got.map(|res| flatten(&res.cells)).unwrap_or_default();
         if got != expected {
@@ -399,6 +464,9 @@ impl Harness {
                 self.last_op = "crash restart";
                 self.restart_after_process_crash()
             }
+        }
+        if !matches!(self.last_op, "mutate" | "get" | "scan") {
+            self.check_recent_get();
         }
     }
 }
