@@ -70,6 +70,14 @@ impl Options {
         self
     }
 
+    /// Memory for the row cache, which answers repeated point reads of the families with
+    /// `row_cache` set (`FamilyOptions::row_cache`) without reading them again. 0 (the
+    /// default) turns it off.
+    pub fn row_cache_bytes(mut self, bytes: u64) -> Self {
+        self.service.engine.row_cache_bytes = bytes;
+        self
+    }
+
     /// Durability of puts, deletes and check-and-mutates that do not choose their own, to
     /// tables without a DURABILITY of their own (default: `SyncWal`, which survives a
     /// process crash; `FsyncWal` also survives a power loss).

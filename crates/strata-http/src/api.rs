@@ -9,7 +9,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use strata_engine::stats::WalStats;
 use strata_engine::stats::{BackgroundStats, MemoryStats};
-use strata_engine::stats::{CacheStats, TierStats};
+use strata_engine::stats::{CacheStats, RowCacheStats, TierStats};
 use strata_server::metrics::{Operation, SlowRequest};
 use strata_server::TableName;
 
@@ -99,20 +99,39 @@ pub struct CacheReport {
     /// Hits over lookups, 0..1 (0 before any lookup).
     pub hit_ratio: f64,
     pub tiers: Vec<TierStats>,
+    /// The row cache, the level above the block cache for ROW_CACHE families.
+    pub row_cache: RowCacheReport,
+}
+
+/// The row cache's part of `/api/v1/cache`.
+#[derive(Debug, Serialize)]
+pub struct RowCacheReport {
+    #[serde(flatten)]
+    pub stats: RowCacheStats,
+    /// Hits over lookups, 0..1 (0 before any lookup).
+    pub hit_ratio: f64,
+}
+
+/// `hits / (hits + misses)`, 0 before any lookup.
+fn hit_ratio(hits: u64, misses: u64) -> f64 {
+    match hits + misses {
+        0 => 0.0,
+        lookups => hits as f64 / lookups as f64,
+    }
 }
 
 pub fn cache(state: &AppState) -> CacheReport {
     let engine = state.service.engine();
     let totals = engine.cache_stats();
-    let lookups = totals.hits + totals.misses;
+    let rows = engine.row_cache_stats();
     CacheReport {
-        hit_ratio: if lookups == 0 {
-            0.0
-        } else {
-            totals.hits as f64 / lookups as f64
-        },
+        hit_ratio: hit_ratio(totals.hits, totals.misses),
         totals,
         tiers: engine.cache_tier_stats(),
+        row_cache: RowCacheReport {
+            hit_ratio: hit_ratio(rows.hits, rows.misses),
+            stats: rows,
+        },
     }
 }
 

@@ -17,6 +17,7 @@ mod format;
 mod health;
 mod l2_metrics;
 mod prometheus;
+mod row_cache_metrics;
 mod state;
 mod ui;
 mod volumes;

@@ -409,4 +409,5 @@ fn engine(e: &mut Exposition, state: &AppState) {
         }
     }
     crate::l2_metrics::l2_cache(e, stats.cache.l2.as_ref());
+    crate::row_cache_metrics::row_cache(e, &stats.row_cache);
 }

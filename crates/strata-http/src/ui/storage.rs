@@ -1,4 +1,4 @@
-//! `/ui/storage`: block cache and WAL.
+//! `/ui/storage`: block cache, row cache and WAL.
 
 use axum::extract::State;
 use axum::response::Html;
@@ -61,6 +61,7 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
     if let Some(l2) = &t.l2 {
         body += &second_level(l2);
     }
+    body += &row_cache(&cache.row_cache);
 
     let wal = api::wal(&state);
     let w = &wal.stats;
@@ -94,6 +95,36 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
     ];
     body += &table(&["Counter", "Value"], &rows);
     page("/ui/storage", "Cache & WAL", &body)
+}
+
+/// The row cache: answers to repeated point reads of ROW_CACHE families.
+fn row_cache(report: &api::RowCacheReport) -> String {
+    let r = &report.stats;
+    let mut body = String::from("<h2>Row cache</h2>");
+    if r.capacity_bytes == 0 {
+        body += "<p class=\"muted\">Off (<code>row_cache_mb = 0</code>).</p>";
+        return body;
+    }
+    body += "<div class=\"cards\">";
+    body += &card(
+        "Size",
+        &format!("{} of {}", bytes(r.size_bytes), bytes(r.capacity_bytes)),
+        Some((r.size_bytes, r.capacity_bytes)),
+    );
+    body += &card("Rows", &r.entries.to_string(), None);
+    body += &card(
+        "Hit ratio",
+        &format!("{:.1}%", report.hit_ratio * 100.0),
+        None,
+    );
+    body += &card("Hits / misses", &format!("{} / {}", r.hits, r.misses), None);
+    body += &card(
+        "Evictions / invalidations",
+        &format!("{} / {}", r.evictions, r.invalidations),
+        None,
+    );
+    body += "</div><p class=\"muted\">Whole answers to point reads of families with ROW_CACHE, above the block cache. Every write to a row drops its answers; a flush, compaction or alter makes them unusable.</p>";
+    body
 }
 
 /// The block cache's second level (a file on a local device), when configured.

@@ -12,16 +12,19 @@ use strata_engine::FamilyOptions;
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 
-/// The version written. Versions 1 to 3 are still read: version 1 has no Bigtable GC rule
-/// in family entries, neither 1 nor 2 has the table's DURABILITY byte at the end, and no
-/// version before 4 has the family's STORAGE_POLICY name.
-pub(crate) const RECORD_VERSION: u8 = 4;
+/// The version written. Versions 1 to 4 are still read: version 1 has no Bigtable GC rule
+/// in family entries, neither 1 nor 2 has the table's DURABILITY byte at the end, no
+/// version before 4 has the family's STORAGE_POLICY name, and none before 5 its ROW_CACHE
+/// flag.
+pub(crate) const RECORD_VERSION: u8 = 5;
 /// The first version whose family entries end with the Bigtable GC rule.
 const FAMILY_GC_RULE_SINCE: u8 = 2;
 /// The first version that ends with the table's DURABILITY byte.
 const DURABILITY_SINCE: u8 = 3;
 /// The first version whose family entries end with the STORAGE_POLICY name.
 const FAMILY_STORAGE_POLICY_SINCE: u8 = 4;
+/// The first version whose family entries end with the ROW_CACHE flag.
+const FAMILY_ROW_CACHE_SINCE: u8 = 5;
 
 /// One region of a table: its id in the engine and its row range `[start, end)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,6 +82,7 @@ pub(crate) fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
         buf,
         f.storage_policy.map_or("", StoragePolicy::name).as_bytes(),
     );
+    buf.push(u8::from(f.row_cache));
 }
 
 /// `Some(None)` for the empty name, `None` (corrupt) for a name that is not a policy.
@@ -171,6 +175,13 @@ pub(crate) fn get_family(d: &mut Decoder, version: u8) -> Option<FamilyOptions> 
     }
     if version >= FAMILY_STORAGE_POLICY_SINCE {
         f.storage_policy = storage_policy_of_name(d.len_prefixed()?)?;
+    }
+    if version >= FAMILY_ROW_CACHE_SINCE {
+        f.row_cache = match d.u8()? {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
     }
     Some(f)
 }

@@ -137,9 +137,25 @@ fn every_durability_round_trips_in_the_last_byte() {
 /// header (3 bytes) and the family's 16 bytes up to and including its empty GC rule.
 const ONE_FAMILY_POLICY_BYTE: usize = 19;
 
-/// `record` as version 3 wrote it: no STORAGE_POLICY byte.
+/// Where the ROW_CACHE flag of `one_region_table`'s only family sits: after its empty
+/// STORAGE_POLICY name.
+const ONE_FAMILY_ROW_CACHE_BYTE: usize = ONE_FAMILY_POLICY_BYTE + 1;
+
+/// `record` as version 4 wrote it: no ROW_CACHE byte.
+fn as_version_4(record: &TableRecord) -> Vec<u8> {
+    let mut v4 = encode_table(record);
+    assert_eq!(
+        v4.remove(ONE_FAMILY_ROW_CACHE_BYTE),
+        0,
+        "a family without the row cache"
+    );
+    v4[0] = 4;
+    v4
+}
+
+/// `record` as version 3 wrote it: no STORAGE_POLICY byte either.
 fn as_version_3(record: &TableRecord) -> Vec<u8> {
-    let mut v3 = encode_table(record);
+    let mut v3 = as_version_4(record);
     assert_eq!(
         v3.remove(ONE_FAMILY_POLICY_BYTE),
         0,
@@ -147,6 +163,26 @@ fn as_version_3(record: &TableRecord) -> Vec<u8> {
     );
     v3[0] = 3;
     v3
+}
+
+#[test]
+fn version_4_records_have_no_row_cache() {
+    let record = one_region_table(WriteDurability::SyncWal);
+    assert_eq!(decode_table(&as_version_4(&record)).unwrap(), record);
+}
+
+#[test]
+fn the_row_cache_flag_round_trips_and_other_values_are_corrupt() {
+    let mut record = one_region_table(WriteDurability::UseDefault);
+    record.families[0].row_cache = true;
+    let mut bytes = encode_table(&record);
+    assert_eq!(bytes[ONE_FAMILY_ROW_CACHE_BYTE], 1);
+    assert_eq!(decode_table(&bytes).unwrap(), record);
+    bytes[ONE_FAMILY_ROW_CACHE_BYTE] = 2;
+    assert!(matches!(
+        decode_table(&bytes),
+        Err(ServiceError::CatalogCorrupt(m)) if m.contains("bad family")
+    ));
 }
 
 #[test]

@@ -57,6 +57,9 @@ pub struct EngineConfig {
     /// `l2_cache.rs`); with `l2_cache_mb`.
     pub l2_cache_path: Option<PathBuf>,
     pub l2_cache_mb: Option<u64>,
+    /// The row cache (answers to repeated point reads of ROW_CACHE families); 0 or unset
+    /// is off. Under `memory_limit_mb` it comes out of the block cache's share.
+    pub row_cache_mb: Option<u64>,
     pub memstore_limit_mb: Option<u64>,
     pub memstore_flush_mb: Option<u64>,
     pub wal_segment_mb: Option<u64>,
@@ -133,6 +136,9 @@ impl ServerConfig {
         if let Some(v) = e.memstore_limit_mb {
             engine.memstore_limit = v * MIB;
         }
+        if let Some(v) = e.row_cache_mb {
+            engine.row_cache_bytes = v * MIB;
+        }
         if let Some(v) = e.memstore_flush_mb {
             engine.memstore_flush_size = v * MIB;
         }
@@ -188,6 +194,7 @@ impl ServerConfig {
             let explicit = super::memory::ExplicitParts {
                 memstore_mb: e.memstore_limit_mb,
                 block_cache_mb: e.block_cache_mb,
+                row_cache_mb: e.row_cache_mb,
                 write_bytes: file.limits.max_write_bytes_in_flight,
                 request_bytes: file.limits.max_request_bytes_in_flight,
             };
@@ -288,12 +295,13 @@ mod tests {
     #[test]
     fn file_settings_apply_and_unknown_keys_are_rejected() {
         let file: FileConfig = toml::from_str(
-            "thrift_port = 9191\n[engine]\nblock_cache_mb = 64\nscanner_lease_ms = 5\nmax_region_mb = 100\n",
+            "thrift_port = 9191\n[engine]\nblock_cache_mb = 64\nrow_cache_mb = 8\nscanner_lease_ms = 5\nmax_region_mb = 100\n",
         )
         .unwrap();
         let c = ServerConfig::from_file(file).unwrap();
         assert_eq!(c.thrift_port, 9191);
         assert_eq!(c.service.engine.block_cache_bytes, 64 * MIB);
+        assert_eq!(c.service.engine.row_cache_bytes, 8 * MIB);
         assert_eq!(c.service.scanner_lease, Duration::from_millis(5));
         assert_eq!(c.service.split.max_region_size, 100 * MIB);
         assert!(toml::from_str::<FileConfig>("thrift_prot = 1").is_err());

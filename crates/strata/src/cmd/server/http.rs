@@ -83,6 +83,7 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
             "engine.l2_cache_mb",
             e.l2_cache.as_ref().map_or(0, |l2| l2.capacity_bytes / MIB),
         ),
+        ConfigEntry::new("engine.row_cache_mb", e.row_cache_bytes / MIB),
         ConfigEntry::new("engine.memstore_limit_mb", e.memstore_limit / MIB),
         ConfigEntry::new("engine.memstore_flush_mb", e.memstore_flush_size / MIB),
         ConfigEntry::new("engine.wal_segment_mb", e.wal.segment_size / MIB),

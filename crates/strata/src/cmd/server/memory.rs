@@ -6,7 +6,9 @@
 //! - memstores (`[engine] memstore_limit_mb`): 40 % of what is left after the reserve;
 //! - block cache (`[engine] block_cache_mb`): 30 %, the open files' index and bloom memory
 //!   included (it is charged to the cache, whose data blocks get the rest; see
-//!   the engine's block cache, `crates/strata-engine/src/cache`);
+//!   the engine's block cache, `crates/strata-engine/src/cache`), less the row cache
+//!   (`[engine] row_cache_mb`, off unless set): both are read caches, and which one a
+//!   workload wants more is the operator's call;
 //! - writes waiting for memstore room (`[limits] max_write_bytes_in_flight`): 10 %;
 //! - requests being received and served (`[limits] max_request_bytes_in_flight`): 10 %.
 //!
@@ -28,6 +30,7 @@ pub const MIN_LIMIT_MB: u64 = 64;
 pub struct ExplicitParts {
     pub memstore_mb: Option<u64>,
     pub block_cache_mb: Option<u64>,
+    pub row_cache_mb: Option<u64>,
     pub write_bytes: Option<usize>,
     pub request_bytes: Option<usize>,
 }
@@ -48,23 +51,28 @@ pub fn apply(
     let shareable = (limit_mb - RESERVED_MB) * MIB;
     let share = |percent: u64| shareable / 100 * percent;
     let memstore = explicit.memstore_mb.map_or(share(40), |mb| mb * MIB);
-    let cache = explicit.block_cache_mb.map_or(share(30), |mb| mb * MIB);
+    let rows = explicit.row_cache_mb.unwrap_or(0) * MIB;
+    let cache = explicit
+        .block_cache_mb
+        .map_or(share(30).saturating_sub(rows), |mb| mb * MIB);
     let writes = explicit.write_bytes.map_or(share(10), |b| b as u64);
     let requests = explicit.request_bytes.map_or(share(10), |b| b as u64);
-    let total = memstore + cache + writes + requests + RESERVED_MB * MIB;
+    let total = memstore + cache + rows + writes + requests + RESERVED_MB * MIB;
     if total > limit_mb * MIB {
         return Err(format!(
             "memory_limit_mb = {limit_mb} is smaller than its parts: memstores {} MiB + block \
-             cache {} MiB + limits.max_write_bytes_in_flight {} MiB + \
+             cache {} MiB + row cache {} MiB + limits.max_write_bytes_in_flight {} MiB + \
              limits.max_request_bytes_in_flight {} MiB + {RESERVED_MB} MiB reserved",
             memstore / MIB,
             cache / MIB,
+            rows / MIB,
             writes / MIB,
             requests / MIB
         ));
     }
     service.engine.memstore_limit = memstore;
     service.engine.block_cache_bytes = cache;
+    service.engine.row_cache_bytes = rows;
     service.limits.max_write_bytes_in_flight = usize::try_from(writes).unwrap_or(usize::MAX);
     service.limits.max_request_bytes_in_flight = usize::try_from(requests).unwrap_or(usize::MAX);
     Ok(())
@@ -100,6 +108,25 @@ mod tests {
         assert_eq!(s.engine.memstore_limit, 8 * MIB);
         assert_eq!(s.limits.max_request_bytes_in_flight, 1234);
         assert_eq!(s.engine.block_cache_bytes, 30 * MIB);
+    }
+
+    #[test]
+    fn the_row_cache_comes_out_of_the_block_cache_share_unless_both_are_set() {
+        let mut s = service();
+        let rows = ExplicitParts {
+            row_cache_mb: Some(10),
+            ..ExplicitParts::default()
+        };
+        apply(132, rows, &mut s).unwrap();
+        assert_eq!(s.engine.row_cache_bytes, 10 * MIB);
+        assert_eq!(s.engine.block_cache_bytes, 20 * MIB);
+        let both = ExplicitParts {
+            block_cache_mb: Some(30),
+            row_cache_mb: Some(20),
+            ..ExplicitParts::default()
+        };
+        let err = apply(132, both, &mut service()).unwrap_err();
+        assert!(err.contains("row cache 20 MiB"), "{err}");
     }
 
     #[test]
