@@ -2,7 +2,8 @@
 //! Random puts and deletes through the REST API, checked against a simple in-memory model:
 //! every row read back (JSON or XML, several versions) must equal the model's. Deletes are
 //! HBase's: a delete marker hides every version at or below its timestamp, including
-//! versions written after it.
+//! versions written after it. The same workload runs again on families with ROW_CACHE (set
+//! through the schema) and a server row cache: the cache must never change a read.
 
 mod common;
 
@@ -104,9 +105,27 @@ async fn check_row(h: &Harness, model: &Model, row: &[u8], xml: bool) {
     }
 }
 
-async fn run_random_writes(seed: u64, steps: usize) {
-    let h = Harness::new();
-    h.create_table("t", &["f", "g"], 1000).await;
+/// A harness with table "t" (families f and g, many versions), with the row cache on in
+/// both families when `row_cache`.
+async fn harness(row_cache: bool) -> Harness {
+    if !row_cache {
+        let h = Harness::new();
+        h.create_table("t", &["f", "g"], 1000).await;
+        return h;
+    }
+    let h = Harness::with_service(Default::default(), |o| o.engine.row_cache_bytes = 64 << 10);
+    let family = |name| serde_json::json!({"name": name, "VERSIONS": "1000", "ROW_CACHE": "true"});
+    let body = serde_json::json!({"name": "t", "ColumnSchema": [family("f"), family("g")]});
+    let reply = h
+        .send("PUT", "/t/schema", "application/json", body.to_string())
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text());
+    h
+}
+
+/// Runs the workload; returns the row cache's hits.
+async fn run_random_writes(seed: u64, steps: usize, row_cache: bool) -> u64 {
+    let h = harness(row_cache).await;
     let mut model = Model::default();
     let mut rng = Rng(seed);
     for step in 0..steps {
@@ -153,11 +172,22 @@ async fn run_random_writes(seed: u64, steps: usize) {
         check_row(&h, &model, row, false).await;
         check_row(&h, &model, row, true).await;
     }
+    h.service.engine().row_cache_stats().hits
 }
+
+const SEEDS: [u64; 3] = [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15, 42];
 
 #[tokio::test]
 async fn random_writes_match_the_model() {
-    for seed in [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15, 42] {
-        run_random_writes(seed, 600).await;
+    for seed in SEEDS {
+        run_random_writes(seed, 600, false).await;
+    }
+}
+
+#[tokio::test]
+async fn random_writes_match_the_model_with_the_row_cache_on() {
+    for seed in SEEDS {
+        let hits = run_random_writes(seed, 600, true).await;
+        assert!(hits > 0, "seed {seed:#x}: the row cache was never used");
     }
 }

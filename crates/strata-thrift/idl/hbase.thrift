@@ -144,7 +144,9 @@ struct TStrataFamily {
   10: optional string keepDeletedCells,
   11: optional string dataBlockEncoding,
   // ALL_SSD, ONE_SSD, HOT, WARM, COLD, LAZY_PERSIST; empty follows the server's policy.
-  12: optional string storagePolicy
+  12: optional string storagePolicy,
+  // The family's point reads may be answered by the server's row cache (ROW_CACHE).
+  13: optional bool rowCache
 }
 
 // Strata extension: what `status` reports.

@@ -60,7 +60,9 @@ pub fn describe_family(f: &FamilyOptions) -> ColumnSchema {
     ];
     // Listed only when the family has its own, as HBase lists METADATA it was given.
     let policy = f.storage_policy.map(|p| ("STORAGE_POLICY", p.to_string()));
-    let attrs = attrs.into_iter().chain(policy);
+    // A Strata attribute: listed only when on, so other families look exactly like HBase's.
+    let row_cache = f.row_cache.then(|| ("ROW_CACHE", "true".to_string()));
+    let attrs = attrs.into_iter().chain(policy).chain(row_cache);
     ColumnSchema {
         name: String::from_utf8_lossy(&f.name).into_owned(),
         attrs: attrs.map(|(k, v)| (k.to_string(), v)).collect(),
@@ -100,6 +102,7 @@ fn apply_attr(f: &mut FamilyOptions, key: &str, value: &str) -> RestResult<()> {
         "BLOCKSIZE" => f.block_size = number(key, value)?,
         "IN_MEMORY" => f.in_memory = boolean(key, value)?,
         "BLOCKCACHE" => f.block_cache_enabled = boolean(key, value)?,
+        "ROW_CACHE" => f.row_cache = boolean(key, value)?,
         "KEEP_DELETED_CELLS" => {
             f.keep_deleted_cells = match v.as_str() {
                 "FALSE" => KeepDeletedCells::False,

@@ -9,7 +9,7 @@ use crate::error::{usage, Result, ShellError};
 use crate::value::Value;
 
 /// The keys of a family hash besides NAME.
-const SETTINGS: [&str; 14] = [
+const SETTINGS: [&str; 15] = [
     "TTL",
     "KEEP_DELETED_CELLS",
     "VERSIONS",
@@ -20,6 +20,7 @@ const SETTINGS: [&str; 14] = [
     "IN_MEMORY",
     "BLOCKCACHE",
     "DATA_BLOCK_ENCODING",
+    "ROW_CACHE",
     super::storage_policy::KEY,
     "METADATA",
     "CONFIGURATION",
@@ -78,6 +79,7 @@ pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
         keep_deleted_cells: keep_deleted.map(FastStr::from),
         data_block_encoding: opts.take_string("DATA_BLOCK_ENCODING")?.map(FastStr::from),
         storage_policy: super::storage_policy::take(opts)?.map(FastStr::from),
+        row_cache: opts.take_bool("ROW_CACHE")?,
     })
 }
 
@@ -97,10 +99,11 @@ pub fn to_column_descriptor(f: &TStrataFamily) -> Result<ColumnDescriptor> {
         || f.keep_deleted_cells.is_some()
         || f.data_block_encoding.is_some()
         || f.storage_policy.is_some()
+        || f.row_cache.is_some()
     {
         return Err(ShellError::Unsupported(
-            "MIN_VERSIONS, BLOCKSIZE, KEEP_DELETED_CELLS, DATA_BLOCK_ENCODING or STORAGE_POLICY \
-             in create"
+            "MIN_VERSIONS, BLOCKSIZE, KEEP_DELETED_CELLS, DATA_BLOCK_ENCODING, STORAGE_POLICY or \
+             ROW_CACHE in create"
                 .to_string(),
         ));
     }
@@ -178,6 +181,11 @@ pub fn describe_line(f: &TStrataFamily) -> String {
     // Empty means the family follows the server's policy: shown only when set, as HBase does.
     let policy = f.storage_policy.as_ref().filter(|p| !p.is_empty());
     add("STORAGE_POLICY", policy.map(|p| p.to_string()));
+    // A Strata setting: shown only when on, so HBase-shaped output stays HBase's.
+    add(
+        "ROW_CACHE",
+        f.row_cache.filter(|on| *on).map(|on| on.to_string()),
+    );
     format!("{{{}}}", parts.join(", "))
 }
 

@@ -23,7 +23,8 @@ ASYNC_WAL), also accepted inside a family's hash.
 Family settings: NAME, VERSIONS, MIN_VERSIONS, TTL (seconds), COMPRESSION
 (NONE, GZ, LZ4, ZSTD, SNAPPY), BLOOMFILTER (NONE, ROW, ROWCOL), BLOCKSIZE, IN_MEMORY,
 BLOCKCACHE, KEEP_DELETED_CELLS, DATA_BLOCK_ENCODING (NONE, PREFIX), STORAGE_POLICY
-(ALL_SSD, ONE_SSD, HOT, WARM, COLD, LAZY_PERSIST; also in METADATA or CONFIGURATION).
+(ALL_SSD, ONE_SSD, HOT, WARM, COLD, LAZY_PERSIST; also in METADATA or CONFIGURATION),
+ROW_CACHE (true: repeated point reads are answered by the server's row cache).
   strata> create 't1', 'cf'
   strata> create 'ns1:t1', 'cf1', 'cf2'
   strata> create 't1', {NAME => 'cf', VERSIONS => 3, TTL => 86400, COMPRESSION => 'SNAPPY'}

@@ -60,6 +60,9 @@ pub fn overlay(mut base: FamilyOptions, f: &TStrataFamily) -> CallResult<FamilyO
     if let Some(p) = &f.storage_policy {
         base.storage_policy = storage_policy_from_name(p)?;
     }
+    if let Some(v) = f.row_cache {
+        base.row_cache = v;
+    }
     Ok(base)
 }
 
@@ -88,6 +91,7 @@ pub fn to_thrift(f: &FamilyOptions) -> TStrataFamily {
         storage_policy: Some(FastStr::from_static_str(
             f.storage_policy.map_or("", StoragePolicy::name),
         )),
+        row_cache: Some(f.row_cache),
     }
 }
 
@@ -160,6 +164,7 @@ mod tests {
             keep_deleted_cells: Some("ttl".into()),
             data_block_encoding: Some("NONE".into()),
             storage_policy: Some("all_ssd".into()),
+            row_cache: Some(true),
             ..named("cf")
         };
         let f = overlay(FamilyOptions::new("x"), &given).expect("valid");
@@ -169,6 +174,7 @@ mod tests {
         assert_eq!(f.block_size, 4096);
         assert_eq!(f.keep_deleted_cells, KeepDeletedCells::Ttl);
         assert_eq!(f.storage_policy, Some(StoragePolicy::AllSsd));
+        assert!(f.row_cache);
         let back = overlay(FamilyOptions::new("y"), &to_thrift(&f)).expect("valid");
         assert_eq!(back, f);
     }
