@@ -66,6 +66,10 @@ pub struct CommonArgs {
     /// Column family.
     #[arg(long)]
     pub family: Option<String>,
+    /// Embedded target: a row cache of this many MiB, and ROW_CACHE on the family the
+    /// benchmark creates (0, the default: off). `bench/row-cache.sh` runs on and off.
+    #[arg(long, default_value_t = 0)]
+    pub row_cache_mb: u64,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
@@ -149,7 +153,11 @@ fn resolve(common: &CommonArgs, default_port: u16) -> BenchResult<SocketAddr> {
 /// Opens the target that `common` names.
 pub fn open_target(common: &CommonArgs, spec: TableSpec) -> BenchResult<Box<dyn Target>> {
     Ok(match common.target {
-        TargetKind::Embedded => Box::new(EmbeddedTarget::open(common.data_dir.clone(), spec)?),
+        TargetKind::Embedded => Box::new(EmbeddedTarget::open(
+            common.data_dir.clone(),
+            spec,
+            common.row_cache_mb << 20,
+        )?),
         TargetKind::Thrift => Box::new(ThriftTarget::new(resolve(common, 9090)?, spec)?),
         TargetKind::Grpc => Box::new(GrpcTarget::new(
             resolve(common, 50051)?,
@@ -163,6 +171,13 @@ fn check_common(common: &CommonArgs) -> BenchResult<()> {
     if common.threads == 0 || common.batch_size == 0 || common.presplit == 0 {
         return Err(BenchError::Config(
             "--threads, --batch-size and --presplit must be at least 1".into(),
+        ));
+    }
+    if common.row_cache_mb > 0 && common.target != TargetKind::Embedded {
+        return Err(BenchError::Config(
+            "--row-cache-mb is for the embedded target (a server has [engine] row_cache_mb \
+             and the family's ROW_CACHE)"
+                .into(),
         ));
     }
     Ok(())

@@ -20,7 +20,7 @@ fn target(
         split_keys,
         durability: None,
     };
-    let target = EmbeddedTarget::open(Some(dir.path().to_path_buf()), spec).unwrap();
+    let target = EmbeddedTarget::open(Some(dir.path().to_path_buf()), spec, 0).unwrap();
     (dir, target)
 }
 

@@ -70,6 +70,13 @@ impl Family {
         self
     }
 
+    /// Answers the family's repeated point reads from the row cache (see
+    /// `Options::row_cache_bytes`, which must be above 0 for it to do anything).
+    pub fn row_cache(mut self, row_cache: bool) -> Self {
+        self.0.row_cache = row_cache;
+        self
+    }
+
     /// The settings as the service takes them.
     pub fn options(&self) -> &FamilyOptions {
         &self.0
