@@ -38,7 +38,7 @@ start_server() { # start_server INDEX
 }
 wait_for() { for _ in $(seq 1 300); do grep -q "$2" "$1" && return; sleep 0.1; done; echo "timeout: $1" >&2; exit 1; }
 start_server 1
-wait_for "$DIR/s1.log" "listening on"
+wait_for "$DIR/s1.log" "acting as master"
 start_server 2
 wait_for "$DIR/s2.log" "standing by"
 MASTER=${PIDS[0]} OWNER=${PIDS[1]}
