@@ -53,11 +53,21 @@ fn refused(sh: &mut Shell, script: &str) -> String {
 fn unknown_policies_and_metadata_keys_are_refused() {
     let server = TestServer::start();
     let mut sh = server.session();
+    // A name the server does not define: the server refuses it, naming it.
     let err = refused(
         &mut sh,
         "create 't', {NAME => 'f', STORAGE_POLICY => 'FAST'}",
     );
-    assert!(err.contains("unknown STORAGE_POLICY 'FAST'"), "{err}");
+    assert!(err.contains("unknown storage policy \"FAST\""), "{err}");
+    // Not a policy name at all: the shell refuses it before asking.
+    let err = refused(
+        &mut sh,
+        "create 't', {NAME => 'f', STORAGE_POLICY => 'no-such thing'}",
+    );
+    assert!(
+        err.contains("unknown STORAGE_POLICY 'no-such thing'"),
+        "{err}"
+    );
     let err = refused(
         &mut sh,
         "create 't', {NAME => 'f', METADATA => {'OWNER' => 'me'}}",

@@ -31,8 +31,9 @@ pub use local::LocalFs;
 pub use mem::{CrashOptions, MemFs};
 pub use retaining::RetainingFs;
 pub use volume::{
-    ByCategory, FileCategory, FirstVolume, Placement, PlacementPolicy, StoragePolicy, StorageType,
-    TierSettings, TierSettingsMap, Tiered, Volume, VolumeHealth, VolumeHealthReport, Volumes,
+    ByCategory, FileCategory, FirstVolume, Placement, PlacementPolicy, PolicyTypes, StoragePolicy,
+    StorageType, TierSettings, TierSettingsMap, Tiered, Volume, VolumeHealth, VolumeHealthReport,
+    Volumes,
 };
 
 /// A file being written sequentially.

@@ -9,7 +9,9 @@ use crate::value::Value;
 pub const KEY: &str = "STORAGE_POLICY";
 /// The family CONFIGURATION key HBase reads the policy from.
 const CONFIGURATION_KEY: &str = "hbase.hstore.block.storage.policy";
-/// HBase's policy names; the server checks them too, this only gives an early, clear error.
+/// HBase's policy names. A server may define more (`[[storage_policies]]`), so any name of
+/// their shape goes to the server, which knows its own; this only catches what cannot be a
+/// policy name at all.
 const NAMES: [&str; 6] = ["ALL_SSD", "ONE_SSD", "HOT", "WARM", "COLD", "LAZY_PERSIST"];
 
 /// Takes the policy out of `opts` from whichever place gives it; `Some("")` (given as `''`)
@@ -55,11 +57,14 @@ fn from_hash(hash_key: &str, policy_key: &str, value: &Value) -> Result<Option<S
 /// The upper-case name, or a usage error listing the valid ones.
 fn checked(name: &str) -> Result<String> {
     let upper = name.to_ascii_uppercase();
-    if upper.is_empty() || NAMES.contains(&upper.as_str()) {
+    let shaped = upper
+        .bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    if upper.len() <= 64 && shaped {
         return Ok(upper);
     }
     Err(usage(format!(
-        "unknown {KEY} '{name}': expected one of {}",
+        "unknown {KEY} '{name}': expected one of {} or a policy the server defines",
         NAMES.join(", ")
     )))
 }

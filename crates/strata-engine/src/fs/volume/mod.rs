@@ -8,6 +8,8 @@ mod health;
 mod movement;
 mod policy;
 mod rotation;
+mod storage_policy;
+mod storage_type;
 mod tier_settings;
 mod tiered;
 
@@ -21,49 +23,13 @@ use std::sync::Arc;
 
 pub use health::{VolumeHealth, VolumeHealthReport, FAILED_FOR};
 pub use policy::{ByCategory, FirstVolume, PlacementPolicy};
+pub use storage_policy::{PolicyTypes, StoragePolicy};
+pub use storage_type::StorageType;
 pub use tier_settings::{TierSettings, TierSettingsMap};
-pub use tiered::{StoragePolicy, Tiered};
+pub use tiered::Tiered;
 
 use super::FileSystem;
 use crate::error::{Error, Result};
-
-/// The kind of device behind a volume.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum StorageType {
-    /// A RAM disk (tmpfs): fast and lost on reboot.
-    Ram,
-    /// A solid-state drive.
-    #[default]
-    Ssd,
-    /// A spinning disk.
-    Hdd,
-}
-
-impl fmt::Display for StorageType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            StorageType::Ram => "ram",
-            StorageType::Ssd => "ssd",
-            StorageType::Hdd => "hdd",
-        })
-    }
-}
-
-impl FromStr for StorageType {
-    type Err = Error;
-
-    /// Case-insensitive "ram", "ssd" or "hdd".
-    fn from_str(s: &str) -> Result<Self> {
-        match s.to_ascii_lowercase().as_str() {
-            "ram" => Ok(StorageType::Ram),
-            "ssd" => Ok(StorageType::Ssd),
-            "hdd" => Ok(StorageType::Hdd),
-            _ => Err(Error::InvalidArgument(format!(
-                "unknown storage type {s:?}"
-            ))),
-        }
-    }
-}
 
 /// Why a file is being written, which decides where it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

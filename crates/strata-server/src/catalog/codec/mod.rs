@@ -85,13 +85,15 @@ pub(crate) fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
     buf.push(u8::from(f.row_cache));
 }
 
-/// `Some(None)` for the empty name, `None` (corrupt) for a name that is not a policy.
+/// `Some(None)` for the empty name, `None` (corrupt) for bytes that cannot be a policy
+/// name. A well-formed name this server's configuration does not define is kept (see
+/// `StoragePolicy::named`): the catalog stays readable when a definition is removed.
 fn storage_policy_of_name(name: &[u8]) -> Option<Option<StoragePolicy>> {
     if name.is_empty() {
         return Some(None);
     }
     let name = std::str::from_utf8(name).ok()?;
-    name.parse().ok().map(Some)
+    StoragePolicy::named(name).ok().map(Some)
 }
 
 pub(crate) fn durability_code(d: WriteDurability) -> u8 {

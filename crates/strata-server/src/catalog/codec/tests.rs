@@ -192,7 +192,7 @@ fn version_3_records_have_no_storage_policy() {
 }
 
 #[test]
-fn every_storage_policy_round_trips_by_name_and_unknown_names_are_corrupt() {
+fn every_storage_policy_round_trips_by_name_and_unknown_names_are_kept() {
     for policy in StoragePolicy::ALL {
         let mut record = one_region_table(WriteDurability::UseDefault);
         record.families[0].storage_policy = Some(policy);
@@ -202,16 +202,26 @@ fn every_storage_policy_round_trips_by_name_and_unknown_names_are_corrupt() {
         assert_eq!(&bytes[at..at + name.len()], name);
         assert_eq!(decode_table(&bytes).unwrap(), record);
     }
-    let mut bytes = encode_table(&one_region_table(WriteDurability::UseDefault));
-    let fast: &[u8] = &[4, b'F', b'A', b'S', b'T'];
-    bytes.splice(
-        ONE_FAMILY_POLICY_BYTE..=ONE_FAMILY_POLICY_BYTE,
-        fast.iter().copied(),
-    );
-    assert!(matches!(
-        decode_table(&bytes),
-        Err(ServiceError::CatalogCorrupt(m)) if m.contains("bad family")
-    ));
+    let with_name = |name: &[u8]| {
+        let mut bytes = encode_table(&one_region_table(WriteDurability::UseDefault));
+        let mut field = vec![u8::try_from(name.len()).unwrap()];
+        field.extend_from_slice(name);
+        bytes.splice(ONE_FAMILY_POLICY_BYTE..=ONE_FAMILY_POLICY_BYTE, field);
+        bytes
+    };
+    // A policy this server's configuration does not define (anymore): kept by name, so
+    // the catalog stays readable and the name is written back unchanged.
+    let decoded = decode_table(&with_name(b"CODEC_TEST_FAST")).unwrap();
+    let kept = decoded.families[0].storage_policy.unwrap();
+    assert_eq!(kept.name(), "CODEC_TEST_FAST");
+    assert_eq!(decode_table(&encode_table(&decoded)).unwrap(), decoded);
+    // Bytes that cannot be a policy name are corruption.
+    for bad in [&b"lower case"[..], &[0xff, 0xfe][..]] {
+        assert!(matches!(
+            decode_table(&with_name(bad)),
+            Err(ServiceError::CatalogCorrupt(m)) if m.contains("bad family")
+        ));
+    }
 }
 
 /// A version 2 record (GC rules, no durability byte) reads as USE_DEFAULT.

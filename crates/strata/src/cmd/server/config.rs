@@ -32,8 +32,14 @@ pub struct FileConfig {
     /// Directories beyond `data_dir`, each with a storage type (`[[volumes]]`).
     #[serde(default)]
     pub volumes: Vec<super::volumes::VolumeConfig>,
-    /// Where flushed and compacted files go: `ALL_SSD`, `ONE_SSD`, `HOT`, `WARM`, `COLD`
-    /// or `LAZY_PERSIST` (default `HOT`).
+    /// Storage types beyond `ram`, `ssd` and `hdd` (`[[storage_types]]`).
+    #[serde(default)]
+    pub storage_types: Vec<super::storage_defs::StorageTypeConfig>,
+    /// Storage policies beyond HBase's (`[[storage_policies]]`).
+    #[serde(default)]
+    pub storage_policies: Vec<super::storage_defs::StoragePolicyConfig>,
+    /// Where flushed and compacted files go: `ALL_SSD`, `ONE_SSD`, `HOT`, `WARM`, `COLD`,
+    /// `LAZY_PERSIST` or a defined policy (default `HOT`).
     pub storage_policy: Option<String>,
     /// Where WAL segments go (default: `storage_policy`).
     pub wal_storage_policy: Option<String>,
@@ -156,6 +162,7 @@ impl ServerConfig {
         }
         apply_background_threads(e, &mut engine)?;
         super::l2_cache::apply(e.l2_cache_path.as_ref(), e.l2_cache_mb, &mut engine)?;
+        super::storage_defs::define(&file.storage_types, &file.storage_policies)?;
         let tiering = super::volumes::TieringConfig {
             volumes: file.volumes.clone(),
             storage_policy: file.storage_policy.clone(),
@@ -405,5 +412,39 @@ mod tests {
         assert_eq!(c.service.engine.volumes[0].root, tmp.path().join("moved"));
         let typo = "[[volumes]]\npath = \"x\"\nstorage_typ = \"hdd\"\n";
         assert!(toml::from_str::<FileConfig>(typo).is_err());
+    }
+
+    #[test]
+    fn defined_storage_types_and_policies_place_files() {
+        use strata_engine::fs::FileCategory;
+        let tmp = tempfile::tempdir().unwrap();
+        let (fast, slow) = (tmp.path().join("fast"), tmp.path().join("slow"));
+        let text = format!(
+            "data_dir = {:?}\nstorage_policy = \"CONFIG_TEST_TIERED\"\n\
+             [[storage_types]]\nname = \"config_test_nvme\"\n\
+             [[storage_policies]]\nname = \"CONFIG_TEST_TIERED\"\n\
+             wal = [\"config_test_nvme\"]\nflush = [\"config_test_nvme\"]\ncompaction = [\"hdd\"]\n\
+             [[volumes]]\npath = {fast:?}\nstorage_type = \"config_test_nvme\"\n\
+             [[volumes]]\npath = {slow:?}\nstorage_type = \"hdd\"\n\
+             [tiers.config_test_nvme]\ncompression = \"none\"\n",
+            tmp.path().join("data")
+        );
+        let file: FileConfig = toml::from_str(&text).unwrap();
+        let c = ServerConfig::from_file(file).unwrap();
+        let engine = &c.service.engine;
+        let placement = engine.placement.as_ref().unwrap();
+        let at = |category| &engine.volumes[placement.choose(category, &engine.volumes)];
+        assert_eq!(at(FileCategory::Flush).root, fast);
+        assert_eq!(at(FileCategory::Wal).root, fast);
+        assert_eq!(at(FileCategory::Compaction).root, slow);
+        assert_eq!(engine.tier_settings.len(), 1);
+        // A volume of a type nobody defined names it.
+        let undefined = format!(
+            "data_dir = {:?}\n[[volumes]]\npath = {fast:?}\nstorage_type = \"optane\"\n",
+            tmp.path().join("data")
+        );
+        let file: FileConfig = toml::from_str(&undefined).unwrap();
+        let err = ServerConfig::from_file(file).err().unwrap();
+        assert!(err.contains("unknown storage type \"optane\""), "{err}");
     }
 }

@@ -9,6 +9,7 @@ mod l2_cache;
 mod limits;
 mod member;
 mod memory;
+mod storage_defs;
 mod volumes;
 
 use std::net::SocketAddr;

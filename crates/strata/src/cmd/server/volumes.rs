@@ -60,7 +60,7 @@ impl MoverConfig {
             let name = self.age_storage_type.as_deref().unwrap_or("hdd");
             let storage_type: StorageType = name
                 .parse()
-                .map_err(|_| format!("[mover] age_storage_type {name:?}: ram, ssd or hdd"))?;
+                .map_err(|e| format!("[mover] age_storage_type: {e}"))?;
             let age = std::time::Duration::from_secs(hours.saturating_mul(3600));
             engine.move_rules.age = Some((age, storage_type));
         }
@@ -68,7 +68,7 @@ impl MoverConfig {
             let name = self.large_storage_type.as_deref().unwrap_or("hdd");
             let storage_type: StorageType = name
                 .parse()
-                .map_err(|_| format!("[mover] large_storage_type {name:?}: ram, ssd or hdd"))?;
+                .map_err(|e: strata_engine::Error| format!("[mover] large_storage_type: {e}"))?;
             engine.move_rules.size = Some((mb.saturating_mul(1 << 20), storage_type));
         }
         if let Some(mb) = self.mb_per_sec {
@@ -98,7 +98,7 @@ pub fn tier_settings(
     for (name, tier) in tiers {
         let storage_type: StorageType = name
             .parse()
-            .map_err(|_| format!("[tiers.{name}]: the storage type must be ram, ssd or hdd"))?;
+            .map_err(|e: strata_engine::Error| format!("[tiers.{name}]: {e}"))?;
         let compression = tier
             .compression
             .as_deref()
@@ -165,7 +165,7 @@ impl TieringConfig {
             let storage_type: StorageType = entry
                 .storage_type
                 .parse()
-                .map_err(|_| volume_error(entry, "storage_type must be ram, ssd or hdd"))?;
+                .map_err(|e: strata_engine::Error| volume_error(entry, &e.to_string()))?;
             if self.volumes[..i].iter().any(|v| v.path == entry.path) {
                 return Err(volume_error(entry, "duplicate path"));
             }
@@ -281,10 +281,7 @@ mod tests {
         let hdd = tmp.path().join("hdd");
         let one = |ty: &str| format!("[[volumes]]\npath = {hdd:?}\nstorage_type = {ty:?}\n");
         let err = apply(&tiering(&one("nvme"), None, None), &data).unwrap_err();
-        assert!(
-            err.contains("storage_type must be ram, ssd or hdd"),
-            "{err}"
-        );
+        assert!(err.contains("unknown storage type \"nvme\""), "{err}");
         let twice = format!("{}{}", one("hdd"), one("ssd"));
         let err = apply(&tiering(&twice, None, None), &data).unwrap_err();
         assert!(err.contains("duplicate path"), "{err}");
