@@ -4,7 +4,7 @@
 //! re-exported with them, so callers can name what they get back.
 
 pub use crate::key::{parse_key, ParsedKey};
-pub use crate::manifest::format::DecodedManifest;
+pub use crate::manifest::format::{encode_manifest, DecodedManifest};
 pub use crate::manifest::inspect::{read_manifest, ManifestRead};
 pub use crate::manifest::{parse_manifest_file_name, FileOrigin, ManifestState, StoreFileEntry};
 pub use crate::table::format::{BlockHandle, Trailer};

@@ -166,3 +166,31 @@ fn a_manifest_number_taken_by_another_writer_is_skipped() {
         "a candidate overwrote another writer's manifest"
     );
 }
+
+#[test]
+fn files_a_compaction_replaced_are_held_while_a_scan_reads_them() {
+    let fs = MemFs::new();
+    let pointers = InMemoryPointers::new();
+    let a = engine(&fs, &pointers, "a");
+    let region = a.open_region(spec()).unwrap();
+    for (row, value) in [("r1", "v1"), ("r2", "v2")] {
+        put(&region, row, value).unwrap();
+        region.flush().unwrap();
+    }
+    let before = tables(&fs);
+    assert_eq!(before.len(), 2);
+    let scanner = region.scan(&strata_engine::Scan::new()).unwrap();
+    region.compact(true).unwrap();
+    let held: Vec<String> = a
+        .held_obsolete_files()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(held, before, "both inputs are still read by the scan");
+    assert!(a.held_obsolete_files()[0].starts_with("/shared/regions/0000000000000007/cf"));
+    let rows: Vec<_> = scanner.collect::<Result<_, _>>().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(a.held_obsolete_files().is_empty(), "the scan let go");
+    // Nothing was deleted on shared storage: that is the collector's.
+    assert_eq!(tables(&fs).len(), 3);
+}

@@ -85,6 +85,13 @@ impl Engine {
         self.host.collect_retired()
     }
 
+    /// The SSTables that no current manifest of this engine lists any more but that a
+    /// reader still holds (a scan that began before a compaction), sorted. On shared
+    /// storage the cluster's garbage collector must leave them alone until they go.
+    pub fn held_obsolete_files(&self) -> Vec<std::path::PathBuf> {
+        self.context.stores.held().paths()
+    }
+
     /// Ids of the retired regions whose files are still referenced.
     pub fn retired_regions(&self) -> Vec<u64> {
         self.host.regions.retired_ids()

@@ -17,7 +17,7 @@ use crate::fs::Volumes;
 use crate::manifest::{ManifestPointers, StorePointer};
 use crate::memstore::limiter::MemoryLimiter;
 use crate::stats::EventLog;
-use crate::store::{family_dir_name, StoreContext};
+use crate::store::{family_dir_name, HeldFiles, StoreContext};
 use crate::util::clock::Clock;
 use crate::util::rate_limiter::RateLimiter;
 use crate::wal::Wal;
@@ -91,6 +91,8 @@ pub struct StoreContextFactory {
     cache: Arc<BlockCache>,
     /// Shared storage: where each store's current manifest is recorded.
     pointers: Option<Arc<dyn ManifestPointers>>,
+    /// Obsolete files readers still hold, over every store.
+    held: HeldFiles,
 }
 
 impl StoreContextFactory {
@@ -100,7 +102,13 @@ impl StoreContextFactory {
             volumes,
             cache,
             pointers: None,
+            held: HeldFiles::default(),
         }
+    }
+
+    /// The obsolete files readers still hold, over every store made here.
+    pub fn held(&self) -> &HeldFiles {
+        &self.held
     }
 
     /// Stores on shared storage, whose current manifests `pointers` records.
@@ -120,6 +128,7 @@ impl StoreContextFactory {
                 region,
                 family: Bytes::copy_from_slice(family),
             }),
+            held: self.held.clone(),
         }
     }
 }

@@ -136,6 +136,7 @@ impl Store {
                 reader,
                 placement.path.clone(),
                 Arc::clone(&fs),
+                &self.ctx.held,
             )))
         };
         let result = build();

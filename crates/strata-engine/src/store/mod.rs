@@ -4,6 +4,7 @@
 mod compact;
 mod file;
 mod flush;
+mod held;
 mod mover;
 mod reference;
 mod sources;
@@ -17,6 +18,7 @@ use parking_lot::{Mutex, RwLock};
 
 pub use compact::CompactionOutcome;
 pub use file::StoreFile;
+pub use held::HeldFiles;
 pub use mover::MoveRules;
 pub use sources::SourceFilter;
 pub use view::StoreView;
@@ -39,6 +41,8 @@ pub struct StoreContext {
     pub relative_dir: PathBuf,
     /// Shared storage (cluster mode): the store's manifest pointer. `None` on a local disk.
     pub pointer: Option<StorePointer>,
+    /// The engine's obsolete files that readers still hold.
+    pub held: HeldFiles,
 }
 
 impl StoreContext {
@@ -112,7 +116,13 @@ impl Store {
                 Some(Arc::clone(&ctx.cache)),
                 policy,
             )?;
-            files.push(StoreFile::new(entry.clone(), reader, path, Arc::clone(&fs)));
+            files.push(StoreFile::new(
+                entry.clone(),
+                reader,
+                path,
+                Arc::clone(&fs),
+                &ctx.held,
+            ));
         }
         files.sort_by_key(|f| std::cmp::Reverse(f.entry.max_seq));
         let store = Store {

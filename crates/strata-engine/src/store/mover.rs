@@ -110,7 +110,13 @@ impl Store {
             entry.file_number = number;
             entry.volume = placement.volume.clone();
             entry.relative_path = relative.to_string_lossy().into_owned();
-            let moved = StoreFile::new(entry, reader, placement.path.clone(), Arc::clone(&fs));
+            let moved = StoreFile::new(
+                entry,
+                reader,
+                placement.path.clone(),
+                Arc::clone(&fs),
+                &self.ctx.held,
+            );
             Ok((bytes, moved))
         });
         let (bytes, moved) = match copied {
