@@ -97,6 +97,16 @@ impl Keys {
         format!("{}{rid:020}", self.split_requests())
     }
 
+    /// `/strata/<c>/held/<sid>`: the obsolete SSTables a live server still reads (the
+    /// garbage collector leaves them), attached to its lease.
+    pub fn held(&self) -> String {
+        format!("{}held/", self.root)
+    }
+
+    pub fn held_by(&self, sid: &str) -> String {
+        format!("{}{sid}", self.held())
+    }
+
     /// The region id at the end of a directory or owner key.
     pub fn region_id_of(&self, key: &str) -> Result<RegionId> {
         let digits = key.rsplit('/').next().unwrap_or_default();

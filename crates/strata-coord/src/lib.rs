@@ -18,6 +18,7 @@ mod directory;
 mod election;
 pub mod error;
 pub mod etcd;
+mod held;
 pub mod keeper;
 pub mod keys;
 pub mod kv;
@@ -42,7 +43,7 @@ pub use keys::{Keys, RegionId};
 pub use kv::MetaKv;
 pub use lease::Lease;
 pub use mem::MemKv;
-pub use records::{ManifestPointer, RegionRecord, RegionState, StreamRecord};
+pub use records::{HeldRecord, ManifestPointer, RegionRecord, RegionState, StreamRecord};
 
 /// The coordinator on etcd.
 pub type EtcdCoordinator = KvCoordinator<EtcdKv>;

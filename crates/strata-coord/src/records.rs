@@ -195,6 +195,15 @@ pub struct StreamRecord {
     pub first_live_id: Option<u64>,
 }
 
+/// `/held/<sid>`: object keys (`data/regions/...sst`) that no current manifest of the
+/// server's stores lists any more but that a reader there still holds. Written under the
+/// server's lease, so it vanishes with the server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldRecord {
+    pub v: u32,
+    pub keys: Vec<String>,
+}
+
 /// A value that is only its format version (`{"v":N}`): a mark whose key says it all.
 pub fn version_only() -> Vec<u8> {
     format!("{{\"v\":{FORMAT_VERSION}}}").into_bytes()

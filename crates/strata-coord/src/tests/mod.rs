@@ -4,6 +4,7 @@
 mod catalog;
 mod election;
 mod fencing;
+mod held;
 mod lease;
 mod model;
 
