@@ -21,6 +21,10 @@ pub enum Error {
         #[source]
         source: strata_objstore::Error,
     },
+    /// The garbage collector cannot tell what is live (an unreadable manifest, catalog),
+    /// or may not delete (not the master): the pass deletes nothing.
+    #[error("garbage collection: {0}")]
+    Collector(String),
     /// The storage engine or service failed to open.
     #[error("{0}")]
     Service(String),

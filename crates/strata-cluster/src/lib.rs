@@ -16,6 +16,7 @@
 //! - [`follower`]: the loop that keeps a server in step with the cluster;
 //! - [`takeover`]: sealing dead streams and pointing the engine at the store;
 //! - [`unclaimed`]: assigning again what nobody took up (a move a dead master left half done);
+//! - [`gc`]: the master's garbage collector, the only deleter of objects;
 //! - [`maintenance`]: a server's housekeeping (a short live WAL, its progress in etcd);
 //! - [`master_link`]: where the master is, for the administration other servers send it;
 //! - [`status`]: `strata cluster status`.
@@ -26,6 +27,7 @@ pub mod config;
 pub mod error;
 mod failpoints;
 pub mod follower;
+pub mod gc;
 pub mod maintenance;
 pub mod master_link;
 pub mod moves;

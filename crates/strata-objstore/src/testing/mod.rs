@@ -1,9 +1,11 @@
 //! Stores that misbehave on purpose, for deterministic tests of the WAL protocol (this
 //! crate's and, later, the engine's and the master's). Not for production use.
 
+mod clocked;
 mod faulty;
 mod non_atomic;
 
+pub use clocked::ClockedStore;
 pub use faulty::{Fault, FaultyStore, Op};
 pub use non_atomic::CheckThenPutStore;
 
