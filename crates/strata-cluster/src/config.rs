@@ -17,6 +17,9 @@ pub struct ClusterConfig {
     pub advertise: String,
     /// Lease TTL: how long a dead server's regions wait before another takes them.
     pub lease_ttl: Duration,
+    /// The master's garbage collector: how often it runs (zero: off) and how old garbage
+    /// must be (`[cluster] gc_interval_s`, `gc_min_age_s`).
+    pub gc: crate::gc::GcConfig,
 }
 
 impl ClusterConfig {
@@ -29,6 +32,14 @@ impl ClusterConfig {
         }
         if self.lease_ttl < Duration::from_secs(1) {
             return Err(Error::Config("lease_ttl must be at least 1 s".into()));
+        }
+        // A server writes an SSTable, then commits the manifest naming it, within its
+        // lease: an object younger than a lease may be a commit still on its way.
+        if !self.gc.interval.is_zero() && self.gc.min_age <= self.lease_ttl * 2 {
+            return Err(Error::Config(format!(
+                "gc_min_age_s must be more than twice the lease TTL ({:?})",
+                self.lease_ttl
+            )));
         }
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! Every server's periodic housekeeping, once a second: keep its live WAL stream short (ask
 //! for a flush of the region pinning the oldest objects once too many are unflushed), and
 //! publish where a recovery of its stream would start, so a region's next owner replays
-//! only that.
+//! only that; and publish the obsolete SSTables its readers still hold (`/held/<sid>`), so
+//! the master's garbage collector leaves them.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
@@ -10,6 +11,7 @@ use parking_lot::Mutex;
 use strata_engine::Engine;
 use strata_objstore::StreamProgress;
 
+use crate::gc::live::path_key;
 use crate::node::ClusterNode;
 use crate::takeover::stream_name;
 
@@ -19,6 +21,8 @@ pub struct Maintenance {
     node: Weak<ClusterNode>,
     progress: Arc<StreamProgress>,
     published: Mutex<u64>,
+    /// The held set as last published (`None`: not yet).
+    held: Mutex<Option<Vec<String>>>,
 }
 
 impl Maintenance {
@@ -28,6 +32,7 @@ impl Maintenance {
             node: Arc::downgrade(&node),
             progress,
             published: Mutex::new(0),
+            held: Mutex::new(None),
         }
     }
 
@@ -37,6 +42,7 @@ impl Maintenance {
         let Some(node) = self.node.upgrade() else {
             return;
         };
+        self.publish_held(&node, engine);
         let first_live = self.progress.first_live_id.load(Ordering::Acquire);
         let mut published = self.published.lock();
         if first_live <= *published {
@@ -49,6 +55,25 @@ impl Maintenance {
         {
             Ok(()) => *published = first_live,
             Err(e) => tracing::warn!(stream, error = %e, "could not publish the stream's progress"),
+        }
+    }
+}
+
+impl Maintenance {
+    /// Publishes the held set when it changed since it was last published.
+    fn publish_held(&self, node: &ClusterNode, engine: &Engine) {
+        let keys: Vec<String> = engine
+            .held_obsolete_files()
+            .iter()
+            .filter_map(|path| path_key(path))
+            .collect();
+        let mut held = self.held.lock();
+        if held.as_ref() == Some(&keys) {
+            return;
+        }
+        match node.coord.publish_held(&node.lease, &node.sid, &keys) {
+            Ok(()) => *held = Some(keys),
+            Err(e) => tracing::warn!(error = %e, "could not publish the files readers hold"),
         }
     }
 }

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::gc::{Collector, GcConfig, GcInputs, GcStats};
+use crate::gc::{Collector, CoordInputs, GcConfig, GcInputs, GcStats};
+use crate::ownership::Ownership;
 
 /// How often the waiting thread looks at its stop flag.
 const STOP_POLL: Duration = Duration::from_millis(100);
@@ -19,18 +20,19 @@ pub struct GcRunner {
 }
 
 impl GcRunner {
-    /// Runs `collector` every `config.interval` over `inputs`; `None` when the interval is
-    /// zero (the collector is off).
+    /// Runs `collector` every `config.interval` over `inputs` until `stop` is set (or the
+    /// runner dropped); `None` when the interval is zero (the collector is off). `inputs`
+    /// should refuse deletes once `stop` is set, so a pass under way ends soon.
     pub fn start(
         mut collector: Collector,
         inputs: Arc<dyn GcInputs>,
         config: GcConfig,
         clock: Arc<dyn strata_engine::util::clock::Clock>,
+        stop: Arc<AtomicBool>,
     ) -> std::io::Result<Option<GcRunner>> {
         if config.interval.is_zero() {
             return Ok(None);
         }
-        let stop = Arc::new(AtomicBool::new(false));
         let stopping = Arc::clone(&stop);
         let thread = strata_engine::util::thread::spawn("cluster-gc", move || loop {
             let started = clock.now();
@@ -75,5 +77,35 @@ impl Drop for GcRunner {
     }
 }
 
-/// [`GcStats`] shared by the runner and the status page.
-pub type SharedStats = Arc<GcStats>;
+/// Starts the collector of `ownership`'s server, which has just become master: passes
+/// over its store, reading etcd through its coordinator, deleting only while it leads
+/// under a valid lease. Counts into `stats`.
+pub fn start_on_master(
+    ownership: &Arc<Ownership>,
+    stats: Arc<GcStats>,
+) -> std::io::Result<Option<GcRunner>> {
+    let node = &ownership.node;
+    let config = node.config.gc;
+    let stop = Arc::new(AtomicBool::new(false));
+    let is_master = {
+        let (ownership, stop) = (Arc::downgrade(ownership), Arc::clone(&stop));
+        Arc::new(move || {
+            !stop.load(Ordering::Acquire) && ownership.upgrade().is_some_and(|o| o.is_master())
+        })
+    };
+    let inputs = CoordInputs::new(
+        Arc::clone(&node.coord),
+        Arc::clone(&node.lease),
+        Arc::clone(&node.clock),
+        is_master,
+    );
+    let collector = Collector::new(node.store.clone(), Arc::clone(&node.clock), config, stats);
+    if !config.interval.is_zero() {
+        tracing::info!(
+            interval_s = config.interval.as_secs_f64(),
+            min_age_s = config.min_age.as_secs_f64(),
+            "garbage collector started"
+        );
+    }
+    GcRunner::start(collector, Arc::new(inputs), config, Arc::clone(&node.clock), stop)
+}

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
+use strata_cluster::gc::{GcConfig, GcStats};
 use strata_cluster::maintenance::Maintenance;
 use strata_cluster::{ClusterConfig, ClusterNode, Endpoints};
 
@@ -36,12 +37,31 @@ pub struct ClusterFileConfig {
     /// Port of the internal RPC other servers forward requests to (`--peer-port`; default
     /// 16020, HBase's region server port).
     pub peer_port: Option<u16>,
+    /// Seconds between the master's garbage collection passes (default 60; 0 turns the
+    /// collector off).
+    pub gc_interval_s: Option<u64>,
+    /// Seconds an object must be old, and seen as garbage, before the collector deletes
+    /// it (default 3600).
+    pub gc_min_age_s: Option<u64>,
 }
 
 impl ClusterFileConfig {
     /// The internal RPC's port.
     pub fn peer_port(&self) -> u16 {
         self.peer_port.unwrap_or(16_020)
+    }
+
+    /// The garbage collector's settings, defaults filled in.
+    fn gc(&self) -> GcConfig {
+        let defaults = GcConfig::default();
+        GcConfig {
+            interval: self
+                .gc_interval_s
+                .map_or(defaults.interval, Duration::from_secs),
+            min_age: self
+                .gc_min_age_s
+                .map_or(defaults.min_age, Duration::from_secs),
+        }
     }
 
     /// True when any cluster setting is given.
@@ -59,6 +79,7 @@ impl ClusterFileConfig {
                 .clone()
                 .unwrap_or_else(|| config.listen.to_string()),
             lease_ttl: Duration::from_millis(self.lease_ttl_ms.unwrap_or(2_000)),
+            gc: self.gc(),
         };
         cluster.validate().map_err(|e| e.to_string())?;
         Ok(cluster)
@@ -182,7 +203,11 @@ pub(super) fn start_maintenance(maintenance: Maintenance, service: &Arc<strata_s
 
 /// The status pages' view of the cluster, through this server's own etcd client. Weak,
 /// so the pages never keep a node (and its runtimes) alive.
-pub(super) struct NodeView(pub(super) std::sync::Weak<ClusterNode>);
+/// The master's garbage collection counters are added as `gc` (zeros on other servers).
+pub(super) struct NodeView(
+    pub(super) std::sync::Weak<ClusterNode>,
+    pub(super) Arc<GcStats>,
+);
 
 impl strata_http::ClusterView for NodeView {
     fn status(&self) -> Result<serde_json::Value, String> {
@@ -193,7 +218,12 @@ impl strata_http::ClusterView for NodeView {
             &node.config.name,
         )
         .map_err(|e| e.to_string())?;
-        serde_json::to_value(status).map_err(|e| e.to_string())
+        let mut value = serde_json::to_value(status).map_err(|e| e.to_string())?;
+        if let Some(fields) = value.as_object_mut() {
+            let gc = serde_json::to_value(self.1.figures()).map_err(|e| e.to_string())?;
+            fields.insert("gc".into(), gc);
+        }
+        Ok(value)
     }
 }
 

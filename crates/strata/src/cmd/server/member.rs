@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 use strata_cluster::catalog::EtcdCatalog;
 use strata_cluster::follower::Follower;
+use strata_cluster::gc::runner::start_on_master;
+use strata_cluster::gc::{GcRunner, GcStats};
 use strata_cluster::maintenance::Maintenance;
 use strata_cluster::master_link::MasterPointer;
 use strata_cluster::moves::{Balancer, ClusterMoves};
@@ -35,6 +37,10 @@ pub(crate) struct Member {
     /// The master's moves and balancer once it leads, held for the service and the
     /// follower, which see them weakly.
     moves: Option<Arc<ClusterMoves>>,
+    /// The garbage collector's counters (the status page shows them) and, once this
+    /// server leads, its thread.
+    gc_stats: Arc<GcStats>,
+    gc: Option<GcRunner>,
 }
 
 impl Member {
@@ -71,8 +77,12 @@ impl Member {
             .map_err(|e| format!("cannot start the cluster follower: {e}"))?;
         start_maintenance(Maintenance::new(Arc::clone(&node), progress), db.service());
         let serving = serve_db(config, db, &description).await?;
+        let gc_stats = Arc::new(GcStats::default());
         if let Some(http) = serving.http_state() {
-            http.set_cluster(Arc::new(NodeView(Arc::downgrade(&node))));
+            http.set_cluster(Arc::new(NodeView(
+                Arc::downgrade(&node),
+                Arc::clone(&gc_stats),
+            )));
         }
         Ok(Member {
             node,
@@ -83,6 +93,8 @@ impl Member {
             follower,
             serving,
             moves: None,
+            gc_stats,
+            gc: None,
         })
     }
 
@@ -105,14 +117,19 @@ impl Member {
         self.ownership.set_moves(&moves);
         service.set_cluster_admin(Arc::clone(&moves) as _);
         self.moves = Some(moves);
+        match start_on_master(&self.ownership, Arc::clone(&self.gc_stats)) {
+            Ok(runner) => self.gc = runner,
+            Err(e) => tracing::error!(error = %e, "cannot start the garbage collector; objects accumulate"),
+        }
         self.master.leading();
     }
 
     /// Stops forwarding and following, then the client APIs and the database.
     pub(crate) async fn stop(self) -> Result<(), String> {
         self.peer.stop().await;
-        let follower = self.follower;
+        let (follower, gc) = (self.follower, self.gc);
         blocking(move || {
+            drop(gc);
             drop(follower);
             Ok(())
         })
