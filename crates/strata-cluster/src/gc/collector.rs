@@ -200,7 +200,11 @@ impl Collector {
 
     /// Lists `group`; on failure forgets what it saw there (its first-seen times start
     /// over) and returns `None`.
-    fn list_group(&mut self, group: &str, visited: &mut HashSet<String>) -> Option<Vec<ObjectMeta>> {
+    fn list_group(
+        &mut self,
+        group: &str,
+        visited: &mut HashSet<String>,
+    ) -> Option<Vec<ObjectMeta>> {
         let prefix = ObjectPath::from(group.trim_end_matches('/'));
         match self.retry.run(|| self.store.list(&prefix)) {
             Ok(objects) => {
@@ -337,11 +341,23 @@ mod tests {
     #[test]
     fn only_the_engines_names_under_a_region_are_judged() {
         let g = "data/regions/0000000000000007/";
-        assert!(is_table_object(g, "data/regions/0000000000000007/cf/MANIFEST-00000000000000000003"));
-        assert!(is_table_object(g, "data/regions/0000000000000007/cf/0000000000000001-s1i2.sst"));
-        assert!(!is_table_object(g, "data/regions/0000000000000007/cf/notes.txt"));
+        assert!(is_table_object(
+            g,
+            "data/regions/0000000000000007/cf/MANIFEST-00000000000000000003"
+        ));
+        assert!(is_table_object(
+            g,
+            "data/regions/0000000000000007/cf/0000000000000001-s1i2.sst"
+        ));
+        assert!(!is_table_object(
+            g,
+            "data/regions/0000000000000007/cf/notes.txt"
+        ));
         assert!(!is_table_object(g, "data/regions/0000000000000007/x.sst"));
-        assert!(!is_table_object(g, "data/regions/0000000000000007/cf/sub/a.sst"));
+        assert!(!is_table_object(
+            g,
+            "data/regions/0000000000000007/cf/sub/a.sst"
+        ));
         assert_eq!(parse_region_dir("0000000000000007"), Some(7));
         assert_eq!(parse_region_dir("000000000000007"), None);
         assert_eq!(parse_region_dir("000000000000000G"), None);

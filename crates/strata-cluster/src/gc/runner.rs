@@ -58,7 +58,9 @@ impl GcRunner {
                     held = report.held,
                     "garbage collection pass: nothing old enough"
                 ),
-                Err(e) => tracing::warn!(error = %e, "garbage collection pass failed; nothing more deleted"),
+                Err(e) => {
+                    tracing::warn!(error = %e, "garbage collection pass failed; nothing more deleted")
+                }
             }
         })?;
         Ok(Some(GcRunner {
@@ -107,5 +109,11 @@ pub fn start_on_master(
             "garbage collector started"
         );
     }
-    GcRunner::start(collector, Arc::new(inputs), config, Arc::clone(&node.clock), stop)
+    GcRunner::start(
+        collector,
+        Arc::new(inputs),
+        config,
+        Arc::clone(&node.clock),
+        stop,
+    )
 }

@@ -78,7 +78,9 @@ impl Bed {
 
     pub fn put(&self, key: &str) {
         let bytes = Bytes::from(format!("bytes of {key}"));
-        self.store.put_overwrite(&ObjectPath::from(key), bytes).unwrap();
+        self.store
+            .put_overwrite(&ObjectPath::from(key), bytes)
+            .unwrap();
     }
 
     pub fn exists(&self, key: &str) -> bool {
@@ -215,7 +217,11 @@ fn a_candidate_that_was_live_in_between_starts_over() {
     bed.pass();
     bed.state().pointers = vec![(1, "cf".into(), 2)];
     bed.advance(MIN_AGE / 2 + Duration::from_secs(1));
-    assert_eq!(bed.pass().deleted_objects, 0, "seen continuously only since the last pass");
+    assert_eq!(
+        bed.pass().deleted_objects,
+        0,
+        "seen continuously only since the last pass"
+    );
     bed.advance(MIN_AGE);
     assert_eq!(bed.pass().deleted_objects, 2);
 }
@@ -283,7 +289,10 @@ fn a_dropped_tables_files_go_but_not_the_manifest_its_pointer_names() {
     ]
     .into_iter()
     .collect();
-    assert_eq!(left, expected, "only the pointed-to manifest and what is not the engine's");
+    assert_eq!(
+        left, expected,
+        "only the pointed-to manifest and what is not the engine's"
+    );
 }
 
 fn put_stream(bed: &Bed, stream: StreamId, ids: std::ops::Range<u64>) {
@@ -328,14 +337,20 @@ fn wal_objects_below_first_live_go_and_the_newest_always_stays() {
         let mut state = bed.state();
         state.streams.insert("11-2".into(), record("live", Some(3)));
         state.streams.insert("12-3".into(), record("live", Some(9)));
-        state.streams.insert("13-4".into(), record("replayed", None));
+        state
+            .streams
+            .insert("13-4".into(), record("replayed", None));
     }
     bed.advance(MIN_AGE * 2);
     bed.pass();
     bed.advance(MIN_AGE * 2);
     bed.pass();
     assert_eq!(stream_ids(&bed, live), vec![3, 4, 5]);
-    assert_eq!(stream_ids(&bed, ahead), vec![5], "never the newest of a live stream");
+    assert_eq!(
+        stream_ids(&bed, ahead),
+        vec![5],
+        "never the newest of a live stream"
+    );
     assert!(stream_ids(&bed, retired).is_empty());
     assert_eq!(stream_ids(&bed, unknown), (0..6).collect::<Vec<_>>());
 }
@@ -346,12 +361,18 @@ fn a_stream_is_deleted_oldest_first_and_never_gets_a_hole() {
     let s = StreamId::new(21, 1);
     put_stream(&bed, s, 0..2);
     put_stream(&bed, s, 3..4);
-    bed.state().streams.insert("21-1".into(), record("replayed", None));
+    bed.state()
+        .streams
+        .insert("21-1".into(), record("replayed", None));
     bed.pass();
     bed.advance(MIN_AGE);
     put_stream(&bed, s, 2..3); // young (a test's stand-in for any object that must wait)
     bed.pass();
-    assert_eq!(stream_ids(&bed, s), vec![2, 3], "3 is old enough but waits for 2");
+    assert_eq!(
+        stream_ids(&bed, s),
+        vec![2, 3],
+        "3 is old enough but waits for 2"
+    );
     bed.advance(MIN_AGE);
     bed.pass();
     assert!(stream_ids(&bed, s).is_empty());
@@ -466,12 +487,18 @@ fn the_inputs_come_from_the_catalog_pointers_held_records_and_streams() {
         .put_catalog_entry(&lead, "table/default:t", encode_table(&record))
         .unwrap();
     let epoch = coord
-        .create_region(&lead, 4, &strata_coord::RegionRecord::new("default:t", b"", b""))
+        .create_region(
+            &lead,
+            4,
+            &strata_coord::RegionRecord::new("default:t", b"", b""),
+        )
         .unwrap();
     let epoch = coord.assign_region(&lead, 4, epoch, Some("m")).unwrap();
     coord.claim_region(&lease, "m", 1, 4, epoch).unwrap();
     coord.commit_manifest(&lease, 4, epoch, "cf", 3).unwrap();
-    coord.publish_held(&lease, "m", &["data/x.sst".to_string()]).unwrap();
+    coord
+        .publish_held(&lease, "m", &["data/x.sst".to_string()])
+        .unwrap();
     coord.publish_own_stream_progress(&lease, "m-1", 7).unwrap();
 
     let master = Arc::new(AtomicBool::new(true));
@@ -479,7 +506,12 @@ fn the_inputs_come_from_the_catalog_pointers_held_records_and_streams() {
         let master = Arc::clone(&master);
         Arc::new(move || master.load(Ordering::SeqCst))
     };
-    let inputs = CoordInputs::new(Arc::clone(&coord), Arc::clone(&lease), clock.clone(), is_master);
+    let inputs = CoordInputs::new(
+        Arc::clone(&coord),
+        Arc::clone(&lease),
+        clock.clone(),
+        is_master,
+    );
     let snapshot = inputs.snapshot().unwrap();
     assert_eq!(snapshot.live_regions, HashSet::from([4]));
     assert_eq!(snapshot.pointers, vec![(4, "cf".to_string(), 3)]);

@@ -40,12 +40,24 @@ mod tests {
 
     #[test]
     fn the_newest_object_of_a_live_stream_always_stays() {
-        assert_eq!(deletable_below(Some(&record("live", Some(5))), Some(9)), Some(5));
-        assert_eq!(deletable_below(Some(&record("live", Some(12))), Some(9)), Some(9));
+        assert_eq!(
+            deletable_below(Some(&record("live", Some(5))), Some(9)),
+            Some(5)
+        );
+        assert_eq!(
+            deletable_below(Some(&record("live", Some(12))), Some(9)),
+            Some(9)
+        );
         assert_eq!(deletable_below(Some(&record("live", None)), Some(9)), None);
-        assert_eq!(deletable_below(Some(&record("replayed", None)), Some(9)), Some(10));
+        assert_eq!(
+            deletable_below(Some(&record("replayed", None)), Some(9)),
+            Some(10)
+        );
         assert_eq!(deletable_below(None, Some(9)), None);
         assert_eq!(deletable_below(Some(&record("replayed", None)), None), None);
-        assert_eq!(deletable_below(Some(&record("sealed?", Some(3))), Some(9)), None);
+        assert_eq!(
+            deletable_below(Some(&record("sealed?", Some(3))), Some(9)),
+            None
+        );
     }
 }

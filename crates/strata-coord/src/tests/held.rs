@@ -40,7 +40,9 @@ fn every_manifest_pointer_is_read_at_once() {
     a.open(1);
     a.open(20);
     a.coord.commit_manifest(&a.lease, 1, e1, "cf", 4).unwrap();
-    a.coord.commit_manifest(&a.lease, 20, e2, "x-00ff", 9).unwrap();
+    a.coord
+        .commit_manifest(&a.lease, 20, e2, "x-00ff", 9)
+        .unwrap();
     let pointers = a.coord.manifest_pointers().unwrap();
     let found: Vec<(u64, &str, u64)> = pointers
         .iter()

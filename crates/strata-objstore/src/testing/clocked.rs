@@ -130,7 +130,9 @@ impl ObjectStore for ClockedStore {
 
     async fn copy_opts(&self, from: &Path, to: &Path, options: CopyOptions) -> Result<()> {
         self.inner.copy_opts(from, to, options).await?;
-        self.times.lock().insert(to.clone(), self.clock.now_millis());
+        self.times
+            .lock()
+            .insert(to.clone(), self.clock.now_millis());
         Ok(())
     }
 }

@@ -119,7 +119,9 @@ impl Member {
         self.moves = Some(moves);
         match start_on_master(&self.ownership, Arc::clone(&self.gc_stats)) {
             Ok(runner) => self.gc = runner,
-            Err(e) => tracing::error!(error = %e, "cannot start the garbage collector; objects accumulate"),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot start the garbage collector; objects accumulate")
+            }
         }
         self.master.leading();
     }
