@@ -14,13 +14,16 @@ use strata_engine::util::clock::Clock;
 use super::live::manifest_key;
 use super::tests::{data, sst, Bed, MIN_AGE};
 
+/// A manifest's files: relative path, and whether it is a reference.
+type Files = Vec<(String, bool)>;
+
 #[derive(Clone, Default)]
 struct Store {
     /// The committed manifest number (0: none) and its files (relative path, reference).
     pointer: u64,
     files: Vec<(String, bool)>,
     /// A manifest written but not committed yet: number, files, written at (ms).
-    pending: Option<(u64, Vec<(String, bool)>, i64)>,
+    pending: Option<(u64, Files, i64)>,
     next: u64,
 }
 
@@ -153,27 +156,23 @@ fn step(model: &mut Model, bed: &Bed, rng: &mut StdRng) {
             }
             model.sync(bed);
         }
-        6 => {
-            // A split into one daughter that refers to every file of the parent.
-            if store.pointer > 0 {
-                model.next_region += 1;
-                let daughter = model.next_region;
-                let refs: Vec<(String, bool)> =
-                    store.files.iter().map(|(p, _)| (p.clone(), true)).collect();
-                let number = model.write_manifest(bed, daughter, &refs);
-                model.commit(bed, daughter, number, refs);
-                model.live.insert(daughter);
-                model.live.remove(&rid);
-                model.sync(bed);
-            }
+        // A split into one daughter that refers to every file of the parent.
+        6 if store.pointer > 0 => {
+            model.next_region += 1;
+            let daughter = model.next_region;
+            let refs: Vec<(String, bool)> =
+                store.files.iter().map(|(p, _)| (p.clone(), true)).collect();
+            let number = model.write_manifest(bed, daughter, &refs);
+            model.commit(bed, daughter, number, refs);
+            model.live.insert(daughter);
+            model.live.remove(&rid);
+            model.sync(bed);
         }
-        7 => {
-            if rng.random_bool(0.3) {
-                model.live.remove(&rid);
-                model.next_region += 1;
-                model.live.insert(model.next_region);
-                model.sync(bed);
-            }
+        7 if rng.random_bool(0.3) => {
+            model.live.remove(&rid);
+            model.next_region += 1;
+            model.live.insert(model.next_region);
+            model.sync(bed);
         }
         _ => {}
     }
