@@ -152,40 +152,15 @@ fn block<T: Send>(
     }
 }
 
-/// Runs `future` on the client's runtime. A caller on a worker of another runtime (a
-/// network server answering a request on its own task, which found it must read the
-/// catalog) cannot block on a runtime from there: the wait happens on a short-lived
-/// thread of its own, the calling worker telling its runtime that it blocks.
+/// Runs `future` on the client's runtime, from any thread
+/// (`strata_engine::util::runtime_wait`).
 fn wait_on<F>(runtime: &Runtime, future: F) -> std::result::Result<F::Output, String>
 where
     F: Future + Send,
     F::Output: Send,
 {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    let Ok(handle) = Handle::try_current() else {
-        return Ok(runtime.block_on(future));
-    };
-    let wait = || {
-        std::thread::scope(|scope| {
-            let waiter =
-                strata_engine::util::thread::spawn_scoped(scope, "strata-etcd-wait", || {
-                    runtime.block_on(future)
-                });
-            waiter.map(|w| w.join())
-        })
-    };
-    let outcome = if handle.runtime_flavor() == RuntimeFlavor::MultiThread {
-        tokio::task::block_in_place(wait)
-    } else {
-        wait()
-    };
-    match outcome {
-        Ok(Ok(output)) => Ok(output),
-        // The future panicked on the waiter thread: the panic goes on here, as it would
-        // have without the thread.
-        Ok(Err(payload)) => std::panic::resume_unwind(payload),
-        Err(e) => Err(format!("cannot start a thread to wait for etcd: {e}")),
-    }
+    strata_engine::util::runtime_wait::block_on(runtime, future)
+        .map_err(|e| format!("cannot start a thread to wait for etcd: {e}"))
 }
 
 fn map_error(endpoint: &str, op: &'static str, error: etcd_client::Error) -> Error {

@@ -102,39 +102,15 @@ impl BlockingStore {
         &self.inner
     }
 
-    /// Runs `future` to completion on this store's runtime. A caller inside another
-    /// runtime (a network server answering a point read on its own task, whose block was
-    /// not cached) cannot block on a runtime from there: the wait then happens on a
-    /// short-lived thread of its own, the calling worker telling its runtime it blocks.
+    /// Runs `future` to completion on this store's runtime, from any thread
+    /// (`strata_engine::util::runtime_wait`).
     pub(crate) fn block_on<F>(&self, future: F) -> F::Output
     where
         F: Future + Send,
         F::Output: Send,
     {
-        use tokio::runtime::{Handle, RuntimeFlavor};
-        let Ok(handle) = Handle::try_current() else {
-            return self.runtime.block_on(future);
-        };
-        let wait = || {
-            std::thread::scope(|scope| {
-                let waiter = strata_engine::util::thread::spawn_scoped(
-                    scope,
-                    "strata-objstore-wait",
-                    || self.runtime.block_on(future),
-                );
-                waiter.map(|w| w.join())
-            })
-        };
-        let outcome = if handle.runtime_flavor() == RuntimeFlavor::MultiThread {
-            tokio::task::block_in_place(wait)
-        } else {
-            wait()
-        };
-        match outcome {
-            Ok(Ok(output)) => output,
-            // The future panicked on the waiter thread: the panic goes on here, as it would
-            // have without the thread.
-            Ok(Err(payload)) => std::panic::resume_unwind(payload),
+        match strata_engine::util::runtime_wait::block_on(&self.runtime, future) {
+            Ok(output) => output,
             // No thread could be started (the process is out of threads): nothing can
             // wait for the store from this runtime, and the caller has no error to take.
             Err(e) => panic!("cannot start a thread to wait for the object store: {e}"),

@@ -4,5 +4,7 @@ pub mod clock;
 pub(crate) mod coding;
 pub mod crc;
 pub(crate) mod rate_limiter;
+#[cfg(feature = "tokio")]
+pub mod runtime_wait;
 pub mod thread;
 pub(crate) mod wait;
