@@ -22,12 +22,14 @@
 //! - [`status`]: `strata cluster status`.
 
 pub mod assignment;
+pub mod balance_load;
 pub mod catalog;
 pub mod config;
 pub mod error;
 mod failpoints;
 pub mod follower;
 pub mod gc;
+pub mod load_meter;
 pub mod maintenance;
 pub mod master_link;
 pub mod moves;

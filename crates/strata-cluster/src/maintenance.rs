@@ -2,7 +2,8 @@
 //! for a flush of the region pinning the oldest objects once too many are unflushed), and
 //! publish where a recovery of its stream would start, so a region's next owner replays
 //! only that; and publish the obsolete SSTables its readers still hold (`/held/<sid>`), so
-//! the master's garbage collector leaves them.
+//! the master's garbage collector leaves them; and every ten seconds, how busy each of its
+//! regions is (`load_meter.rs`), for the balancer.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
@@ -23,6 +24,7 @@ pub struct Maintenance {
     published: Mutex<u64>,
     /// The held set as last published (`None`: not yet).
     held: Mutex<Option<Vec<String>>>,
+    load: crate::load_meter::LoadMeter,
 }
 
 impl Maintenance {
@@ -33,6 +35,7 @@ impl Maintenance {
             progress,
             published: Mutex::new(0),
             held: Mutex::new(None),
+            load: crate::load_meter::LoadMeter::default(),
         }
     }
 
@@ -43,6 +46,7 @@ impl Maintenance {
             return;
         };
         self.publish_held(&node, engine);
+        self.load.tick(&node, engine);
         let first_live = self.progress.first_live_id.load(Ordering::Acquire);
         let mut published = self.published.lock();
         if first_live <= *published {

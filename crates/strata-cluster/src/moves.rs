@@ -4,7 +4,8 @@
 //! its files with nothing to replay. The balancer evens out the number of regions per live
 //! server: one move at a time, at most one per [`BALANCE_INTERVAL`], and only when the
 //! busiest server has at least two more regions than the idlest (hysteresis: a difference
-//! of one is left alone, or regions would bounce).
+//! of one is left alone, or regions would bounce); once counts are even, it evens out load
+//! (`balance_load.rs`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,7 @@ use strata_server::registry::ClusterAdmin;
 use strata_server::remote::{RegionWork, RowSpan};
 use strata_server::{Service, TableName};
 
+use crate::balance_load;
 use crate::ownership::Ownership;
 
 /// The table of a directory entry and its row range.
@@ -41,6 +43,9 @@ const CLAIM_WAIT: Duration = Duration::from_secs(10);
 pub struct Balancer {
     on: AtomicBool,
     last_move: Mutex<Option<Instant>>,
+    /// The last move made for load, not count (`balance_load.rs`), and its region.
+    last_load_move: Mutex<Option<Instant>>,
+    last_load_region: Mutex<Option<u64>>,
 }
 
 impl Default for Balancer {
@@ -48,6 +53,8 @@ impl Default for Balancer {
         Balancer {
             on: AtomicBool::new(true),
             last_move: Mutex::new(None),
+            last_load_move: Mutex::new(None),
+            last_load_region: Mutex::new(None),
         }
     }
 }
@@ -143,14 +150,16 @@ impl ClusterMoves {
     }
 
     /// Moves one region: off a decommissioned server if one still serves any, else from
-    /// the busiest live server to the idlest if they differ by two or more. Answers
-    /// whether it moved one.
+    /// the busiest live server to the idlest if they differ by two or more (its least busy
+    /// region), else for load (`balance_load.rs`). Answers whether it moved one.
     fn move_one(&self) -> Result<bool> {
         let service = self
             .service
             .upgrade()
             .ok_or_else(|| unavailable("closing"))?;
         let load = self.load(&service);
+        let published = self.ownership.node.coord.loads().unwrap_or_default();
+        let rates = balance_load::by_region(&published);
         let decommissioned = self.ownership.decommissioned.lock().clone();
         let (serving, out): (Vec<_>, Vec<_>) = load
             .iter()
@@ -161,15 +170,46 @@ impl ClusterMoves {
         };
         let leaving = out.iter().find(|(_, r)| !r.is_empty());
         let from = match leaving {
-            Some((_, regions)) => regions,
-            None => match serving.iter().max_by_key(|(sid, r)| (r.len(), *sid)) {
-                Some((_, regions)) if regions.len() >= to_regions.len() + 2 => regions,
-                _ => return Ok(false),
-            },
+            Some(from) => Some(*from),
+            None => serving
+                .iter()
+                .max_by_key(|(sid, r)| (r.len(), *sid))
+                .filter(|(_, r)| r.len() >= to_regions.len() + 2)
+                .copied(),
         };
-        let (region, target) = (from[0], to.to_string());
-        *self.balancer.last_move.lock() = Some(self.ownership.node.clock.now());
-        self.move_region(region, Some(&target))?;
+        let now = self.ownership.node.clock.now();
+        if let Some((_, regions)) = from {
+            let recent =
+                self.balancer.last_load_move.lock().is_some_and(|at| {
+                    now.saturating_duration_since(at) < balance_load::LOAD_SETTLE
+                });
+            let just_moved = recent
+                .then(|| *self.balancer.last_load_region.lock())
+                .flatten();
+            let Some(region) = balance_load::coolest(regions, &rates, just_moved) else {
+                return Ok(false);
+            };
+            *self.balancer.last_move.lock() = Some(now);
+            self.move_region(region, Some(to.as_str()))?;
+            return Ok(true);
+        }
+        let settled = self
+            .balancer
+            .last_load_move
+            .lock()
+            .is_none_or(|at| now.saturating_duration_since(at) >= balance_load::LOAD_SETTLE);
+        let by_load = balance_load::serving(&load, &decommissioned);
+        let Some(chosen) = settled
+            .then(|| balance_load::choose(&by_load, &rates))
+            .flatten()
+        else {
+            return Ok(false);
+        };
+        *self.balancer.last_move.lock() = Some(now);
+        *self.balancer.last_load_move.lock() = Some(now);
+        *self.balancer.last_load_region.lock() = Some(chosen.region);
+        tracing::info!(region = chosen.region, from = %chosen.from, to = %chosen.to, "moving a region for load");
+        self.move_region(chosen.region, Some(&chosen.to))?;
         Ok(true)
     }
 }

@@ -107,6 +107,16 @@ impl Keys {
         format!("{}{sid}", self.held())
     }
 
+    /// `/strata/<c>/load/<sid>`: the requests per second of each region a live server
+    /// serves (the balancer's input), attached to its lease.
+    pub fn loads(&self) -> String {
+        format!("{}load/", self.root)
+    }
+
+    pub fn load_of(&self, sid: &str) -> String {
+        format!("{}{sid}", self.loads())
+    }
+
     /// The region id at the end of a directory or owner key.
     pub fn region_id_of(&self, key: &str) -> Result<RegionId> {
         let digits = key.rsplit('/').next().unwrap_or_default();

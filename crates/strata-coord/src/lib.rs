@@ -23,6 +23,7 @@ pub mod keeper;
 pub mod keys;
 pub mod kv;
 pub mod lease;
+mod load;
 pub mod mem;
 pub mod records;
 mod session;
@@ -43,7 +44,9 @@ pub use keys::{Keys, RegionId};
 pub use kv::MetaKv;
 pub use lease::Lease;
 pub use mem::MemKv;
-pub use records::{HeldRecord, ManifestPointer, RegionRecord, RegionState, StreamRecord};
+pub use records::{
+    HeldRecord, LoadRecord, ManifestPointer, RegionRecord, RegionState, StreamRecord,
+};
 
 /// The coordinator on etcd.
 pub type EtcdCoordinator = KvCoordinator<EtcdKv>;

@@ -204,6 +204,15 @@ pub struct HeldRecord {
     pub keys: Vec<String>,
 }
 
+/// `/load/<sid>`: requests per second (reads and writes) of each region the server serves,
+/// over its last measuring interval. Written under the server's lease.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadRecord {
+    pub v: u32,
+    /// Region id → requests per second.
+    pub regions: std::collections::BTreeMap<u64, u64>,
+}
+
 /// A value that is only its format version (`{"v":N}`): a mark whose key says it all.
 pub fn version_only() -> Vec<u8> {
     format!("{{\"v\":{FORMAT_VERSION}}}").into_bytes()
