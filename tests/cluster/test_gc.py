@@ -92,6 +92,10 @@ def test_compacted_away_objects_are_collected_and_everything_reads_back(cluster)
     assert figures["strata_gc_deleted_objects_total"] >= before_ssts - 4, figures
     assert figures["strata_gc_deleted_bytes_total"] > 0, figures
     assert gc_figures(other)["strata_gc_passes_total"] == 0, "only the master collects"
+    with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % master.http, timeout=10) as m:
+        exposition = m.read().decode()
+    deleted = "strata_gc_deleted_objects_total %d" % figures["strata_gc_deleted_objects_total"]
+    assert deleted in exposition or "strata_gc_deleted_objects_total " in exposition, exposition[-2000:]
     read_all(other.thrift, rows)
     read_all(master.thrift, rows)
     assert "garbage collected" in master.log()

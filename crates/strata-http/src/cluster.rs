@@ -17,6 +17,21 @@ use crate::AppState;
 pub trait ClusterView: Send + Sync {
     /// The status, shaped as `strata cluster status --json` prints it.
     fn status(&self) -> Result<Value, String>;
+
+    /// This server's own cluster counters for `/metrics`: name, kind (`counter` or
+    /// `gauge`), help, value. Read from memory, never from etcd, so scraping costs nothing.
+    fn metrics(&self) -> Vec<ClusterMetric> {
+        Vec::new()
+    }
+}
+
+/// One of [`ClusterView::metrics`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterMetric {
+    pub name: &'static str,
+    pub kind: &'static str,
+    pub help: &'static str,
+    pub value: u64,
 }
 
 async fn read(state: &AppState) -> Option<Result<Value, String>> {

@@ -30,7 +30,7 @@ use axum::Router;
 use strata_server::Service;
 
 pub use charts::{ChartSample, Charts, CHART_SAMPLES};
-pub use cluster::ClusterView;
+pub use cluster::{ClusterMetric, ClusterView};
 pub use state::{ConfigEntry, HttpState};
 
 /// What every handler gets.

@@ -87,6 +87,11 @@ pub fn render(state: &AppState) -> String {
             state.service.connections().open(api),
         );
     }
+    if let Some(cluster) = state.http.cluster() {
+        for m in cluster.metrics() {
+            e.single(m.name, m.kind, m.help, m.value);
+        }
+    }
     e.single(
         "strata_uptime_seconds",
         "gauge",

@@ -225,6 +225,48 @@ impl strata_http::ClusterView for NodeView {
         }
         Ok(value)
     }
+
+    fn metrics(&self) -> Vec<strata_http::ClusterMetric> {
+        let f = self.1.figures();
+        let metric = |name, kind, help, value| strata_http::ClusterMetric {
+            name,
+            kind,
+            help,
+            value,
+        };
+        vec![
+            metric(
+                "strata_gc_passes_total",
+                "counter",
+                "Garbage collection passes this server ran as master.",
+                f.strata_gc_passes_total,
+            ),
+            metric(
+                "strata_gc_failed_passes_total",
+                "counter",
+                "Garbage collection passes that stopped on an error.",
+                f.strata_gc_failed_passes_total,
+            ),
+            metric(
+                "strata_gc_deleted_objects_total",
+                "counter",
+                "Objects the garbage collector deleted from the store.",
+                f.strata_gc_deleted_objects_total,
+            ),
+            metric(
+                "strata_gc_deleted_bytes_total",
+                "counter",
+                "Bytes of the objects the garbage collector deleted.",
+                f.strata_gc_deleted_bytes_total,
+            ),
+            metric(
+                "strata_gc_last_pass_duration_ms",
+                "gauge",
+                "How long the last garbage collection pass took.",
+                f.strata_gc_last_pass_duration_ms,
+            ),
+        ]
+    }
 }
 
 /// Resolves once etcd no longer holds this server's lease.
