@@ -1,30 +1,28 @@
 //! The forwarding server's side: a [`RegionPeer`] that sends each primitive to another
-//! server over gRPC.
+//! server.
 //!
-//! `RegionPeer` is synchronous, and its callers are plain threads or threads of another
-//! tokio runtime (inside `spawn_blocking`, or even a worker). Blocking on a future from
-//! inside a runtime panics, so the client owns a small runtime of its own: each call is
-//! spawned there and the caller waits on a plain channel for the answer, which is safe
-//! from any thread.
+//! `RegionPeer` is synchronous, and so is this client: the calling thread takes an idle
+//! connection to the peer from the pool (or opens one), writes the request frame and
+//! reads the answer itself. The socket's read and write timeouts are the call's deadline.
 
-use std::future::Future;
-use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Duration;
 
+use bytes::Bytes;
+use strata_engine::util::clock::{self, Clock};
 use strata_engine::{Cell, Get, RowResult};
 use strata_server::remote::{
     admin_codec, AdminReply, AdminRequest, ExpectedReads, PeerTable, PeerWrite, RegionPeer,
     RegionWork, RowSpan, ScanChunk,
 };
 use strata_server::{Result, ServiceError};
-use tonic::transport::{Channel, Endpoint};
-use tonic::{Response, Status};
 
 use crate::convert as c;
-use crate::generated::peer_client::PeerClient as GeneratedClient;
+use crate::errors::detail_to_error;
+use crate::frame::{self, FrameError};
 use crate::messages as m;
-use crate::status::status_to_error;
-use crate::MAX_MESSAGE_BYTES;
+use crate::pool::{Conn, Pool};
+use crate::wire::{Method, ANSWER_ERROR, ANSWER_OK};
 
 /// How long a call waits for its answer by default, connecting included.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(10);
@@ -39,8 +37,6 @@ pub const ADMIN_DEADLINE: Duration = Duration::from_secs(300);
 pub enum PeerClientError {
     #[error("invalid peer address {address:?}: {reason}")]
     InvalidAddress { address: String, reason: String },
-    #[error("cannot start the peer client's runtime: {0}")]
-    Runtime(#[from] std::io::Error),
 }
 
 /// The client of one other server's peer service. Connects on first use and reconnects
@@ -50,8 +46,17 @@ pub enum PeerClientError {
 pub struct PeerClient {
     address: String,
     deadline: Duration,
-    client: GeneratedClient<Channel>,
-    runtime: OwnRuntime,
+    pool: Pool,
+}
+
+/// How a call failed on one connection.
+struct Failure {
+    reason: String,
+    /// The request cannot have reached the peer whole, so the peer did nothing.
+    unsent: bool,
+    /// A pooled connection that the peer had closed before the request: a request that
+    /// only reads may be sent again on a new one.
+    dead_before_answer: bool,
 }
 
 impl PeerClient {
@@ -65,83 +70,158 @@ impl PeerClient {
         address: &str,
         deadline: Duration,
     ) -> std::result::Result<Self, PeerClientError> {
-        let invalid = |reason: String| PeerClientError::InvalidAddress {
+        check_address(address).map_err(|reason| PeerClientError::InvalidAddress {
             address: address.to_string(),
-            reason,
-        };
-        let endpoint = Endpoint::from_shared(format!("http://{address}"))
-            .map_err(|e| invalid(e.to_string()))?
-            .connect_timeout(deadline)
-            .timeout(deadline)
-            .tcp_nodelay(true);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("strata-peer-client")
-            .enable_all()
-            .build()?;
-        // The channel's background task is spawned on the runtime entered here.
-        let channel = {
-            let _entered = runtime.enter();
-            endpoint.connect_lazy()
-        };
-        let client = GeneratedClient::new(channel)
-            .max_decoding_message_size(MAX_MESSAGE_BYTES)
-            .max_encoding_message_size(MAX_MESSAGE_BYTES);
-        Ok(PeerClient {
+            reason: reason.to_string(),
+        })?;
+        Ok(Self::with_clock(address, deadline, clock::system()))
+    }
+
+    /// [`PeerClient::with_deadline`] with the clock that ages idle connections.
+    fn with_clock(address: &str, deadline: Duration, clock: Arc<dyn Clock>) -> Self {
+        PeerClient {
             address: address.to_string(),
             deadline,
-            client,
-            runtime: OwnRuntime(Some(runtime)),
-        })
-    }
-
-    /// Runs one call on the client's runtime and waits for its answer (or the deadline).
-    fn call<T, F, Fut>(&self, call: F) -> Result<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(GeneratedClient<Channel>) -> Fut,
-        Fut: Future<Output = std::result::Result<Response<T>, Status>> + Send + 'static,
-    {
-        self.call_within(self.deadline, call)
-    }
-
-    /// [`PeerClient::call`] with its own deadline.
-    fn call_within<T, F, Fut>(&self, deadline: Duration, call: F) -> Result<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(GeneratedClient<Channel>) -> Fut,
-        Fut: Future<Output = std::result::Result<Response<T>, Status>> + Send + 'static,
-    {
-        let Some(runtime) = &self.runtime.0 else {
-            return Err(self.unavailable("the client is shut down".into()));
-        };
-        let answer = call(self.client.clone());
-        let (tx, rx) = mpsc::sync_channel(1);
-        runtime.spawn(async move {
-            let answer = tokio::time::timeout(deadline, answer).await;
-            // The caller waits until it gets this; if it is gone, nobody needs it.
-            let _ = tx.send(answer);
-        });
-        match wait_blocking(|| rx.recv()) {
-            Ok(Ok(Ok(response))) => Ok(response.into_inner()),
-            Ok(Ok(Err(status))) => Err(status_to_error(&self.address, &status)),
-            Ok(Err(_)) => Err(self.unavailable(format!("no answer within {deadline:?}"))),
-            Err(_) => Err(self.unavailable("the client's runtime stopped".into())),
+            pool: Pool::new(address.to_string(), clock),
         }
     }
 
-    fn unavailable(&self, reason: String) -> ServiceError {
+    /// Sends `request` and decodes the answer, waiting at most `deadline` for each step.
+    /// `resend`: the request may be sent once more when a pooled connection turns out
+    /// dead (see [`Method::reads_only`]).
+    fn call<A: prost::Message + Default>(
+        &self,
+        method: Method,
+        request: &impl prost::Message,
+        deadline: Duration,
+        resend: bool,
+    ) -> Result<A> {
+        let request = frame::encode(method.code(), request).map_err(|e| {
+            ServiceError::InvalidArgument(format!(
+                "cannot forward a {} request to {}: {e}",
+                method.name(),
+                self.address
+            ))
+        })?;
+        let answer = wait_blocking(|| self.exchange(&request, deadline, resend))?;
+        A::decode(answer).map_err(|e| self.unavailable(format!("malformed answer: {e}"), false))
+    }
+
+    /// One request and its answer's payload, on a pooled connection or a new one.
+    fn exchange(&self, request: &[u8], deadline: Duration, resend: bool) -> Result<Bytes> {
+        if let Some(conn) = self.pool.take() {
+            match self.attempt(conn, request, deadline) {
+                Ok(answer) => return answer,
+                Err(f) if f.dead_before_answer && resend => {}
+                Err(f) => return Err(self.unavailable(f.reason, f.unsent)),
+            }
+        }
+        let conn = self
+            .pool
+            .connect(deadline)
+            .map_err(|e| self.unavailable(e.to_string(), true))?;
+        match self.attempt(conn, request, deadline) {
+            Ok(answer) => answer,
+            Err(f) => Err(self.unavailable(f.reason, f.unsent)),
+        }
+    }
+
+    /// Sends `request` on `conn` and reads its answer. The outer error is the connection
+    /// failing (it is dropped); the inner result is the peer's answer (the connection
+    /// goes back to the pool).
+    fn attempt(
+        &self,
+        mut conn: Conn,
+        request: &[u8],
+        deadline: Duration,
+    ) -> std::result::Result<Result<Bytes>, Failure> {
+        conn.set_deadline(deadline).map_err(|e| Failure {
+            reason: format!("cannot set the deadline: {e}"),
+            unsent: true,
+            dead_before_answer: false,
+        })?;
+        // A failed write left the frame incomplete at the peer (its last bytes were never
+        // handed to the kernel), and a peer acts only on a whole frame: nothing was done.
+        conn.send(request).map_err(|e| Failure {
+            reason: format!("cannot send the request: {e}"),
+            unsent: true,
+            dead_before_answer: conn.reused,
+        })?;
+        let answer = conn.receive().map_err(|e| self.lost(&e, conn.reused, deadline))?;
+        let result = match answer.tag {
+            ANSWER_OK => Ok(answer.payload),
+            ANSWER_ERROR => {
+                let detail: std::result::Result<m::ErrorDetail, _> =
+                    prost::Message::decode(answer.payload);
+                match detail.ok().and_then(detail_to_error) {
+                    Some(error) => Err(error),
+                    None => Err(self.unavailable("malformed error answer".into(), false)),
+                }
+            }
+            tag => {
+                // Not this protocol: do not trust the connection with another request.
+                return Err(Failure {
+                    reason: format!("malformed answer (status {tag})"),
+                    unsent: false,
+                    dead_before_answer: false,
+                });
+            }
+        };
+        self.pool.put(conn);
+        Ok(result)
+    }
+
+    /// The failure of a read after the request was written: the peer may have acted on
+    /// it, so it is never `unsent`, whatever the cause.
+    fn lost(&self, error: &FrameError, reused: bool, deadline: Duration) -> Failure {
+        let reason = if error.timed_out() {
+            format!("no answer within {deadline:?}")
+        } else {
+            format!("no answer: {error}")
+        };
+        Failure {
+            reason,
+            unsent: false,
+            dead_before_answer: reused && error.before_any_byte(),
+        }
+    }
+
+    fn unavailable(&self, reason: String, unsent: bool) -> ServiceError {
         ServiceError::PeerUnavailable {
             peer: self.address.clone(),
             reason,
-            unsent: false,
+            unsent,
         }
     }
 
     /// A malformed answer is the peer failing to answer, not an error of the request.
     fn decoded<T>(&self, answer: Result<T>) -> Result<T> {
-        answer.map_err(|e| self.unavailable(format!("malformed answer: {e}")))
+        answer.map_err(|e| self.unavailable(format!("malformed answer: {e}"), false))
     }
+}
+
+impl Drop for PeerClient {
+    fn drop(&mut self) {
+        self.pool.clear();
+    }
+}
+
+/// Checks that `address` looks like `host:port`, so that a bad configuration is
+/// reported when the client is made; the host is resolved on each connect.
+fn check_address(address: &str) -> std::result::Result<(), &'static str> {
+    let (host, port) = address.rsplit_once(':').ok_or("expected host:port")?;
+    port.parse::<u16>().map_err(|_| "the port is not a number")?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if host.is_empty() {
+        return Err("no host");
+    }
+    if host
+        .chars()
+        .any(|ch| ch.is_whitespace() || ch.is_control() || ch == '/')
+    {
+        return Err("the host has a character no host name has");
+    }
+    Ok(())
 }
 
 impl RegionPeer for PeerClient {
@@ -155,7 +235,7 @@ impl RegionPeer for PeerClient {
             schema: table.schema,
             get: Some(c::get_to_msg(get)),
         };
-        let answer = self.call(|mut client| async move { client.get(request).await })?;
+        let answer: m::GetResponse = self.call(Method::Get, &request, self.deadline, true)?;
         self.decoded(answer.row.map(c::row_from_msg).transpose())
     }
 
@@ -167,7 +247,7 @@ impl RegionPeer for PeerClient {
             dialect: c::dialect_to_msg(write.dialect),
             durability: write.durability.name().to_string(),
         };
-        self.call(|mut client| async move { client.mutate(request).await })?;
+        let _: m::MutateResponse = self.call(Method::Mutate, &request, self.deadline, false)?;
         Ok(())
     }
 
@@ -182,13 +262,14 @@ impl RegionPeer for PeerClient {
         let request = m::MutateIfRequest {
             table: c::table_to_msg(&table.name),
             schema: table.schema,
-            row: bytes::Bytes::copy_from_slice(row),
+            row: Bytes::copy_from_slice(row),
             expected: c::expected_to_msg(&expected),
             cells: c::cells_to_msg(&cells),
             dialect: c::dialect_to_msg(write.dialect),
             durability: write.durability.name().to_string(),
         };
-        let answer = self.call(|mut client| async move { client.mutate_if(request).await })?;
+        let answer: m::MutateIfResponse =
+            self.call(Method::MutateIf, &request, self.deadline, false)?;
         Ok(answer.applied)
     }
 
@@ -200,13 +281,18 @@ impl RegionPeer for PeerClient {
             end: range.end.clone(),
             work: c::work_to_msg(work),
         };
-        let answer = self.call(|mut client| async move { client.maintain(request).await })?;
+        // Measuring, flushing or compacting twice is harmless; releasing a region twice
+        // would answer the second time that it is not served here.
+        let resend = !matches!(work, RegionWork::Release);
+        let answer: m::MaintainResponse =
+            self.call(Method::Maintain, &request, self.deadline, resend)?;
         Ok(answer.bytes)
     }
 
     fn scan_chunk(&self, table: &PeerTable, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
         let request = c::chunk_to_msg(table, chunk);
-        let answer = self.call(|mut client| async move { client.scan_chunk(request).await })?;
+        let answer: m::ScanChunkResponse =
+            self.call(Method::ScanChunk, &request, self.deadline, true)?;
         self.decoded(c::rows_from_msg(answer.rows))
     }
 
@@ -214,9 +300,7 @@ impl RegionPeer for PeerClient {
         let request = m::AdminRequest {
             request: admin_codec::encode_request(request).into(),
         };
-        let answer = self.call_within(ADMIN_DEADLINE, |mut client| async move {
-            client.admin(request).await
-        })?;
+        let answer: m::AdminResponse = self.call(Method::Admin, &request, ADMIN_DEADLINE, false)?;
         self.decoded(admin_codec::decode_reply(&answer.reply))
     }
 }
@@ -236,16 +320,17 @@ fn wait_blocking<T>(wait: impl FnOnce() -> T) -> T {
     }
 }
 
-/// The client's runtime, shut down without waiting when the client is dropped: a client
-/// may be dropped on a thread of another runtime, where dropping a runtime normally
-/// (which blocks) panics.
-#[derive(Debug)]
-struct OwnRuntime(Option<tokio::runtime::Runtime>);
+#[cfg(test)]
+mod tests {
+    use super::check_address;
 
-impl Drop for OwnRuntime {
-    fn drop(&mut self) {
-        if let Some(runtime) = self.0.take() {
-            runtime.shutdown_background();
+    #[test]
+    fn addresses_are_checked_when_the_client_is_made() {
+        for good in ["127.0.0.1:1", "host-1.example:16020", "[::1]:9"] {
+            assert!(check_address(good).is_ok(), "{good}");
+        }
+        for bad in ["", "host", ":1", "host:port", "a b:1", "x/y:1", "not a host:port/\0"] {
+            assert!(check_address(bad).is_err(), "{bad}");
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The wire messages of the peer service, written by hand as prost messages (there is no
-//! `.proto` file: see `build.rs`). Field numbers are the wire format: never reuse or
-//! renumber one; add new fields with new numbers.
+//! `.proto` file, so no `protoc` at build time). They are the payloads of the frames
+//! (`frame.rs`). Field numbers are the wire format: never reuse or renumber one; add new
+//! fields with new numbers.
 //!
 //! Conversions to and from the service's own types are in `convert.rs`.
 

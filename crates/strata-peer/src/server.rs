@@ -1,178 +1,216 @@
-//! The owner's side: answers forwarded requests from the regions open on this server.
+//! The owner's side: accepts connections from other servers and serves each on a thread
+//! of its own (`session.rs`), up to a limit.
+//!
+//! Accepting runs on the caller's tokio runtime, since it waits for a shutdown future as
+//! well; the requests never do: a connection's thread reads a request, calls the service
+//! and writes the answer, with no hand-off between threads.
 
+use std::collections::HashMap;
 use std::future::Future;
+use std::io;
+use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
+use std::time::Duration;
 
-use strata_server::remote::{admin_codec, RowSpan};
-use strata_server::{Result, Service};
-use tokio_stream::wrappers::TcpListenerStream;
-use tonic::{Request, Response, Status};
+use parking_lot::Mutex;
+use strata_engine::util::thread;
+use strata_server::{Service, ServiceError};
 
-use crate::convert as c;
-use crate::generated::peer_server::{Peer, PeerServer as GeneratedServer};
-use crate::messages as m;
-use crate::status::error_to_status;
-use crate::MAX_MESSAGE_BYTES;
+use crate::session;
 
-/// Serves the peer service from a local [`Service`]. Every call runs the service's
-/// blocking `serve_*` method on tokio's blocking pool, so a slow write (a WAL sync, a full
-/// memstore) never stalls the runtime's workers.
-#[derive(Clone)]
-pub struct PeerServer {
-    service: Arc<Service>,
+/// How long a connection may wait for its next request before the server closes it:
+/// longer than a client keeps a connection idle ([`crate::pool::MAX_IDLE_AGE`]), so
+/// this only closes the connections of a client that went away without closing them.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How long [`serve`] waits, once stopped, for the requests being served to end.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// The bounds of a peer server.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Connections served at once (each has a thread); one more is refused with an error
+    /// the client reports. Every other server opens about one per request it forwards
+    /// concurrently.
+    pub max_connections: usize,
+    /// See [`IDLE_TIMEOUT`].
+    pub idle_timeout: Duration,
+    /// How long writing an answer may block on a client that does not read it.
+    pub write_timeout: Duration,
 }
 
-impl PeerServer {
-    /// The peer service of `service`.
-    pub fn new(service: Arc<Service>) -> Self {
-        PeerServer { service }
-    }
-
-    /// As a tonic service, with the message size limit of [`MAX_MESSAGE_BYTES`].
-    pub fn into_service(self) -> GeneratedServer<Self> {
-        GeneratedServer::new(self)
-            .max_decoding_message_size(MAX_MESSAGE_BYTES)
-            .max_encoding_message_size(MAX_MESSAGE_BYTES)
-    }
-
-    /// Runs `call` with the service on the blocking pool; an error becomes the status
-    /// the client rebuilds it from.
-    async fn blocking<T: Send + 'static>(
-        &self,
-        call: impl FnOnce(&Service) -> Result<T> + Send + 'static,
-    ) -> std::result::Result<Response<T>, Status> {
-        use tokio::runtime::{Handle, RuntimeFlavor};
-        let service = Arc::clone(&self.service);
-        // On a multi-threaded runtime the call runs on this task, the runtime moving its
-        // worker's other tasks elsewhere meanwhile: a cached read takes microseconds, less
-        // than the two thread wake-ups of a hop to the blocking pool.
-        let inline =
-            Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
-        let outcome = if inline {
-            Ok(tokio::task::block_in_place(|| call(&service)))
-        } else {
-            tokio::task::spawn_blocking(move || call(&service)).await
-        };
-        match outcome {
-            Ok(Ok(answer)) => Ok(Response::new(answer)),
-            Ok(Err(e)) => Err(error_to_status(&e)),
-            Err(e) => Err(Status::internal(format!("peer request failed: {e}"))),
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            max_connections: 1024,
+            idle_timeout: IDLE_TIMEOUT,
+            write_timeout: Duration::from_secs(60),
         }
     }
 }
 
-#[tonic::async_trait]
-impl Peer for PeerServer {
-    async fn get(
-        &self,
-        request: Request<m::GetRequest>,
-    ) -> std::result::Result<Response<m::GetResponse>, Status> {
-        let request = request.into_inner();
-        self.blocking(move |service| {
-            let table = c::peer_table_from_msg(&request.table, request.schema)?;
-            let get = c::get_from_msg(request.get)?;
-            let row = service.serve_get(&table, &get)?;
-            Ok(m::GetResponse {
-                row: row.as_ref().map(c::row_to_msg),
-            })
-        })
-        .await
-    }
-
-    async fn mutate(
-        &self,
-        request: Request<m::MutateRequest>,
-    ) -> std::result::Result<Response<m::MutateResponse>, Status> {
-        let request = request.into_inner();
-        self.blocking(move |service| {
-            let table = c::peer_table_from_msg(&request.table, request.schema)?;
-            let write = c::write_from_msg(request.dialect, &request.durability)?;
-            let cells = c::cells_from_msg(request.cells)?;
-            service.serve_mutate(&table, cells, write)?;
-            Ok(m::MutateResponse {})
-        })
-        .await
-    }
-
-    async fn mutate_if(
-        &self,
-        request: Request<m::MutateIfRequest>,
-    ) -> std::result::Result<Response<m::MutateIfResponse>, Status> {
-        let request = request.into_inner();
-        self.blocking(move |service| {
-            let table = c::peer_table_from_msg(&request.table, request.schema)?;
-            let write = c::write_from_msg(request.dialect, &request.durability)?;
-            let expected = c::expected_from_msg(request.expected)?;
-            let cells = c::cells_from_msg(request.cells)?;
-            let applied = service.serve_mutate_if(&table, &request.row, &expected, cells, write)?;
-            Ok(m::MutateIfResponse { applied })
-        })
-        .await
-    }
-
-    async fn maintain(
-        &self,
-        request: Request<m::MaintainRequest>,
-    ) -> std::result::Result<Response<m::MaintainResponse>, Status> {
-        let request = request.into_inner();
-        self.blocking(move |service| {
-            let table = c::peer_table_from_msg(&request.table, request.schema)?;
-            let work = c::work_from_msg(request.work)?;
-            let range = RowSpan {
-                start: request.start,
-                end: request.end,
-            };
-            let bytes = service.serve_maintain(&table, &range, work)?;
-            Ok(m::MaintainResponse { bytes })
-        })
-        .await
-    }
-
-    async fn admin(
-        &self,
-        request: Request<m::AdminRequest>,
-    ) -> std::result::Result<Response<m::AdminResponse>, Status> {
-        let request = request.into_inner();
-        self.blocking(move |service| {
-            let request = admin_codec::decode_request(&request.request)?;
-            let reply = service.serve_admin(request)?;
-            Ok(m::AdminResponse {
-                reply: admin_codec::encode_reply(&reply).into(),
-            })
-        })
-        .await
-    }
-
-    async fn scan_chunk(
-        &self,
-        request: Request<m::ScanChunkRequest>,
-    ) -> std::result::Result<Response<m::ScanChunkResponse>, Status> {
-        let request = request.into_inner();
-        self.blocking(move |service| {
-            let (table, chunk) = c::chunk_from_msg(request)?;
-            let rows = service.serve_scan_chunk(&table, &chunk)?;
-            Ok(m::ScanChunkResponse {
-                rows: rows.iter().map(c::row_to_msg).collect(),
-            })
-        })
-        .await
-    }
-}
-
-/// The peer service of `service` as routes, for a server that mounts it next to others.
-pub fn router(service: Arc<Service>) -> tonic::service::Routes {
-    tonic::service::Routes::new(PeerServer::new(service).into_service())
-}
-
-/// Serves the peer service of `service` on `listener` until `shutdown` completes.
+/// Serves the peer service of `service` on `listener` until `shutdown` completes, with
+/// the default [`ServeOptions`].
 pub async fn serve(
     service: Arc<Service>,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send,
-) -> std::result::Result<(), tonic::transport::Error> {
-    tonic::transport::Server::builder()
-        .tcp_nodelay(true)
-        .add_routes(router(service))
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
-        .await
+) -> io::Result<()> {
+    serve_with(service, listener, ServeOptions::default(), shutdown).await
+}
+
+/// Serves the peer service of `service` on `listener` until `shutdown` completes. Then
+/// it stops accepting, closes every connection (a request being served finishes, its
+/// answer is lost) and waits a little for their threads to end. Dropping the future
+/// closes the connections as well.
+pub async fn serve_with(
+    service: Arc<Service>,
+    listener: tokio::net::TcpListener,
+    options: ServeOptions,
+    shutdown: impl Future<Output = ()> + Send,
+) -> io::Result<()> {
+    let open = OpenConnections::new();
+    let closing = CloseOnDrop(Arc::clone(&open));
+    let options = Arc::new(options);
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => admit(&service, &open, &options, stream),
+                Err(e) => {
+                    // Out of file descriptors, say: wait rather than spin on the error.
+                    tracing::warn!(error = %e, "the peer server cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        }
+    }
+    drop(listener);
+    drop(closing);
+    let mut waited = Duration::ZERO;
+    let step = Duration::from_millis(5);
+    while open.count() > 0 && waited < STOP_GRACE {
+        tokio::time::sleep(step).await;
+        waited += step;
+    }
+    Ok(())
+}
+
+/// Serves a new connection on a thread of its own, or refuses it when at the limit.
+fn admit(
+    service: &Arc<Service>,
+    open: &Arc<OpenConnections>,
+    options: &Arc<ServeOptions>,
+    stream: tokio::net::TcpStream,
+) {
+    let stream = match stream.into_std().and_then(|s| {
+        s.set_nonblocking(false)?;
+        Ok(s)
+    }) {
+        Ok(stream) => stream,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot serve a peer connection");
+            return;
+        }
+    };
+    let clone = match stream.try_clone() {
+        Ok(clone) => clone,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot serve a peer connection");
+            return;
+        }
+    };
+    let Some(registered) = open.register(clone, options.max_connections) else {
+        let busy = ServiceError::Remote {
+            kind: strata_server::ErrorKind::Busy,
+            message: format!(
+                "too many connections: this server serves at most {} internal RPC connections",
+                options.max_connections
+            ),
+        };
+        session::refuse(stream, &busy);
+        return;
+    };
+    let (service, options) = (Arc::clone(service), Arc::clone(options));
+    let started = thread::spawn("strata-peer-conn", move || {
+        let _registered = registered;
+        session::run(&service, stream, &options);
+    });
+    if let Err(e) = started {
+        // The closure, its stream and its registration are dropped: the connection closes.
+        tracing::warn!(error = %e, "cannot start a thread for a peer connection");
+    }
+}
+
+/// The connections being served, each by a clone of its socket, so that stopping the
+/// server can close them under their threads (which are blocked reading).
+#[derive(Debug, Default)]
+struct OpenConnections {
+    sockets: Mutex<Registry>,
+}
+
+#[derive(Debug, Default)]
+struct Registry {
+    next: u64,
+    /// Closed: no connection is registered any more.
+    closed: bool,
+    open: HashMap<u64, TcpStream>,
+}
+
+impl OpenConnections {
+    fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    fn count(&self) -> usize {
+        self.sockets.lock().open.len()
+    }
+
+    /// Registers a connection by `clone`, a handle of its socket, unless `max` are open
+    /// already (or the server stopped).
+    fn register(self: &Arc<Self>, clone: TcpStream, max: usize) -> Option<Registered> {
+        let mut registry = self.sockets.lock();
+        if registry.closed || registry.open.len() >= max {
+            return None;
+        }
+        let id = registry.next;
+        registry.next += 1;
+        registry.open.insert(id, clone);
+        Some(Registered {
+            open: Arc::clone(self),
+            id,
+        })
+    }
+
+    /// Shuts every connection down: a thread blocked reading its next request sees the
+    /// end of the stream, one serving a request fails to write the answer.
+    fn close_all(&self) {
+        let mut registry = self.sockets.lock();
+        registry.closed = true;
+        for socket in registry.open.values() {
+            let _ = socket.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+/// A connection's place in [`OpenConnections`], given up when its thread ends.
+struct Registered {
+    open: Arc<OpenConnections>,
+    id: u64,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.open.sockets.lock().open.remove(&self.id);
+    }
+}
+
+/// Closes the connections when [`serve_with`] returns or its future is dropped.
+struct CloseOnDrop(Arc<OpenConnections>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.close_all();
+    }
 }
