@@ -38,8 +38,11 @@ start_server() { # start_server INDEX
 }
 wait_for() { for _ in $(seq 1 300); do grep -q "$2" "$1" && return; sleep 0.1; done; echo "timeout: $1" >&2; exit 1; }
 start_server 1
+# Server 1 leads (administration from the shell needs a master); server 2's "standing by"
+# comes after its "listening on" and names its server id.
 wait_for "$DIR/s1.log" "acting as master"
 start_server 2
+wait_for "$DIR/s2.log" "listening on"
 wait_for "$DIR/s2.log" "standing by"
 MASTER=${PIDS[0]} OWNER=${PIDS[1]}
 SID2=$(sed -n 's/.*as server \([0-9]*\);.*/\1/p' "$DIR/s2.log" | tail -1)
