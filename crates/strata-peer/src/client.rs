@@ -4,6 +4,8 @@
 //! `RegionPeer` is synchronous, and so is this client: the calling thread takes an idle
 //! connection to the peer from the pool (or opens one), writes the request frame and
 //! reads the answer itself. The socket's read and write timeouts are the call's deadline.
+//! On a worker of a tokio runtime, a slow answer is waited for through `block_in_place`
+//! (`wait.rs`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,11 +19,13 @@ use strata_server::remote::{
 };
 use strata_server::{Result, ServiceError};
 
+use crate::conn::{Arrival, Conn};
 use crate::convert as c;
 use crate::errors::detail_to_error;
 use crate::frame::{self, FrameError};
 use crate::messages as m;
-use crate::pool::{Conn, Pool};
+use crate::pool::Pool;
+use crate::wait;
 use crate::wire::{Method, ANSWER_ERROR, ANSWER_OK};
 
 /// How long a call waits for its answer by default, connecting included.
@@ -103,24 +107,23 @@ impl PeerClient {
                 self.address
             ))
         })?;
-        let answer = wait_blocking(|| self.exchange(&request, deadline, resend))?;
+        let answer = self.exchange(&request, deadline, resend)?;
         A::decode(answer).map_err(|e| self.unavailable(format!("malformed answer: {e}"), false))
     }
 
     /// One request and its answer's payload, on a pooled connection or a new one.
     fn exchange(&self, request: &[u8], deadline: Duration, resend: bool) -> Result<Bytes> {
+        let on_worker = wait::on_worker();
         if let Some(conn) = self.pool.take() {
-            match self.attempt(conn, request, deadline) {
+            match self.attempt(conn, request, deadline, on_worker) {
                 Ok(answer) => return answer,
                 Err(f) if f.dead_before_answer && resend => {}
                 Err(f) => return Err(self.unavailable(f.reason, f.unsent)),
             }
         }
-        let conn = self
-            .pool
-            .connect(deadline)
+        let conn = wait::blocking(on_worker, || self.pool.connect(deadline))
             .map_err(|e| self.unavailable(e.to_string(), true))?;
-        match self.attempt(conn, request, deadline) {
+        match self.attempt(conn, request, deadline, on_worker) {
             Ok(answer) => answer,
             Err(f) => Err(self.unavailable(f.reason, f.unsent)),
         }
@@ -134,7 +137,11 @@ impl PeerClient {
         mut conn: Conn,
         request: &[u8],
         deadline: Duration,
+        on_worker: bool,
     ) -> std::result::Result<Result<Bytes>, Failure> {
+        if on_worker && request.len() > wait::INLINE_REQUEST_BYTES {
+            return wait::blocking(true, || self.attempt(conn, request, deadline, false));
+        }
         conn.set_deadline(deadline).map_err(|e| Failure {
             reason: format!("cannot set the deadline: {e}"),
             unsent: true,
@@ -147,7 +154,16 @@ impl PeerClient {
             unsent: true,
             dead_before_answer: conn.reused,
         })?;
-        let answer = conn.receive().map_err(|e| self.lost(&e, conn.reused, deadline))?;
+        // On a runtime worker, a quick answer is read on the worker (see `wait.rs`).
+        let inline = !on_worker
+            || (conn.wait_for_answer(wait::GRACE) == Arrival::Started
+                && conn.whole_frame_buffered());
+        let answer = if inline {
+            conn.receive()
+        } else {
+            wait::blocking(true, || conn.receive())
+        };
+        let answer = answer.map_err(|e| self.lost(&e, conn.reused, deadline))?;
         let result = match answer.tag {
             ANSWER_OK => Ok(answer.payload),
             ANSWER_ERROR => {
@@ -302,21 +318,6 @@ impl RegionPeer for PeerClient {
         };
         let answer: m::AdminResponse = self.call(Method::Admin, &request, ADMIN_DEADLINE, false)?;
         self.decoded(admin_codec::decode_reply(&answer.reply))
-    }
-}
-
-/// Runs `wait` (a blocking wait for a peer's answer). On a worker of a multi-threaded
-/// runtime (a network server answering a point read on its own task) it tells the runtime
-/// first, which moves the worker's other tasks elsewhere: otherwise every request waiting
-/// on a peer would hold a worker, and a few of them would stall the server.
-fn wait_blocking<T>(wait: impl FnOnce() -> T) -> T {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    let multi_threaded =
-        Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
-    if multi_threaded {
-        tokio::task::block_in_place(wait)
-    } else {
-        wait()
     }
 }
 

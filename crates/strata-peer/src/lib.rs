@@ -23,12 +23,14 @@
 //! task to the service's task to a blocking section. No well-kept crate offers a
 //! synchronous, thread-per-connection request/answer RPC without that machinery, and
 //! what is needed is small: framing (`frame.rs`), the protocol's constants (`wire.rs`), a
-//! connection pool (`pool.rs`), the client (`client.rs`), and the server (`server.rs`,
+//! connection (`conn.rs`) and their pool (`pool.rs`), the client (`client.rs`, with
+//! `wait.rs` for callers on a runtime's worker), and the server (`server.rs`,
 //! `session.rs`, `dispatch.rs`).
 //!
 //! The messages are hand-written prost types ([`messages`]): building needs no `protoc`.
 
 mod client;
+mod conn;
 pub mod convert;
 mod dispatch;
 mod errors;
@@ -37,6 +39,7 @@ pub mod messages;
 mod pool;
 mod server;
 mod session;
+mod wait;
 pub mod wire;
 
 pub use client::{PeerClient, PeerClientError, ADMIN_DEADLINE, DEFAULT_DEADLINE};

@@ -2,17 +2,16 @@
 //! call at a time, and kept idle between calls so that a call costs one write and one
 //! read, not a connection.
 
-use std::io::{self, BufReader, Write};
-use std::mem::MaybeUninit;
+use std::io;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use parking_lot::Mutex;
 use strata_engine::util::clock::Clock;
 
+use crate::conn::Conn;
 use crate::errors::detail_to_error;
-use crate::frame::{self, Frame, FrameError};
 use crate::messages as m;
 use crate::wire::{ANSWER_ERROR, ANSWER_OK, HELLO};
 
@@ -24,9 +23,6 @@ pub const MAX_IDLE_AGE: Duration = Duration::from_secs(60);
 /// Idle connections kept per peer beyond which a returned one is closed: a burst of
 /// concurrent calls opens many, and their server threads should not all linger.
 pub const MAX_IDLE: usize = 64;
-
-/// How much of an answer a connection reads per system call.
-const READ_BUFFER: usize = 16 * 1024;
 
 /// Why no connection to the peer could be made. Nothing was sent: the request was not
 /// written, so the peer cannot have acted on it.
@@ -41,56 +37,6 @@ pub enum ConnectError {
     /// The peer answered the handshake with an error (too many connections).
     #[error("the peer refused the connection: {0}")]
     Refused(String),
-}
-
-/// One connection to the peer, with the timeouts currently set on its socket.
-#[derive(Debug)]
-pub struct Conn {
-    reader: BufReader<TcpStream>,
-    timeout: Duration,
-    idle_since: Instant,
-    /// Whether it has served a call before (it came from the pool).
-    pub reused: bool,
-}
-
-impl Conn {
-    /// Makes `deadline` the socket's read and write timeout (a system call only when it
-    /// changes: most calls use the client's one deadline).
-    pub fn set_deadline(&mut self, deadline: Duration) -> io::Result<()> {
-        if deadline != self.timeout {
-            let stream = self.reader.get_ref();
-            stream.set_read_timeout(Some(deadline))?;
-            stream.set_write_timeout(Some(deadline))?;
-            self.timeout = deadline;
-        }
-        Ok(())
-    }
-
-    /// Writes a whole frame.
-    pub fn send(&mut self, frame: &[u8]) -> io::Result<()> {
-        self.reader.get_mut().write_all(frame)
-    }
-
-    /// Reads the next frame.
-    pub fn receive(&mut self) -> Result<Frame, FrameError> {
-        frame::read(&mut self.reader, frame::MAX_FRAME_LEN)
-    }
-
-    /// Whether an idle connection can carry a request: nothing arrived on it since its
-    /// last answer, neither bytes (which would be a protocol error) nor its end (the
-    /// peer closed it: restarted, or shut down). One non-blocking peek, so that a write
-    /// is not sent into a connection known to be dead.
-    fn looks_alive(&self) -> bool {
-        if !self.reader.buffer().is_empty() {
-            return false;
-        }
-        let mut byte = [MaybeUninit::<u8>::uninit()];
-        let socket = socket2::SockRef::from(self.reader.get_ref());
-        match socket.recv_with_flags(&mut byte, libc::MSG_PEEK | libc::MSG_DONTWAIT) {
-            Err(e) => e.kind() == io::ErrorKind::WouldBlock,
-            Ok(_) => false,
-        }
-    }
 }
 
 /// The connections to one peer.
@@ -174,14 +120,9 @@ impl Pool {
             .set_read_timeout(Some(deadline))
             .and_then(|()| stream.set_write_timeout(Some(deadline)))
             .map_err(|e| failed("cannot set timeouts", &e))?;
-        let mut conn = Conn {
-            reader: BufReader::with_capacity(READ_BUFFER, stream),
-            timeout: deadline,
-            idle_since: self.clock.now(),
-            reused: false,
-        };
+        let mut conn = Conn::new(stream, deadline, self.clock.now());
         let mut hello = [0u8; HELLO.len()];
-        io::Read::read_exact(&mut conn.reader, &mut hello)
+        conn.receive_exact(&mut hello)
             .map_err(|e| failed("no hello from the peer", &e))?;
         check_hello(&hello)?;
         let verdict = conn

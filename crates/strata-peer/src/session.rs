@@ -43,9 +43,8 @@ pub fn run(service: &Service, stream: TcpStream, options: &ServeOptions) {
     let peer = stream
         .peer_addr()
         .map_or_else(|_| "?".to_string(), |a| a.to_string());
-    match serve(service, stream, options) {
-        Ok(()) => {}
-        Err(e) => tracing::debug!(peer, error = %e, "peer connection ended"),
+    if let Err(e) = serve(service, stream, options) {
+        tracing::debug!(peer, error = %e, "peer connection ended");
     }
 }
 

@@ -262,3 +262,34 @@ fn a_stopped_server_closes_pooled_connections_and_clients_reconnect_after_a_rest
     client.mutate(&s.peer_table, put("r", "w"), write()).unwrap();
     assert_eq!(value(&client, &s, "r").unwrap().as_ref(), b"w");
 }
+
+#[test]
+fn calls_from_runtime_workers_wait_inline_or_hand_off_alike() {
+    let s = served(ServeOptions::default());
+    let client = Arc::new(PeerClient::new(&s.addr).unwrap());
+    let big = Bytes::from(vec![3u8; 200 * 1024]);
+    let (c, pt, big_sent) = (Arc::clone(&client), s.peer_table.clone(), big.clone());
+    // On a worker of a multi-threaded runtime: a small request and answer (read on the
+    // worker when quick), a large request (written after handing off), a large answer
+    // (its rest read after handing off).
+    let got = s.runtime.block_on(async move {
+        tokio::spawn(async move {
+            c.mutate(&pt, put("small", "v"), write()).unwrap();
+            let small = c.get(&pt, &Get::new("small")).unwrap().unwrap();
+            let cell = strata_engine::Cell::put("big", "cf", "q", 1, big_sent);
+            c.mutate(&pt, vec![cell], write()).unwrap();
+            let large = c.get(&pt, &Get::new("big")).unwrap().unwrap();
+            (small.cells[0].value.clone(), large.cells[0].value.len())
+        })
+        .await
+        .unwrap()
+    });
+    assert_eq!(got, (Bytes::from("v"), big.len()));
+    // On a current-thread runtime, where nothing can be handed off.
+    let current = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let large = current.block_on(async { client.get(&s.peer_table, &Get::new("big")) });
+    assert_eq!(large.unwrap().unwrap().cells[0].value, big);
+}
