@@ -226,7 +226,8 @@ impl Drop for PeerClient {
 /// reported when the client is made; the host is resolved on each connect.
 fn check_address(address: &str) -> std::result::Result<(), &'static str> {
     let (host, port) = address.rsplit_once(':').ok_or("expected host:port")?;
-    port.parse::<u16>().map_err(|_| "the port is not a number")?;
+    port.parse::<u16>()
+        .map_err(|_| "the port is not a number")?;
     let host = host.trim_start_matches('[').trim_end_matches(']');
     if host.is_empty() {
         return Err("no host");
@@ -330,7 +331,15 @@ mod tests {
         for good in ["127.0.0.1:1", "host-1.example:16020", "[::1]:9"] {
             assert!(check_address(good).is_ok(), "{good}");
         }
-        for bad in ["", "host", ":1", "host:port", "a b:1", "x/y:1", "not a host:port/\0"] {
+        for bad in [
+            "",
+            "host",
+            ":1",
+            "host:port",
+            "a b:1",
+            "x/y:1",
+            "not a host:port/\0",
+        ] {
             assert!(check_address(bad).is_err(), "{bad}");
         }
     }

@@ -114,6 +114,9 @@ impl Conn {
         }
         let mut byte = [0u8; 1];
         let flags = RecvFlags::PEEK | RecvFlags::DONTWAIT;
-        matches!(recv(self.reader.get_ref(), &mut byte, flags), Err(Errno::AGAIN))
+        matches!(
+            recv(self.reader.get_ref(), &mut byte, flags),
+            Err(Errno::AGAIN)
+        )
     }
 }

@@ -95,12 +95,10 @@ pub fn encode(tag: u8, message: &impl prost::Message) -> Result<Vec<u8>, FrameEr
     // len + 1 <= MAX_FRAME_LEN, which fits in a u32.
     frame.extend_from_slice(&((len + 1) as u32).to_le_bytes());
     frame.push(tag);
-    message
-        .encode(&mut frame)
-        .map_err(|e| FrameError::Io {
-            source: io::Error::other(e),
-            started: false,
-        })?;
+    message.encode(&mut frame).map_err(|e| FrameError::Io {
+        source: io::Error::other(e),
+        started: false,
+    })?;
     Ok(frame)
 }
 
@@ -196,9 +194,15 @@ mod tests {
         assert!(matches!(huge, FrameError::TooLarge { .. }), "{huge:?}");
         assert!(!huge.before_any_byte());
         let cut = read_all(&[2, 0]).unwrap_err();
-        assert!(matches!(cut, FrameError::Io { started: true, .. }), "{cut:?}");
+        assert!(
+            matches!(cut, FrameError::Io { started: true, .. }),
+            "{cut:?}"
+        );
         let cut = read_all(&[3, 0, 0, 0, 1, 9]).unwrap_err();
-        assert!(matches!(cut, FrameError::Io { started: true, .. }), "{cut:?}");
+        assert!(
+            matches!(cut, FrameError::Io { started: true, .. }),
+            "{cut:?}"
+        );
         assert!(FrameError::Closed.before_any_byte());
     }
 }

@@ -108,9 +108,8 @@ impl Pool {
     /// Reads the server's hello and its verdict (accepted, or refused with a reason),
     /// then sends ours.
     fn handshake(&self, stream: TcpStream, deadline: Duration) -> Result<Conn, ConnectError> {
-        let failed = |what: &str, e: &dyn std::fmt::Display| {
-            ConnectError::Handshake(format!("{what}: {e}"))
-        };
+        let failed =
+            |what: &str, e: &dyn std::fmt::Display| ConnectError::Handshake(format!("{what}: {e}"));
         // Requests are small and answered at once: without this, Nagle's algorithm
         // holds a request back until the previous answer's ACK.
         stream

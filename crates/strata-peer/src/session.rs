@@ -62,10 +62,14 @@ fn serve(service: &Service, stream: TcpStream, options: &ServeOptions) -> io::Re
             HELLO[7],
             String::from_utf8_lossy(&hello)
         ));
-        reader.get_mut().write_all(&dispatch::error_frame(&refusal))?;
+        reader
+            .get_mut()
+            .write_all(&dispatch::error_frame(&refusal))?;
         return close_after_error(reader);
     }
-    reader.get_ref().set_read_timeout(Some(options.idle_timeout))?;
+    reader
+        .get_ref()
+        .set_read_timeout(Some(options.idle_timeout))?;
     loop {
         let request = match frame::read(&mut reader, frame::MAX_FRAME_LEN) {
             Ok(request) => request,

@@ -126,7 +126,9 @@ fn pump_up(
 }
 
 fn value(client: &PeerClient, s: &common::Served, row: &str) -> Option<Bytes> {
-    let got = client.get(&s.peer_table, &Get::new(row.to_string())).unwrap()?;
+    let got = client
+        .get(&s.peer_table, &Get::new(row.to_string()))
+        .unwrap()?;
     got.cells.into_iter().next().map(|c| c.value)
 }
 
@@ -140,7 +142,13 @@ fn a_connection_cut_after_a_conditional_write_is_not_resent_and_not_unsent() {
     proxy.arm(Cut::AfterAnswer);
     let read = Get::new("x").family("cf");
     let err = client
-        .mutate_if(&s.peer_table, b"x", vec![(read, None)], put("x", "1"), write())
+        .mutate_if(
+            &s.peer_table,
+            b"x",
+            vec![(read, None)],
+            put("x", "1"),
+            write(),
+        )
         .unwrap_err();
     assert!(
         matches!(err, ServiceError::PeerUnavailable { unsent: false, .. }),
@@ -156,7 +164,10 @@ fn a_connection_cut_after_a_conditional_write_is_not_resent_and_not_unsent() {
     let err = client
         .mutate(&s.peer_table, put("y", "2"), write())
         .unwrap_err();
-    assert!(matches!(err, ServiceError::PeerUnavailable { unsent: false, .. }), "{err:?}");
+    assert!(
+        matches!(err, ServiceError::PeerUnavailable { unsent: false, .. }),
+        "{err:?}"
+    );
     assert_eq!(proxy.accepted.load(Ordering::SeqCst), 2);
     assert_eq!(value(&client, &s, "y").unwrap().as_ref(), b"2");
 }
@@ -165,7 +176,11 @@ fn a_connection_cut_after_a_conditional_write_is_not_resent_and_not_unsent() {
 fn a_pooled_connection_that_dies_is_replaced_for_a_read_but_not_for_a_write() {
     let s = served(ServeOptions::default());
     s.service
-        .mutate(&table(), put("r", "v"), strata_server::WriteDurability::SyncWal)
+        .mutate(
+            &table(),
+            put("r", "v"),
+            strata_server::WriteDurability::SyncWal,
+        )
         .unwrap();
     let proxy = Proxy::start(s.addr.clone());
     let client = PeerClient::new(&proxy.addr).unwrap();
@@ -180,10 +195,15 @@ fn a_pooled_connection_that_dies_is_replaced_for_a_read_but_not_for_a_write() {
     let err = client
         .mutate(&s.peer_table, put("w", "1"), write())
         .unwrap_err();
-    assert!(matches!(err, ServiceError::PeerUnavailable { unsent: false, .. }), "{err:?}");
+    assert!(
+        matches!(err, ServiceError::PeerUnavailable { unsent: false, .. }),
+        "{err:?}"
+    );
     assert_eq!(proxy.accepted.load(Ordering::SeqCst), 2);
     assert_eq!(local_value(&s.service, "w"), None);
-    client.mutate(&s.peer_table, put("w", "1"), write()).unwrap();
+    client
+        .mutate(&s.peer_table, put("w", "1"), write())
+        .unwrap();
     assert_eq!(proxy.accepted.load(Ordering::SeqCst), 3);
 }
 
@@ -199,7 +219,9 @@ fn many_threads_share_one_client() {
                 for i in 0..each {
                     let row = format!("t{t}-{i}");
                     let v = format!("{t}/{i}");
-                    client.mutate(&s.peer_table, put(&row, &v), write()).unwrap();
+                    client
+                        .mutate(&s.peer_table, put(&row, &v), write())
+                        .unwrap();
                     assert_eq!(value(client, s, &row).unwrap(), Bytes::from(v));
                 }
             })
@@ -222,7 +244,11 @@ fn many_threads_share_one_client() {
 fn a_stopped_server_closes_pooled_connections_and_clients_reconnect_after_a_restart() {
     let s = served(ServeOptions::default());
     s.service
-        .mutate(&table(), put("r", "v"), strata_server::WriteDurability::SyncWal)
+        .mutate(
+            &table(),
+            put("r", "v"),
+            strata_server::WriteDurability::SyncWal,
+        )
         .unwrap();
     let runtime = common::runtime();
     let listener = runtime
@@ -245,10 +271,17 @@ fn a_stopped_server_closes_pooled_connections_and_clients_reconnect_after_a_rest
     let started = std::time::Instant::now();
     stop.send(()).unwrap();
     runtime.block_on(server).unwrap().unwrap();
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
     // The client finds its pooled connection closed and cannot connect: nothing sent.
     let err = client.get(&s.peer_table, &Get::new("r")).unwrap_err();
-    assert!(matches!(err, ServiceError::PeerUnavailable { unsent: true, .. }), "{err:?}");
+    assert!(
+        matches!(err, ServiceError::PeerUnavailable { unsent: true, .. }),
+        "{err:?}"
+    );
 
     // A server started again on the same port is used, for writes too.
     let listener = runtime
@@ -259,7 +292,9 @@ fn a_stopped_server_closes_pooled_connections_and_clients_reconnect_after_a_rest
         listener,
         std::future::pending(),
     ));
-    client.mutate(&s.peer_table, put("r", "w"), write()).unwrap();
+    client
+        .mutate(&s.peer_table, put("r", "w"), write())
+        .unwrap();
     assert_eq!(value(&client, &s, "r").unwrap().as_ref(), b"w");
 }
 

@@ -63,7 +63,9 @@ fn frame(method: u8, payload: &[u8]) -> Vec<u8> {
 fn malformed_and_oversize_frames_get_an_error_and_the_server_serves_on() {
     let s = served(ServeOptions::default());
     let client = PeerClient::new(&s.addr).unwrap();
-    client.mutate(&s.peer_table, put("k", "v"), write()).unwrap();
+    client
+        .mutate(&s.peer_table, put("k", "v"), write())
+        .unwrap();
 
     // A request that is not a message of its method, and an unknown method: an error
     // each, and the connection (whose framing is intact) serves the next request.
@@ -73,7 +75,10 @@ fn malformed_and_oversize_frames_get_an_error_and_the_server_serves_on() {
     assert!(message.contains("malformed Get request"), "{message}");
     conn.write_all(&frame(99, &[])).unwrap();
     let message = error_answer(&mut conn);
-    assert!(message.contains("unknown internal RPC method code 99"), "{message}");
+    assert!(
+        message.contains("unknown internal RPC method code 99"),
+        "{message}"
+    );
     let get = m::GetRequest {
         table: convert::table_to_msg(&common::table()),
         schema: s.peer_table.schema,
@@ -82,14 +87,20 @@ fn malformed_and_oversize_frames_get_an_error_and_the_server_serves_on() {
     conn.write_all(&frame(1, &get.encode_to_vec())).unwrap();
     let (status, payload) = answer(&mut conn);
     assert_eq!(status, 0);
-    let row = m::GetResponse::decode(payload.as_slice()).unwrap().row.unwrap();
+    let row = m::GetResponse::decode(payload.as_slice())
+        .unwrap()
+        .row
+        .unwrap();
     assert_eq!(row.cells[0].value.as_ref(), b"v");
 
     // A length over the limit: an error, then the connection is closed.
     let mut conn = raw(&s.addr);
     conn.write_all(&u32::MAX.to_le_bytes()).unwrap();
     let message = error_answer(&mut conn);
-    assert!(message.contains("over the limit of 268435457 bytes"), "{message}");
+    assert!(
+        message.contains("over the limit of 268435457 bytes"),
+        "{message}"
+    );
     assert!(closed(&mut conn));
     // A length of zero, likewise.
     let mut conn = raw(&s.addr);
@@ -116,7 +127,8 @@ fn a_client_that_is_not_a_peer_is_refused_clearly() {
         .unwrap();
     let mut hello = [0u8; 13];
     conn.read_exact(&mut hello).unwrap();
-    conn.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    conn.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
     let message = error_answer(&mut conn);
     assert!(
         message.contains("not a Strata internal RPC client of version 2"),
@@ -158,9 +170,7 @@ fn a_server_that_is_not_a_peer_of_this_version_is_reported_clearly() {
     for (greeting, expected) in cases {
         let addr = fake_server(greeting);
         let client = PeerClient::with_deadline(&addr, Duration::from_secs(5)).unwrap();
-        let err = client
-            .get(&common_table(), &Get::new("k"))
-            .unwrap_err();
+        let err = client.get(&common_table(), &Get::new("k")).unwrap_err();
         match &err {
             ServiceError::PeerUnavailable { reason, unsent, .. } => {
                 assert!(reason.contains(expected), "{reason}");
