@@ -36,7 +36,7 @@ start_server() { # start_server INDEX
     >"$DIR/s$i.log" 2>&1 &
   PIDS+=($!)
 }
-wait_for() { for _ in $(seq 1 300); do grep -q "$2" "$1" && return; sleep 0.1; done; echo "timeout: $1" >&2; tail -5 "$1" >&2; exit 1; }
+wait_for() { for _ in $(seq 1 300); do grep -qs "$2" "$1" && return; sleep 0.1; done; echo "timeout: $1" >&2; tail -5 "$1" >&2; exit 1; }
 start_server 1
 # Server 1 leads (administration from the shell needs a master); server 2's "standing by"
 # comes after its "listening on" and names its server id.

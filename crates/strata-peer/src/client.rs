@@ -114,7 +114,7 @@ impl PeerClient {
     /// One request and its answer's payload, on a pooled connection or a new one.
     fn exchange(&self, request: &[u8], deadline: Duration, resend: bool) -> Result<Bytes> {
         let on_worker = wait::on_worker();
-        if let Some(conn) = self.pool.take() {
+        if let Some(conn) = self.pool.take(!resend) {
             match self.attempt(conn, request, deadline, on_worker) {
                 Ok(answer) => return answer,
                 Err(f) if f.dead_before_answer && resend => {}

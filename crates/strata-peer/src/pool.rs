@@ -56,9 +56,11 @@ impl Pool {
         }
     }
 
-    /// The most recently used idle connection that still looks alive, if any; the ones
-    /// too old or dead found on the way are closed.
-    pub fn take(&self) -> Option<Conn> {
+    /// The most recently used idle connection, if any, closing the ones too old found on
+    /// the way. `check`: only one that still looks alive (a system call each): for a
+    /// request that may not be sent twice, which a connection found dead after the
+    /// request was written would leave in doubt; a read is sent again instead.
+    pub fn take(&self, check: bool) -> Option<Conn> {
         let now = self.clock.now();
         loop {
             let mut conn = self.idle.lock().pop()?;
@@ -68,7 +70,7 @@ impl Pool {
                 self.idle.lock().clear();
                 return None;
             }
-            if conn.looks_alive() {
+            if !check || conn.looks_alive() {
                 conn.reused = true;
                 return Some(conn);
             }
