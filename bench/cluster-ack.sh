@@ -3,6 +3,8 @@
 # the standalone server, through the same Thrift client (strata bench pe sequentialWrite):
 #   standalone          local WAL segments
 #   cluster file://     WAL objects in a local directory
+#   file:// +20ms       the same with STORE_LATENCY_MS (default 20) added to every store
+#                       call (--store-latency-ms): a simulated distant store
 #   cluster S3Proxy     WAL objects through s3:// to S3Proxy 4.1 (filesystem backend)
 #   via standby         the S3Proxy cluster again, the client on a standby that passes its
 #                       connection to the master (the forwarding hop)
@@ -10,7 +12,9 @@
 # data operations make none; a flush makes one manifest-pointer commit per family.
 #
 #   bench/cluster-ack.sh            env: STRATA_BIN (default target/release/strata),
-#                                   THREADS="1 8", ROWS=2000 per thread, VALUE_SIZE=100
+#                                   THREADS="1 8", ROWS=2000 per thread, VALUE_SIZE=100,
+#                                   STORE_LATENCY_MS=20, SLOW_ROWS=500 per thread (for the
+#                                   simulated store, where one write takes 20 ms or more)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -18,6 +22,8 @@ STRATA_BIN=${STRATA_BIN:-$ROOT/target/release/strata}
 THREADS=${THREADS:-1 8}
 ROWS=${ROWS:-2000}
 VALUE_SIZE=${VALUE_SIZE:-100}
+STORE_LATENCY_MS=${STORE_LATENCY_MS:-20}
+SLOW_ROWS=${SLOW_ROWS:-500}
 [[ -x $STRATA_BIN ]] || { echo "no strata binary at $STRATA_BIN: cargo build --release -p strata" >&2; exit 1; }
 
 DIR=$(mktemp -d /tmp/strata-cluster-ack.XXXXXX)
@@ -47,12 +53,12 @@ etcd_requests() { # KV and Txn calls handled so far
         | awk '/^grpc_server_handled_total/ && /grpc_service="etcdserverpb.KV"/ {n += $2} END {printf "%d\n", n}'
 }
 
-run_pe() { # label port
-    local label=$1 port=$2 before after
+run_pe() { # label port [rows]
+    local label=$1 port=$2 rows=${3:-$ROWS} before after
     for t in $THREADS; do
         before=$(etcd_requests)
         "$STRATA_BIN" bench pe sequentialWrite --target thrift --port "$port" --threads "$t" \
-            --rows "$ROWS" --value-size "$VALUE_SIZE" --json 2>/dev/null >"$DIR/pe.json"
+            --rows "$rows" --value-size "$VALUE_SIZE" --json 2>/dev/null >"$DIR/pe.json"
         after=$(etcd_requests)
         python3 - "$label" "$t" "$((after - before))" "$DIR/pe.json" <<'PY'
 import json, sys
@@ -67,10 +73,13 @@ PY
     done
 }
 
-start_server() { # name store port-base [extra]
+# Each server gets its own peer port (base + 100): they all run at once on one host.
+start_server() { # name store port-base [extra server flags...]
     local name=$1 store=$2 base=$3
+    shift 3
     "$STRATA_BIN" server --cluster "ack$base" --etcd "$STRATA_ETCD_ENDPOINT" --store "$store" \
         --data-dir "$DIR/$name" --thrift-port "$base" --grpc-port 0 --http-port 0 \
+        --peer-port $((base + 100)) "$@" \
         >"$DIR/$name.log" 2>&1 &
     PIDS+=($!)
 }
@@ -86,6 +95,11 @@ start_server file "file://$DIR/objects" 18191
 wait_for "$DIR/file.log" "listening on"
 run_pe "cluster file://" 18191
 
+mkdir -p "$DIR/slow-objects"
+start_server slow "file://$DIR/slow-objects" 18194 --store-latency-ms "$STORE_LATENCY_MS"
+wait_for "$DIR/slow.log" "listening on"
+run_pe "file:// +${STORE_LATENCY_MS}ms" 18194 "$SLOW_ROWS"
+
 start_server s3 "$STRATA_S3_TEST_STORE" 18192
 wait_for "$DIR/s3.log" "listening on"
 # S3Proxy is a JVM: warm it up (not measured) so the first S3 figures are not its JIT's.
@@ -93,7 +107,8 @@ wait_for "$DIR/s3.log" "listening on"
     --value-size "$VALUE_SIZE" --quiet >/dev/null 2>&1 || true
 run_pe "cluster S3Proxy" 18192
 "$STRATA_BIN" server --cluster ack18192 --etcd "$STRATA_ETCD_ENDPOINT" --store "$STRATA_S3_TEST_STORE" \
-    --data-dir "$DIR/standby" --thrift-port 18193 --grpc-port 0 --http-port 0 >"$DIR/standby.log" 2>&1 &
+    --data-dir "$DIR/standby" --thrift-port 18193 --grpc-port 0 --http-port 0 --peer-port 18293 \
+    >"$DIR/standby.log" 2>&1 &
 PIDS+=($!)
 wait_for "$DIR/standby.log" "standing by"
 run_pe "via standby" 18193

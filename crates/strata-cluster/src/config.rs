@@ -11,8 +11,11 @@ pub struct ClusterConfig {
     pub name: String,
     /// etcd endpoints, comma-separated (`http://127.0.0.1:2379`).
     pub etcd: String,
-    /// The object store URL (`s3://bucket/prefix`, `file:///dir`).
+    /// The object store URL (`s3://bucket/prefix`, `file:///dir`, `hdfs://host:port/dir`).
     pub store: String,
+    /// Wait added to every object-store call: a simulated distant store for benchmarks
+    /// (`[cluster] store_latency_ms`; zero in production).
+    pub store_latency: Duration,
     /// The host other servers reach this one at.
     pub advertise: String,
     /// Lease TTL: how long a dead server's regions wait before another takes them.

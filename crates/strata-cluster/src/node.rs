@@ -17,7 +17,8 @@ use strata_coord::{
 };
 use strata_engine::util::clock::{self, Clock};
 use strata_objstore::{
-    open_store, probe_atomic_create, AckGate, BlockingStore, RandomTokens, RetryPolicy, StreamId,
+    open_store_with, probe_atomic_create, AckGate, BlockingStore, RandomTokens, RetryPolicy,
+    StoreOptions, StreamId,
 };
 
 use crate::config::{ClusterConfig, Endpoints};
@@ -63,7 +64,10 @@ impl ClusterNode {
         options.ttl = config.lease_ttl;
         let coord =
             Arc::new(EtcdCoordinator::new(kv, Arc::clone(&clock), options).map_err(etcd_error)?);
-        let store = open_store(&config.store).map_err(store_error)?;
+        let options = StoreOptions {
+            added_latency: config.store_latency,
+        };
+        let store = open_store_with(&config.store, options).map_err(store_error)?;
         probe_atomic_create(&store, &RandomTokens, &RetryPolicy::default()).map_err(store_error)?;
         // Below 2^48 so ids stay short in keys and logs; collisions are checked by etcd
         // (registration creates the key only if absent).

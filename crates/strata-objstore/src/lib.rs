@@ -2,7 +2,8 @@
 //! mode (design record: `docs/rfcs/0005-object-wal.md`; bytes: `docs/format.md`, "WAL
 //! objects").
 //!
-//! - [`location`]: store URLs (`s3://`, `file://`, `memory://`) → a [`BlockingStore`];
+//! - [`location`]: store URLs (`s3://`, `file://`, `hdfs://`, `memory://`) → a
+//!   [`BlockingStore`];
 //! - [`store`]: the blocking facade the engine's synchronous group commit calls;
 //! - [`probe`]: refuses a store whose create-if-absent is not atomic;
 //! - [`format`]: WAL object format version 1 (header, region sections, footer, trailer);
@@ -15,6 +16,7 @@ pub mod engine_wal;
 pub mod error;
 pub mod fencer;
 pub mod format;
+mod hdfs;
 pub mod location;
 pub mod object_fs;
 pub mod probe;
@@ -35,7 +37,7 @@ pub use engine_wal::{replay_stream, AckGate, ObjectWal, ObjectWalOpener, StreamP
 pub use error::{Error, ErrorKind, Result};
 pub use fencer::{fence_stream, Fenced};
 pub use format::WalObjectBuilder;
-pub use location::{open_store, StoreUrl};
+pub use location::{open_store, open_store_with, StoreOptions, StoreUrl};
 pub use object_fs::ObjectFs;
 pub use probe::{probe_atomic_create, ProbeReport};
 pub use reader::{list_stream, replayable, StreamObject, StreamReader};

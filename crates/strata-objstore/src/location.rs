@@ -1,5 +1,6 @@
-//! Store URLs: `s3://BUCKET/PREFIX`, `file:///DIR` and `memory://` (tests), each opened as a
-//! [`BlockingStore`] rooted at the prefix, so the rest of the crate never sees the prefix.
+//! Store URLs: `s3://BUCKET/PREFIX`, `file:///DIR`, `hdfs://HOST:PORT/PATH` (with the
+//! `hdfs` cargo feature) and `memory://` (tests), each opened as a [`BlockingStore`] rooted
+//! at the prefix, so the rest of the crate never sees the prefix.
 //!
 //! `s3://` takes its endpoint, region and credentials from the standard AWS environment
 //! variables (`AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`,
@@ -13,6 +14,7 @@ use object_store::local::LocalFileSystem;
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::prefix::PrefixStore;
+use object_store::throttle::{ThrottleConfig, ThrottledStore};
 use object_store::{ClientConfigKey, ObjectStore, RetryConfig};
 
 use crate::error::{Error, Result};
@@ -30,6 +32,8 @@ pub enum StoreUrl {
     S3 { bucket: String, prefix: String },
     /// A local directory.
     File { dir: String },
+    /// An HDFS NameNode (`hdfs://HOST:PORT`) and a directory under it (possibly empty).
+    Hdfs { namenode: String, dir: String },
     /// A fresh in-process store, for tests.
     Memory,
 }
@@ -39,7 +43,7 @@ impl StoreUrl {
     pub fn parse(url: &str) -> Result<StoreUrl> {
         let invalid = |why: &str| {
             Error::InvalidArgument(format!(
-                "store URL {url:?}: {why} (expected s3://BUCKET/PREFIX, file:///DIR or memory://)"
+                "store URL {url:?}: {why} (expected s3://BUCKET/PREFIX, file:///DIR, hdfs://HOST:PORT/PATH or memory://)"
             ))
         };
         if let Some(rest) = url.strip_prefix("s3://") {
@@ -62,6 +66,20 @@ impl StoreUrl {
                 dir: dir.to_owned(),
             });
         }
+        if let Some(rest) = url.strip_prefix("hdfs://") {
+            let (authority, dir) = rest.split_once('/').unwrap_or((rest, ""));
+            if authority.is_empty() {
+                return Err(invalid(
+                    "an HDFS URL needs its NameNode, hdfs://HOST:PORT/PATH",
+                ));
+            }
+            let dir = dir.trim_matches('/').to_owned();
+            Path::parse(&dir).map_err(|e| invalid(&format!("bad path: {e}")))?;
+            return Ok(StoreUrl::Hdfs {
+                namenode: format!("hdfs://{authority}"),
+                dir,
+            });
+        }
         if url == "memory://" || url == "memory:///" {
             return Ok(StoreUrl::Memory);
         }
@@ -69,15 +87,48 @@ impl StoreUrl {
     }
 }
 
+/// How a store is opened, beyond its URL.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StoreOptions {
+    /// Wait added before every PUT, GET (and HEAD), LIST and DELETE call: a simulated
+    /// distant store, for benchmarks (`[cluster] store_latency_ms`). Zero adds nothing.
+    pub added_latency: Duration,
+}
+
 /// Opens the store `url` names. Nothing is contacted yet: run [`crate::probe`] to find out
 /// whether the store is reachable and safe.
 pub fn open_store(url: &str) -> Result<BlockingStore> {
+    open_store_with(url, StoreOptions::default())
+}
+
+/// [`open_store`] with `options`.
+pub fn open_store_with(url: &str, options: StoreOptions) -> Result<BlockingStore> {
     let store: Arc<dyn ObjectStore> = match StoreUrl::parse(url)? {
         StoreUrl::S3 { bucket, prefix } => with_prefix(open_s3(url, &bucket)?, &prefix),
         StoreUrl::File { dir } => Arc::new(open_dir(url, &dir)?),
+        StoreUrl::Hdfs { namenode, dir } => with_prefix(crate::hdfs::open(url, &namenode)?, &dir),
         StoreUrl::Memory => Arc::new(InMemory::new()),
     };
-    BlockingStore::new(store, url)
+    BlockingStore::new(throttled(store, options.added_latency), url)
+}
+
+/// `store` with `wait` before each call, through object_store's own throttle (made for
+/// performance tests). Every call a WAL append, a flush or a replay makes pays it once,
+/// like a round trip to a distant store would; the wait is a timer on the store's
+/// runtime, so concurrent calls wait side by side rather than in a queue.
+fn throttled(store: Arc<dyn ObjectStore>, wait: Duration) -> Arc<dyn ObjectStore> {
+    if wait.is_zero() {
+        return store;
+    }
+    let config = ThrottleConfig {
+        wait_put_per_call: wait,
+        wait_get_per_call: wait,
+        wait_list_per_call: wait,
+        wait_list_with_delimiter_per_call: wait,
+        wait_delete_per_call: wait,
+        ..ThrottleConfig::default()
+    };
+    Arc::new(ThrottledStore::new(store, config))
 }
 
 fn with_prefix(store: Arc<dyn ObjectStore>, prefix: &str) -> Arc<dyn ObjectStore> {
@@ -133,7 +184,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_the_three_schemes() {
+    fn parses_the_schemes() {
         assert_eq!(
             StoreUrl::parse("s3://bucket/a/b/").unwrap(),
             StoreUrl::S3 {
@@ -154,7 +205,37 @@ mod tests {
                 dir: "/tmp/x".into()
             }
         );
+        assert_eq!(
+            StoreUrl::parse("hdfs://127.0.0.1:9000/strata/c1/").unwrap(),
+            StoreUrl::Hdfs {
+                namenode: "hdfs://127.0.0.1:9000".into(),
+                dir: "strata/c1".into()
+            }
+        );
         assert_eq!(StoreUrl::parse("memory://").unwrap(), StoreUrl::Memory);
+    }
+
+    #[test]
+    fn added_latency_delays_each_call() {
+        let wait = Duration::from_millis(30);
+        let store = open_store_with(
+            "memory://",
+            StoreOptions {
+                added_latency: wait,
+            },
+        )
+        .unwrap();
+        let key = Path::from("k");
+        // The store's runtime times the call, so the test needs no wall clock of its own.
+        let elapsed = store.block_on(async {
+            let start = tokio::time::Instant::now();
+            let body = bytes::Bytes::from_static(b"v");
+            crate::store::put_create_async(store.inner().as_ref(), &key, body)
+                .await
+                .unwrap();
+            start.elapsed()
+        });
+        assert!(elapsed >= wait, "{elapsed:?}");
     }
 
     #[test]
@@ -164,6 +245,7 @@ mod tests {
             "file://relative",
             "gs://bucket/x",
             "s3://bucket/a//b",
+            "hdfs:///x",
         ] {
             let err = StoreUrl::parse(bad).unwrap_err().to_string();
             assert!(err.contains(bad), "{err}");

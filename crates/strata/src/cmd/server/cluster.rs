@@ -27,8 +27,12 @@ pub struct ClusterFileConfig {
     pub name: Option<String>,
     /// etcd endpoints, comma-separated (`--etcd`).
     pub etcd: Option<String>,
-    /// Object store URL: `s3://bucket/prefix` or `file:///dir` (`--store`).
+    /// Object store URL: `s3://bucket/prefix`, `file:///dir` or `hdfs://host:port/dir`
+    /// (`--store`).
     pub store: Option<String>,
+    /// Milliseconds added to every object-store call (`--store-latency-ms`; default 0): a
+    /// simulated distant store, for benchmarks only.
+    pub store_latency_ms: Option<u64>,
     /// The host other servers and clients reach this one at (`--advertise`; default: the
     /// listen address).
     pub advertise: Option<String>,
@@ -74,6 +78,7 @@ impl ClusterFileConfig {
             name: self.name.clone().unwrap_or_default(),
             etcd: self.etcd.clone().unwrap_or_default(),
             store: self.store.clone().unwrap_or_default(),
+            store_latency: Duration::from_millis(self.store_latency_ms.unwrap_or(0)),
             advertise: self
                 .advertise
                 .clone()

@@ -48,10 +48,14 @@ pub struct ServerArgs {
     /// Cluster mode: etcd endpoints, comma-separated (http://HOST:PORT[,...])
     #[arg(long)]
     etcd: Option<String>,
-    /// Cluster mode: object store URL (s3://BUCKET/PREFIX, with the AWS_* variables, or
-    /// file:///DIR)
+    /// Cluster mode: object store URL (s3://BUCKET/PREFIX, with the AWS_* variables,
+    /// file:///DIR, or hdfs://HOST:PORT/DIR in a build with the `hdfs` feature)
     #[arg(long)]
     store: Option<String>,
+    /// Cluster mode, benchmarks only: milliseconds added to every object-store call, a
+    /// simulated distant store [default: 0]
+    #[arg(long)]
+    store_latency_ms: Option<u64>,
     /// Cluster mode: the host other servers and forwarded clients reach this one at
     /// [default: the listen address]
     #[arg(long)]
@@ -109,6 +113,9 @@ fn effective_config(args: &ServerArgs) -> Result<ServerConfig, String> {
     }
     if let Some(port) = args.peer_port {
         config.cluster.peer_port = Some(port);
+    }
+    if let Some(ms) = args.store_latency_ms {
+        config.cluster.store_latency_ms = Some(ms);
     }
     Ok(config)
 }
