@@ -17,6 +17,7 @@ pub mod error;
 pub mod fencer;
 pub mod format;
 mod hdfs;
+mod latency;
 pub mod location;
 pub mod object_fs;
 pub mod probe;
