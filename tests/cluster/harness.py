@@ -1,6 +1,11 @@
 """Starts a Strata cluster of real processes on loopback: etcd (scripts/etcd-env), S3Proxy
 (scripts/s3proxy-env) and strata servers on free ports. Every process is started and
-stopped by PID."""
+stopped by PID.
+
+STRATA_CLUSTER_S3=minio puts the objects in MinIO (scripts/minio-env) instead of S3Proxy,
+and STRATA_CLUSTER_S3=hdfs in a MiniDFSCluster (scripts/minidfs-env; the strata binary
+then needs the `hdfs` feature): the opt-in runners scripts/cluster-minio-test and
+scripts/cluster-hdfs-test set them."""
 
 import json
 import os
@@ -11,6 +16,18 @@ import tempfile
 import time
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+# The object store: the script that starts and stops it, and the variable naming its PID.
+S3_SERVERS = {"s3proxy": ("s3proxy-env", "S3PROXY_PID"), "minio": ("minio-env", "MINIO_PID"),
+              "hdfs": ("minidfs-env", "MINIDFS_PID")}
+
+
+def s3_server():
+    name = os.environ.get("STRATA_CLUSTER_S3", "s3proxy")
+    if name not in S3_SERVERS:
+        raise ValueError("STRATA_CLUSTER_S3=%r: expected one of %s" % (name, sorted(S3_SERVERS)))
+    return S3_SERVERS[name]
 
 
 def binary():
@@ -75,10 +92,15 @@ class Cluster:
         self.tmp = tempfile.mkdtemp(prefix="strata-cluster-")
         self.etcd = _exports("etcd-env", "start")
         try:
-            self.s3 = _exports("s3proxy-env", "start")
+            self.s3_script, self.s3_pid_var = s3_server()
+            self.s3 = _exports(self.s3_script, "start")
         except Exception:
             self._stop_etcd()
             raise
+        if "STRATA_S3_TEST_STORE" in self.s3:
+            self.store_url = self.s3["STRATA_S3_TEST_STORE"]
+        else:
+            self.store_url = self.s3["STRATA_HDFS_URL"] + "/strata"
         self.lease_ttl_ms = lease_ttl_ms
         self.servers = []
         self.started = 0  # servers started so far: each gets its own index, log and data
@@ -100,7 +122,7 @@ class Cluster:
         log = open(server.log_path, "a")
         server.proc = subprocess.Popen(
             [binary(), "server", "--config", self.config, "--cluster", self.name,
-             "--etcd", self.etcd_endpoint, "--store", self.s3["STRATA_S3_TEST_STORE"],
+             "--etcd", self.etcd_endpoint, "--store", self.store_url,
              "--data-dir", server.data_dir, "--thrift-port", str(server.thrift),
              "--grpc-port", str(server.grpc), "--http-port", str(server.http),
              "--peer-port", str(server.peer)],
@@ -173,8 +195,8 @@ class Cluster:
                 except subprocess.TimeoutExpired:
                     server.proc.kill()
                     server.proc.wait(timeout=10)
-        subprocess.run([os.path.join(REPO_ROOT, "scripts", "s3proxy-env"), "stop",
-                        self.s3["S3PROXY_PID"]], cwd=REPO_ROOT)
+        subprocess.run([os.path.join(REPO_ROOT, "scripts", self.s3_script), "stop",
+                        self.s3[self.s3_pid_var]], cwd=REPO_ROOT)
         self._stop_etcd()
 
     def _stop_etcd(self):
