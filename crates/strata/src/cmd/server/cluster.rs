@@ -285,3 +285,23 @@ async fn wait_for_lost_lease(node: Arc<ClusterNode>) {
 pub(super) fn cache_dir(config: &ServerConfig) -> PathBuf {
     config.data_dir.join("object-cache")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_latency_ms_is_read_and_defaults_to_zero() {
+        let server = ServerConfig::from_file(Default::default()).unwrap();
+        let keys = "name = \"c\"\netcd = \"http://127.0.0.1:2379\"\nstore = \"memory://\"\n";
+        let plain: ClusterFileConfig = toml::from_str(keys).unwrap();
+        assert_eq!(
+            plain.resolve(&server).unwrap().store_latency,
+            Duration::ZERO
+        );
+        let slow: ClusterFileConfig =
+            toml::from_str(&format!("{keys}store_latency_ms = 20\n")).unwrap();
+        let cluster = slow.resolve(&server).unwrap();
+        assert_eq!(cluster.store_latency, Duration::from_millis(20));
+    }
+}
