@@ -57,7 +57,7 @@ impl Region {
         }
         let result = self.get_from(get, &views, read_point)?;
         #[cfg(test)]
-        before_row_cache_insert::run();
+        crate::util::test_hook::run(BEFORE_ROW_CACHE_INSERT);
         let expires_at_ms = expiry(result.as_ref(), &views);
         let answer = Answer::new(get, (epoch, view_ids), expires_at_ms, result.as_ref());
         cache.insert(ticket, key, answer);
@@ -112,24 +112,7 @@ fn expiry(result: Option<&RowResult>, views: &[SelectedView<'_>]) -> i64 {
         .unwrap_or(i64::MAX)
 }
 
-/// A test's hook into the moment between a cached read's read and its insert, where a write
+/// The moment between a cached read's read and its insert, where a write
 /// of the row may land.
 #[cfg(test)]
-pub(crate) mod before_row_cache_insert {
-    use std::cell::RefCell;
-
-    thread_local! {
-        static HOOK: RefCell<Option<Box<dyn FnOnce()>>> = RefCell::new(None);
-    }
-
-    /// Runs `hook` once, at the next cached read of this thread that missed, in that moment.
-    pub fn set(hook: impl FnOnce() + 'static) {
-        HOOK.with(|h| *h.borrow_mut() = Some(Box::new(hook)));
-    }
-
-    pub(super) fn run() {
-        if let Some(hook) = HOOK.with(|h| h.borrow_mut().take()) {
-            hook();
-        }
-    }
-}
+pub(crate) const BEFORE_ROW_CACHE_INSERT: &str = "before_row_cache_insert";

@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use super::cached_read::before_row_cache_insert;
+use super::cached_read::BEFORE_ROW_CACHE_INSERT;
 use crate::fs::{FileSystem, MemFs};
 use crate::util::clock::ManualClock;
+use crate::util::test_hook;
 use crate::{
     Cell, CellType, Durability, Engine, EngineOptions, FamilyOptions, Get, Region, RegionSpec,
     TimeRange,
@@ -159,7 +160,9 @@ fn a_read_racing_a_write_does_not_cache_what_the_write_replaced() {
     let get = Get::new("r").family("cf");
     put(&s.region, "cf", 10, "old");
     let region = Arc::clone(&s.region);
-    before_row_cache_insert::set(move || put(&region, "cf", 20, "new"));
+    test_hook::set(BEFORE_ROW_CACHE_INSERT, move || {
+        put(&region, "cf", 20, "new")
+    });
     assert_eq!(values(&s.region, &get), ["old"], "read before the write");
     assert_eq!(values(&s.region, &get), ["new"]);
     assert_eq!(values(&s.region, &get), ["new"]);

@@ -49,7 +49,7 @@ impl Region {
         loop {
             let views = self.views(columns)?;
             #[cfg(test)]
-            between_views_and_read_point::run();
+            crate::util::test_hook::run(BETWEEN_VIEWS_AND_READ_POINT);
             let read_point = self.mvcc.read_point();
             if views.iter().all(|v| Arc::ptr_eq(&v.view, &v.store.view())) {
                 return Ok((views, read_point));
@@ -247,24 +247,7 @@ pub(super) struct SelectedView<'a> {
     pub view: Arc<StoreView>,
 }
 
-/// A test's hook into the moment between a read's views and its read point, where a flush
+/// The moment between a read's views and its read point, where a flush
 /// or a compaction may land.
 #[cfg(test)]
-pub(crate) mod between_views_and_read_point {
-    use std::cell::RefCell;
-
-    thread_local! {
-        static HOOK: RefCell<Option<Box<dyn FnOnce()>>> = RefCell::new(None);
-    }
-
-    /// Runs `hook` once, at the next read of this thread, in that moment.
-    pub fn set(hook: impl FnOnce() + 'static) {
-        HOOK.with(|h| *h.borrow_mut() = Some(Box::new(hook)));
-    }
-
-    pub(super) fn run() {
-        if let Some(hook) = HOOK.with(|h| h.borrow_mut().take()) {
-            hook();
-        }
-    }
-}
+pub(crate) const BETWEEN_VIEWS_AND_READ_POINT: &str = "between_views_and_read_point";

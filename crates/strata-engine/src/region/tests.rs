@@ -212,7 +212,7 @@ fn regression_a_flush_and_compaction_between_views_and_read_point_are_not_missed
     };
     write(&region, "old", 1);
     let racer = Arc::clone(&region);
-    super::read::between_views_and_read_point::set(move || {
+    crate::util::test_hook::set(super::read::BETWEEN_VIEWS_AND_READ_POINT, move || {
         write(&racer, "mid", 2); // a flush: the read's memstore becomes a snapshot
         racer.compact(true).unwrap();
         let cell = Cell::put("row", "cf", "q", 3, "new");

@@ -6,5 +6,7 @@ pub mod crc;
 pub(crate) mod rate_limiter;
 #[cfg(feature = "tokio")]
 pub mod runtime_wait;
+#[cfg(test)]
+pub(crate) mod test_hook;
 pub mod thread;
 pub(crate) mod wait;
