@@ -29,19 +29,23 @@ impl LoadMeter {
     /// Samples the counters when an interval has passed, and publishes what changed.
     pub fn tick(&self, node: &ClusterNode, engine: &Engine) {
         let now = node.clock.now();
-        let totals: HashMap<u64, u64> = engine
-            .stats()
-            .regions
-            .iter()
-            .map(|r| (r.id, r.read_requests.saturating_add(r.write_requests)))
-            .collect();
         let rates = {
             let mut sample = self.sample.lock();
-            let rates = match sample.as_ref() {
-                Some((at, _)) if now.saturating_duration_since(*at) < LOAD_INTERVAL => return,
-                Some((at, before)) => rates(before, &totals, now.saturating_duration_since(*at)),
-                None => None,
-            };
+            if let Some((at, _)) = sample.as_ref() {
+                if now.saturating_duration_since(*at) < LOAD_INTERVAL {
+                    return;
+                }
+            }
+            // Only once an interval: the engine's snapshot visits every region.
+            let totals: HashMap<u64, u64> = engine
+                .stats()
+                .regions
+                .iter()
+                .map(|r| (r.id, r.read_requests.saturating_add(r.write_requests)))
+                .collect();
+            let rates = sample.as_ref().and_then(|(at, before)| {
+                rates(before, &totals, now.saturating_duration_since(*at))
+            });
             *sample = Some((now, totals));
             match rates {
                 Some(rates) => rates,

@@ -158,8 +158,9 @@ impl ClusterMoves {
             .upgrade()
             .ok_or_else(|| unavailable("closing"))?;
         let load = self.load(&service);
-        let published = self.ownership.node.coord.loads().unwrap_or_default();
-        let rates = balance_load::by_region(&published);
+        // Read from etcd only when a decision needs it, not on every balancer round.
+        let rates =
+            || balance_load::by_region(&self.ownership.node.coord.loads().unwrap_or_default());
         let decommissioned = self.ownership.decommissioned.lock().clone();
         let (serving, out): (Vec<_>, Vec<_>) = load
             .iter()
@@ -178,31 +179,27 @@ impl ClusterMoves {
                 .copied(),
         };
         let now = self.ownership.node.clock.now();
+        let load_moved_recently = self
+            .balancer
+            .last_load_move
+            .lock()
+            .is_some_and(|at| now.saturating_duration_since(at) < balance_load::LOAD_SETTLE);
         if let Some((_, regions)) = from {
-            let recent =
-                self.balancer.last_load_move.lock().is_some_and(|at| {
-                    now.saturating_duration_since(at) < balance_load::LOAD_SETTLE
-                });
-            let just_moved = recent
+            let just_moved = load_moved_recently
                 .then(|| *self.balancer.last_load_region.lock())
                 .flatten();
-            let Some(region) = balance_load::coolest(regions, &rates, just_moved) else {
+            let Some(region) = balance_load::coolest(regions, &rates(), just_moved) else {
                 return Ok(false);
             };
             *self.balancer.last_move.lock() = Some(now);
             self.move_region(region, Some(to.as_str()))?;
             return Ok(true);
         }
-        let settled = self
-            .balancer
-            .last_load_move
-            .lock()
-            .is_none_or(|at| now.saturating_duration_since(at) >= balance_load::LOAD_SETTLE);
+        if load_moved_recently {
+            return Ok(false);
+        }
         let by_load = balance_load::serving(&load, &decommissioned);
-        let Some(chosen) = settled
-            .then(|| balance_load::choose(&by_load, &rates))
-            .flatten()
-        else {
+        let Some(chosen) = balance_load::choose(&by_load, &rates()) else {
             return Ok(false);
         };
         *self.balancer.last_move.lock() = Some(now);

@@ -1,4 +1,4 @@
-//! The values stored in etcd: JSON objects with a format version `"v": 1`
+//! The values stored in etcd: JSON objects with a format version `"v"`
 //! (`docs/format.md`, "Cluster metadata in etcd"). JSON because the records are small, are
 //! read rarely (at assignment and on watches, never per request), and stay readable with
 //! `etcdctl get`. Row keys are bytes, so they are stored as lowercase hex.
@@ -9,10 +9,15 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::keys::RegionId;
 
-/// The value format version, in every record's `"v"`. 2 since regions are spread over
-/// servers: a server's `addr` names its internal RPC port too, and the catalog lives under
-/// `/catalog/`. Version 1 (active/standby) is refused.
-pub const FORMAT_VERSION: u32 = 2;
+/// The value format version written, in every record's `"v"`. 2 since regions are spread
+/// over servers: a server's `addr` names its internal RPC port too, and the catalog lives
+/// under `/catalog/`. 3 since a region may be `closed` (`unassign`), a state a version 2
+/// reader cannot decode, so such a reader refuses every version 3 record by its version
+/// instead. Version 2 is still read; version 1 (active/standby) is refused.
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The oldest version read.
+const OLDEST_READ: u32 = 2;
 
 /// `/servers/<sid>`: a live server. Its incarnation is the key's create revision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,11 +119,11 @@ pub fn decode<T: DeserializeOwned>(key: &str, bytes: &[u8]) -> Result<T> {
         v: u32,
     }
     let version: Version = serde_json::from_slice(bytes).map_err(|e| Error::corruption(key, e))?;
-    if version.v != FORMAT_VERSION {
+    if !(OLDEST_READ..=FORMAT_VERSION).contains(&version.v) {
         return Err(Error::corruption(
             key,
             format!(
-                "unknown format version {} (this build reads {FORMAT_VERSION})",
+                "unknown format version {} (this build reads {OLDEST_READ} to {FORMAT_VERSION})",
                 version.v
             ),
         ));
@@ -163,7 +168,7 @@ mod tests {
         let text = String::from_utf8(bytes.clone()).unwrap();
         assert_eq!(
             text,
-            r#"{"v":2,"table":"default:t","start":"6100","end":"","state":"open","owner":"rs1"}"#
+            r#"{"v":3,"table":"default:t","start":"6100","end":"","state":"open","owner":"rs1"}"#
         );
         assert_eq!(decode::<RegionRecord>("/k", &bytes).unwrap(), record);
     }
@@ -172,14 +177,17 @@ mod tests {
     fn unknown_versions_and_garbage_are_corruption() {
         for other in [
             br#"{"v":1,"manifest":1,"epoch":1}"#,
-            br#"{"v":3,"manifest":1,"epoch":1}"#,
+            br#"{"v":4,"manifest":1,"epoch":1}"#,
         ] {
             let err = decode::<ManifestPointer>("/k", other);
             assert!(matches!(err, Err(Error::Corruption { .. })));
         }
         assert!(decode::<ManifestPointer>("/k", b"nope").is_err());
-        let odd = br#"{"v":2,"table":"t","start":"abc","end":"","state":"offline"}"#;
+        let odd = br#"{"v":3,"table":"t","start":"abc","end":"","state":"offline"}"#;
         assert!(decode::<RegionRecord>("/k", odd).is_err());
+        // Version 2 is still read.
+        let old = br#"{"v":2,"manifest":7,"epoch":1}"#;
+        assert_eq!(decode::<ManifestPointer>("/k", old).unwrap().manifest, 7);
     }
 }
 

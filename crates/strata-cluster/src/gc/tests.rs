@@ -315,7 +315,7 @@ fn stream_ids(bed: &Bed, stream: StreamId) -> Vec<u64> {
 
 fn record(state: &str, first_live_id: Option<u64>) -> StreamRecord {
     StreamRecord {
-        v: 2,
+        v: strata_coord::records::FORMAT_VERSION,
         state: state.into(),
         first_live_id,
     }

@@ -32,7 +32,7 @@ mod tests {
 
     fn record(state: &str, first_live_id: Option<u64>) -> StreamRecord {
         StreamRecord {
-            v: 2,
+            v: strata_coord::records::FORMAT_VERSION,
             state: state.into(),
             first_live_id,
         }
