@@ -120,6 +120,19 @@ impl RequestCharge {
         }
     }
 
+    /// Sets this request's charge to `total` bytes at once, up or down: for a request whose
+    /// bytes were replaced by another form of about the same size (a transcoding), so the
+    /// charge stays what is in memory without waiting for what is already there.
+    pub fn set_now(&mut self, total: usize) {
+        if total >= self.bytes {
+            self.grow_to_now(total);
+            return;
+        }
+        self.shared.state.lock().in_flight -= self.bytes - total;
+        self.bytes = total;
+        self.shared.freed.notify_waiters();
+    }
+
     fn try_grow_to(&mut self, total: usize) -> bool {
         let mut state = self.shared.state.lock();
         let extra = total - self.bytes;

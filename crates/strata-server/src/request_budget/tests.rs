@@ -147,3 +147,33 @@ fn bytes_already_read_are_charged_without_waiting() {
         assert_eq!(budget.in_flight(), 100);
     });
 }
+
+#[test]
+fn set_now_moves_the_charge_both_ways_and_wakes_waiters_when_lowered() {
+    runtime().block_on(async {
+        let budget = RequestBudget::new(100);
+        let mut old = budget.start();
+        old.grow_to(90).await;
+        let mut young = budget.start();
+        let waiter = tokio::spawn(async move {
+            young.grow_to(50).await;
+            young
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiter.is_finished(), "50 more does not fit beside 90");
+        // The old request's bytes were replaced by a smaller form.
+        old.set_now(40);
+        assert_eq!(old.bytes(), 40);
+        let young = tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("lowering a charge wakes the waiters")
+            .unwrap();
+        assert_eq!(budget.in_flight(), 90);
+        // Raising at once goes over the capacity without waiting.
+        old.set_now(70);
+        assert_eq!(budget.in_flight(), 120);
+        drop(old);
+        drop(young);
+        assert_eq!(budget.in_flight(), 0);
+    });
+}

@@ -166,10 +166,13 @@ impl<R: AsyncRead + Unpin> RequestReader<R> {
         loop {
             match compact_to_binary(&self.buf) {
                 Ok((binary, used)) => {
-                    let _compact = self.buf.split_to(used);
-                    // Varints widen: the binary form can be larger than the compact one. It is
-                    // in memory already, so waiting would free nothing.
-                    charge.grow_to_now(charge.bytes() + binary.len());
+                    // The request is held in its binary form from here on: free the compact
+                    // bytes now (the start of the next request, at most a chunk, moves to a
+                    // buffer of its own) so that the request is charged for one form, not
+                    // two. Varints widen, so the binary form can be a little larger than the
+                    // compact one; it is in memory already, so waiting would free nothing.
+                    self.buf = BytesMut::from(&self.buf[used..]);
+                    charge.set_now(binary.len() + self.buf.len());
                     return Ok(Message::Transcoded(binary.freeze()));
                 }
                 Err(TranscodeError::Incomplete { need }) => self.fill_to(need, charge).await?,
