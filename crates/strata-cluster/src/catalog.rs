@@ -132,6 +132,7 @@ mod tests {
     use strata_server::{Service, ServiceOptions};
 
     use super::*;
+    use bytes::Bytes;
 
     fn service(dir: &std::path::Path, catalog: &Arc<EtcdCatalog<MemKv>>) -> Arc<Service> {
         let mut options = ServiceOptions::new(dir);
@@ -178,5 +179,66 @@ mod tests {
         assert!(follower.list_namespaces().contains(&"apps".to_string()));
         let record = master_catalog.load().unwrap().tables[&t].clone();
         assert_eq!(record.families[0].name, b"cf".to_vec());
+    }
+
+    /// A standby opened before the master created regions, then made master: it allocates
+    /// ids above the old master's once it followed the catalog, and above any id it is told
+    /// is in use elsewhere (the cluster's directory, the store).
+    #[test]
+    fn a_new_master_allocates_region_ids_above_every_id_in_use() {
+        let clock = Arc::new(ManualClock::new(1_000_000));
+        let kv = MemKv::new(clock.clone());
+        let coord = |name: &str| {
+            Arc::new(
+                MemCoordinator::new(kv.connect(name), clock.clone(), CoordOptions::new("c"))
+                    .unwrap(),
+            )
+        };
+        let (old_coord, new_coord) = (coord("m"), coord("f"));
+        let (old_lease, new_lease) = (
+            old_coord.grant_lease().unwrap(),
+            new_coord.grant_lease().unwrap(),
+        );
+        let Campaign::Won(old_lead) = old_coord.campaign(&old_lease, "m", "m:1").unwrap() else {
+            panic!("the key is free")
+        };
+        let (old_catalog, new_catalog) = (
+            EtcdCatalog::new(Arc::clone(&old_coord)),
+            EtcdCatalog::new(Arc::clone(&new_coord)),
+        );
+        old_catalog.lead(old_lead.clone());
+        let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let old = service(dirs[0].path(), &old_catalog);
+        let new = service(dirs[1].path(), &new_catalog);
+        let families = || vec![FamilyOptions::new("cf")];
+        let splits = vec![Bytes::from_static(b"m")];
+        let t = TableName::parse("t").unwrap();
+        old.create_table(&t, families(), splits.clone()).unwrap();
+        let ids = |s: &Service, name: &TableName| -> Vec<u64> {
+            let regions = s.directory().table_regions(name).unwrap();
+            regions.iter().map(|r| r.id).collect()
+        };
+        let used = ids(&old, &t);
+        old_coord.resign(&old_lead).unwrap();
+        let Campaign::Won(new_lead) = new_coord.campaign(&new_lease, "f", "f:1").unwrap() else {
+            panic!("the old master resigned")
+        };
+        new_catalog.lead(new_lead);
+        new.directory().sync_with_catalog().unwrap();
+        let u = TableName::parse("u").unwrap();
+        new.create_table(&u, families(), splits.clone()).unwrap();
+        let fresh = ids(&new, &u);
+        assert!(
+            fresh.iter().all(|id| id > used.iter().max().unwrap()),
+            "{fresh:?} reuses the old master's {used:?}"
+        );
+        new.directory().reserve_region_ids_above(50).unwrap();
+        let v = TableName::parse("v").unwrap();
+        new.create_table(&v, families(), splits).unwrap();
+        assert!(
+            ids(&new, &v).iter().all(|id| *id > 50),
+            "{:?}",
+            ids(&new, &v)
+        );
     }
 }

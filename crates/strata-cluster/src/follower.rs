@@ -106,6 +106,7 @@ pub fn round(ownership: &Ownership, service: &Service) {
             moves.balance_step();
         }
         ownership.retire_replayed_streams(&regions);
+        ownership.forget_uncataloged(directory);
     } else if let Err(e) = directory.sync_with_catalog() {
         tracing::warn!(error = %e, "cannot follow the catalog");
     }

@@ -283,7 +283,7 @@ impl ClusterAdmin for ClusterMoves {
             service
                 .directory()
                 .maintain_region(&table, &span, RegionWork::Release)?;
-            crate::failpoints::exit_if_enabled("master-exit-after-release");
+            strata_server::failpoints::exit_if_enabled("master-exit-after-release");
         }
         let coord = &self.ownership.node.coord;
         coord

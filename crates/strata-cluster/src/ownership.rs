@@ -50,6 +50,9 @@ pub struct Ownership {
     /// The master's note of assignments not claimed yet: since when, and how long they
     /// may stay so (`unclaimed.rs`).
     pub(crate) unclaimed: Mutex<HashMap<(u64, Epoch), (std::time::Instant, std::time::Duration)>>,
+    /// Set once this master followed the catalog and reserved the region ids in use
+    /// (`directory_care.rs`): until then its view of the catalog may be behind.
+    pub(crate) caught_up: std::sync::atomic::AtomicBool,
     /// When this server last asked the master to split each region.
     split_asked: Mutex<HashMap<u64, std::time::Instant>>,
     /// The master's moves and balancer, once it leads.
@@ -85,6 +88,7 @@ impl Ownership {
             split_asked: Mutex::new(HashMap::new()),
             unclaimed: Mutex::new(HashMap::new()),
             unclaimed_inherited: std::sync::atomic::AtomicBool::new(false),
+            caught_up: std::sync::atomic::AtomicBool::new(false),
             to_retire: Mutex::new(Vec::new()),
             last_retire_look: Mutex::new(None),
             decommissioned: Mutex::new(std::collections::HashSet::new()),
@@ -95,6 +99,8 @@ impl Ownership {
     pub fn lead(&self, leadership: Leadership) {
         self.unclaimed_inherited
             .store(true, std::sync::atomic::Ordering::Release);
+        self.caught_up
+            .store(false, std::sync::atomic::Ordering::Release);
         *self.leadership.write() = Some(leadership);
     }
 
@@ -140,6 +146,19 @@ impl Ownership {
         let leadership = self.leadership.read().clone();
         let (region, master) = (coord.region(claim.id)?, leadership.as_ref());
         let (epoch, owner) = match (region, master) {
+            (Some(region), _) if !same_region(&region.record, claim) => {
+                return Err(strata_coord::Error::Fenced(format!(
+                    "region id {} is {} [{:?}, {:?}) in the cluster's directory, not {} \
+                     [{:?}, {:?}): an id used twice",
+                    claim.id,
+                    region.record.table,
+                    String::from_utf8_lossy(&region.record.start),
+                    String::from_utf8_lossy(&region.record.end),
+                    claim.table,
+                    String::from_utf8_lossy(claim.start),
+                    String::from_utf8_lossy(claim.end),
+                )))
+            }
             (Some(region), _) => (region.epoch, region.record.owner),
             (None, Some(lead)) => {
                 let record = RegionRecord::new(claim.table, claim.start, claim.end);
@@ -176,6 +195,12 @@ impl Ownership {
         )?;
         Ok(epoch)
     }
+}
+
+/// Whether a directory record describes the region being claimed: records never change
+/// table or rows, so a difference means one id named two regions.
+fn same_region(record: &RegionRecord, claim: RegionClaim<'_>) -> bool {
+    record.table == claim.table && record.start == claim.start && record.end == claim.end
 }
 
 /// Family names are bytes; etcd key segments are a restricted alphabet. Plain names stay

@@ -196,6 +196,28 @@ impl<K: MetaKv> KvCoordinator<K> {
         self.owner_txn(lease, &txn, id, epoch).map(|_| ())
     }
 
+    /// Removes region `id` from the directory if it is still at `epoch`: the master's
+    /// cleanup of a region no table lists any more (dropped, split or merged away, or
+    /// created by a split that never committed). Its claim goes with it; its manifest
+    /// pointers stay, so its id is never reused while its files exist.
+    pub fn forget_region(&self, master: &Leadership, id: RegionId, epoch: Epoch) -> Result<()> {
+        let txn = Txn {
+            compares: vec![Compare::mod_revision(self.keys.region(id), epoch)],
+            ops: vec![
+                Op::Delete {
+                    key: self.keys.region(id),
+                },
+                Op::Delete {
+                    key: self.keys.owner(id),
+                },
+            ],
+        };
+        self.master_txn(master, txn, || {
+            format!("region {id} changed since epoch {epoch}")
+        })
+        .map(|_| ())
+    }
+
     /// The committed manifest of (region, family).
     pub fn manifest(&self, id: RegionId, family: &str) -> Result<Option<ManifestPointer>> {
         self.kv

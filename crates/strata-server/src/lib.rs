@@ -10,6 +10,7 @@ pub mod connections;
 pub mod directory;
 pub mod durability;
 pub mod error;
+pub mod failpoints;
 pub mod filter;
 pub mod fuzz_support;
 pub mod limits;

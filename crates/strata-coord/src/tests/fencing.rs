@@ -261,3 +261,36 @@ fn regression_a_move_of_a_retired_region_is_fenced() {
         .unwrap_err();
     assert!(matches!(err, Error::Fenced(_)), "{err}");
 }
+
+/// The master forgets a region no table lists: its record and claim go in one step, only
+/// at the epoch it looked at, and only while it is master.
+#[test]
+fn forgetting_a_region_removes_its_claim_and_loses_to_any_change() {
+    let cluster = Arc::new(Cluster::new());
+    let a = Server::start(&cluster, "a");
+    let m = Server::start(&cluster, "m");
+    let lead = elect(&m);
+    let epoch = region_for(&m, &lead, 7, "a");
+    a.open(7);
+    a.coord
+        .commit_manifest(&a.lease, 7, epoch, "cf", 3)
+        .unwrap();
+    // A change since the master looked (here a move) wins over the cleanup.
+    let moved = m.coord.assign_region(&lead, 7, epoch, Some("m")).unwrap();
+    let err = m.coord.forget_region(&lead, 7, epoch).unwrap_err();
+    assert!(err.is_fenced(), "{err}");
+    assert!(m.coord.region(7).unwrap().is_some());
+    m.open(7);
+    assert!(m.coord.owner(7).unwrap().is_some());
+    m.coord.forget_region(&lead, 7, moved).unwrap();
+    assert!(m.coord.region(7).unwrap().is_none());
+    assert!(m.coord.owner(7).unwrap().is_none());
+    // The manifest pointer stays: the id is never reused while its files exist.
+    assert_eq!(m.coord.manifest(7, "cf").unwrap().unwrap().manifest, 3);
+    check_ownership(&cluster);
+    // A server that is not master cannot forget anything.
+    let other = region_for(&m, &lead, 8, "a");
+    m.coord.resign(&lead).unwrap();
+    assert!(m.coord.forget_region(&lead, 8, other).is_err());
+    assert!(m.coord.region(8).unwrap().is_some());
+}

@@ -178,8 +178,10 @@ impl TableDirectory {
         let mut entries: Vec<RegionEntry> = state.regions.iter().map(|r| r.entry.clone()).collect();
         entries.splice(replaced.clone(), plan.iter().map(|(e, _)| e.clone()));
         record.regions = entries;
+        crate::failpoints::exit_if_enabled("exit-before-regions-replaced");
         // The commit point. On failure the sources stay sealed: see the module comment.
         self.catalog.put_table(&state.name, &record)?;
+        crate::failpoints::exit_if_enabled("exit-after-regions-replaced");
         let mut regions = same_regions(state);
         regions.splice(replaced, opened);
         self.publish(TableState::new(state.name.clone(), record, regions));

@@ -4,12 +4,13 @@
 //! are closed, and a changed table keeps the regions it still lists, opens those it lists
 //! anew and closes those it lists no more (split and merge parents).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::open::open_table;
 use super::TableDirectory;
-use crate::catalog::TableRecord;
+use crate::catalog::{Catalog, TableRecord, CATALOG_REGION_ID};
 use crate::error::Result;
 use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
 use crate::table::{OpenRegion, TableState};
@@ -19,6 +20,10 @@ impl TableDirectory {
     pub fn sync_with_catalog(&self) -> Result<usize> {
         let _admin = self.lock_admin();
         let contents = self.catalog.load()?;
+        // Ids the master allocated are used: if this server becomes master, it allocates
+        // above them.
+        self.next_region_id
+            .fetch_max(Catalog::max_region_id(&contents) + 1, Ordering::AcqRel);
         let mut namespaces = contents.namespaces;
         namespaces.insert(DEFAULT_NAMESPACE.to_string());
         namespaces.insert(SYSTEM_NAMESPACE.to_string());
@@ -45,6 +50,44 @@ impl TableDirectory {
             tracing::info!(tables = changed, "followed catalog changes");
         }
         Ok(changed)
+    }
+
+    /// Makes every region id this directory allocates from now on larger than `in_use`,
+    /// than every region the catalog names and than every region the engine holds files
+    /// of. A server that becomes master calls it: the previous master allocated ids since
+    /// this directory opened, some of them (those of a split that never committed) named
+    /// only in the cluster's directory and the store. A reused id would open another
+    /// region's files.
+    pub fn reserve_region_ids_above(&self, in_use: u64) -> Result<()> {
+        let on_disk = self
+            .engine
+            .region_ids_on_disk()?
+            .last()
+            .copied()
+            .unwrap_or(0);
+        let named = self.catalog_region_ids().into_iter().max().unwrap_or(0);
+        let floor = in_use.max(on_disk).max(named);
+        self.next_region_id.fetch_max(floor + 1, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Runs `f` with the id of every region the catalog names (every table's, enabled or
+    /// not) while no catalog change runs here, so that a region `f` finds missing is not
+    /// one a split or a new table is creating at that moment.
+    pub fn with_catalog_regions<R>(&self, f: impl FnOnce(&HashSet<u64>) -> R) -> R {
+        let _admin = self.lock_admin();
+        f(&self.catalog_region_ids())
+    }
+
+    fn catalog_region_ids(&self) -> HashSet<u64> {
+        let tables = self.tables.read();
+        std::iter::once(CATALOG_REGION_ID)
+            .chain(
+                tables
+                    .values()
+                    .flat_map(|t| t.record.regions.iter().map(|r| r.id)),
+            )
+            .collect()
     }
 
     /// `state` brought to `record`. A change of families reopens the regions served here

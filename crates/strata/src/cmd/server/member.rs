@@ -109,6 +109,11 @@ impl Member {
         self.ownership.lead(leadership.clone());
         self.catalog.lead(leadership);
         let service = self.serving.db.service();
+        if let Err(e) = self.ownership.reserve_region_ids(service.directory()) {
+            // A region created with a reused id is refused when it is claimed (its record
+            // names another table or range), so this is not silent.
+            tracing::error!(error = %e, "cannot read the region ids in use");
+        }
         let moves = Arc::new(ClusterMoves::new(
             Arc::clone(&self.ownership),
             Arc::downgrade(service),
