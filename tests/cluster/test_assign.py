@@ -52,6 +52,12 @@ def test_an_unassigned_region_stays_closed_until_assigned_and_its_writes_wait(cl
     rows.update({b"p%d" % i: b"v%d" % i for i in range(20)})
     for row, value in rows.items():
         table.put(row, {b"cf:q": value})
+    # getTableRegions names each region's owner and its Thrift port, through any server.
+    thrift_port = {s.sid: s.thrift for s in (master, other)}
+    owner_of = {r["start"]: r["owner"] for r in cluster.status()["regions"] if r["table"] == "t"}
+    for located in table.regions():
+        start = located["start_key"].decode()
+        assert located["port"] == thrift_port[owner_of[start]], (located, owner_of)
     # The region of "p..." rows (start "n"), closed through the server that is not master.
     name = encoded_regions(other.thrift, "t")["n"]
     shell(other.thrift, "unassign '%s'" % name)

@@ -17,7 +17,7 @@ use crate::ownership::Ownership;
 use crate::takeover::seal_dead_streams;
 
 /// Makes the client of another server's internal RPC (`host:port`).
-pub type PeerConnector = Arc<dyn Fn(&str) -> Arc<dyn RegionPeer> + Send + Sync>;
+pub type PeerConnector = Arc<dyn Fn(&Endpoints) -> Arc<dyn RegionPeer> + Send + Sync>;
 
 /// The region directory and the live servers, as last read.
 #[derive(Debug, Clone, Default)]
@@ -72,7 +72,7 @@ impl Peers {
         let mut clients = self.clients.lock();
         let client = clients
             .entry(address.clone())
-            .or_insert_with(|| (self.connect)(&address));
+            .or_insert_with(|| (self.connect)(endpoints));
         Arc::clone(client)
     }
 }

@@ -15,7 +15,7 @@ use strata_engine::util::clock::{self, Clock};
 use strata_engine::{Cell, Get, RowResult};
 use strata_server::remote::{
     admin_codec, AdminReply, AdminRequest, ExpectedReads, PeerTable, PeerWrite, RegionPeer,
-    RegionWork, RowSpan, ScanChunk,
+    RegionWork, RowSpan, ScanChunk, ServerAddress,
 };
 use strata_server::{Result, ServiceError};
 
@@ -49,6 +49,8 @@ pub enum PeerClientError {
 #[derive(Debug)]
 pub struct PeerClient {
     address: String,
+    /// Where the peer answers clients (reported as its regions' location).
+    served_at: Option<ServerAddress>,
     deadline: Duration,
     pool: Pool,
 }
@@ -81,10 +83,17 @@ impl PeerClient {
         Ok(Self::with_clock(address, deadline, clock::system()))
     }
 
+    /// Notes where the peer answers clients, to report as its regions' location.
+    pub fn serving_clients_at(mut self, at: ServerAddress) -> Self {
+        self.served_at = Some(at);
+        self
+    }
+
     /// [`PeerClient::with_deadline`] with the clock that ages idle connections.
     fn with_clock(address: &str, deadline: Duration, clock: Arc<dyn Clock>) -> Self {
         PeerClient {
             address: address.to_string(),
+            served_at: None,
             deadline,
             pool: Pool::new(address.to_string(), clock),
         }
@@ -244,6 +253,10 @@ fn check_address(address: &str) -> std::result::Result<(), &'static str> {
 impl RegionPeer for PeerClient {
     fn address(&self) -> String {
         self.address.clone()
+    }
+
+    fn served_at(&self) -> Option<ServerAddress> {
+        self.served_at.clone()
     }
 
     fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {

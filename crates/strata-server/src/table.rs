@@ -9,7 +9,7 @@ use crate::catalog::{RegionEntry, TableRecord};
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::remote::{PeerTable, RegionPeer};
+use crate::remote::{PeerTable, RegionPeer, ServerAddress};
 
 /// A region with its key range, and where it is served.
 pub struct OpenRegion {
@@ -67,6 +67,18 @@ pub struct RegionInfo {
     pub end_key: Bytes,
     /// HBase-style region name: `table,start_key,id`.
     pub name: String,
+    pub served_by: ServedBy,
+}
+
+/// Which server serves a region, as a client asking for region locations is told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServedBy {
+    /// The server answering (every region, in standalone mode).
+    ThisServer,
+    /// Another server of the cluster.
+    Peer(ServerAddress),
+    /// No server at the moment (being moved or recovered), or one whose address is unknown.
+    Nobody,
 }
 
 /// A table's schema.
@@ -156,6 +168,12 @@ impl TableState {
                 start_key: r.entry.start_key.clone(),
                 end_key: r.entry.end_key.clone(),
                 name: region_name(&self.name, &r.entry.start_key, r.entry.id),
+                served_by: match &r.location {
+                    RegionLocation::Here(_) => ServedBy::ThisServer,
+                    RegionLocation::Peer(peer) => {
+                        peer.served_at().map_or(ServedBy::Nobody, ServedBy::Peer)
+                    }
+                },
             })
             .collect()
     }

@@ -45,6 +45,7 @@ mod tests {
             start_key: Bytes::from_static(start.as_bytes()),
             end_key: Bytes::from_static(end.as_bytes()),
             name: String::new(),
+            served_by: strata_server::table::ServedBy::ThisServer,
         }
     }
 

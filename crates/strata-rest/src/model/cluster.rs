@@ -2,6 +2,7 @@
 //! the table list and a table's regions.
 
 use serde_json::{json, Value};
+use strata_server::table::ServedBy;
 use strata_server::{RegionInfo, TableName};
 
 use super::cellset::encode_b64;
@@ -84,6 +85,16 @@ pub fn table_list(tables: &[TableName], format: Format) -> String {
     }
 }
 
+/// A region's `host:port` as REST reports it: this server's `location`, a cluster peer's
+/// advertised host and HTTP port, or nothing while no server serves it.
+fn region_location(region: &RegionInfo, location: &str) -> String {
+    match &region.served_by {
+        ServedBy::ThisServer => location.to_string(),
+        ServedBy::Peer(at) => format!("{}:{}", at.host, at.http_port),
+        ServedBy::Nobody => String::new(),
+    }
+}
+
 /// `/<table>/regions`.
 pub fn table_info(
     table: &TableName,
@@ -95,7 +106,7 @@ pub fn table_info(
         vec![
             ("endKey", encode_b64(&r.end_key)),
             ("id", r.id.to_string()),
-            ("location", location.to_string()),
+            ("location", region_location(r, location)),
             ("name", r.name.clone()),
             ("startKey", encode_b64(&r.start_key)),
         ]
@@ -105,7 +116,7 @@ pub fn table_info(
             let regions: Vec<Value> = regions
                 .iter()
                 .map(|r| {
-                    json!({"endKey": encode_b64(&r.end_key), "id": r.id, "location": location,
+                    json!({"endKey": encode_b64(&r.end_key), "id": r.id, "location": region_location(r, location),
                         "name": r.name, "startKey": encode_b64(&r.start_key)})
                 })
                 .collect();
@@ -125,11 +136,12 @@ pub fn table_info(
             let mut out = format!("{table}:\n");
             for r in regions {
                 out.push_str(&format!(
-                    "  {} [\n    startKey='{}'\n    endKey='{}'\n    id={}\n    location='{location}'\n  ]\n",
+                    "  {} [\n    startKey='{}'\n    endKey='{}'\n    id={}\n    location='{}'\n  ]\n",
                     r.name,
                     String::from_utf8_lossy(&r.start_key),
                     String::from_utf8_lossy(&r.end_key),
-                    r.id
+                    r.id,
+                    region_location(r, location),
                 ));
             }
             out
@@ -198,5 +210,49 @@ pub fn cluster_status(regions: &[RegionLoad], location: &str, format: Format) ->
             out.push_str("\n0 dead servers\n");
             out
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use strata_server::remote::ServerAddress;
+
+    use super::*;
+
+    fn region(id: u64, served_by: ServedBy) -> RegionInfo {
+        RegionInfo {
+            id,
+            start_key: Bytes::new(),
+            end_key: Bytes::new(),
+            name: format!("t,,{id}"),
+            served_by,
+        }
+    }
+
+    #[test]
+    fn each_region_is_located_at_the_server_serving_it() {
+        let peer = ServerAddress {
+            host: "10.0.0.2".into(),
+            thrift_port: 9090,
+            http_port: 8081,
+            grpc_port: 50051,
+        };
+        let regions = [
+            region(1, ServedBy::ThisServer),
+            region(2, ServedBy::Peer(peer)),
+            region(3, ServedBy::Nobody),
+        ];
+        let table = TableName::parse("t").unwrap();
+        let json: Value =
+            serde_json::from_str(&table_info(&table, &regions, "here:8080", Format::Json))
+                .unwrap();
+        let locations: Vec<&str> = json["Region"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["location"].as_str().unwrap())
+            .collect();
+        assert_eq!(locations, ["here:8080", "10.0.0.2:8081", ""]);
     }
 }

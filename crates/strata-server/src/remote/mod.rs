@@ -118,11 +118,26 @@ pub struct ScanChunk {
     pub max_rows: usize,
 }
 
+/// Where a server answers clients: what `getTableRegions` and REST's `/<table>/regions`
+/// report as a region's location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerAddress {
+    pub host: String,
+    pub thrift_port: u16,
+    pub http_port: u16,
+    pub grpc_port: u16,
+}
+
 /// Another server's regions, as the forwarding server sees them. Implemented by the
 /// internal RPC client (cluster mode) and, in tests, by another in-process service.
 pub trait RegionPeer: Send + Sync + std::fmt::Debug {
     /// Where the peer is, for errors and status.
     fn address(&self) -> String;
+
+    /// Where the peer answers clients, when known.
+    fn served_at(&self) -> Option<ServerAddress> {
+        None
+    }
 
     /// Reads one row.
     fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>>;

@@ -2,6 +2,7 @@
 
 use bytes::Bytes;
 use pilota::AHashMap;
+use strata_server::table::ServedBy;
 use strata_server::Service;
 
 use super::table_name;
@@ -79,11 +80,24 @@ pub fn table_regions(service: &Service, name: &[u8], port: u16) -> CallResult<Ve
             id: Some(i64::try_from(r.id).unwrap_or(i64::MAX)),
             name: Some(Text(Bytes::from(r.name))),
             version: Some(REGION_VERSION),
-            // A standalone server serves every region itself.
-            server_name: Some(Text(Bytes::from_static(b"localhost"))),
-            port: Some(i32::from(port)),
+            server_name: server_of(&r.served_by).map(|host| Text(Bytes::from(host))),
+            port: match &r.served_by {
+                ServedBy::ThisServer => Some(i32::from(port)),
+                ServedBy::Peer(at) => Some(i32::from(at.thrift_port)),
+                ServedBy::Nobody => None,
+            },
         })
         .collect())
+}
+
+/// The host a region's location names: this server answers as `localhost` (clients reach
+/// it already); a cluster peer by the host it advertises; no host while unserved.
+fn server_of(served_by: &ServedBy) -> Option<String> {
+    match served_by {
+        ServedBy::ThisServer => Some("localhost".to_string()),
+        ServedBy::Peer(at) => Some(at.host.clone()),
+        ServedBy::Nobody => None,
+    }
 }
 
 /// `getRegionInfo`: the region holding a row, given HBase's meta row key

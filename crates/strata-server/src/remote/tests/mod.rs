@@ -34,6 +34,14 @@ impl RegionPeer for LoopbackPeer {
     fn address(&self) -> String {
         "loopback".into()
     }
+    fn served_at(&self) -> Option<crate::remote::ServerAddress> {
+        Some(crate::remote::ServerAddress {
+            host: "peer.example".into(),
+            thrift_port: 9091,
+            http_port: 8081,
+            grpc_port: 50052,
+        })
+    }
     fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {
         self.service()?.serve_get(table, get)
     }

@@ -16,10 +16,10 @@ use strata_cluster::master_link::MasterPointer;
 use strata_cluster::moves::{Balancer, ClusterMoves};
 use strata_cluster::placement::PeerConnector;
 use strata_cluster::takeover::cluster_engine_options;
-use strata_cluster::{ClusterNode, Ownership};
+use strata_cluster::{ClusterNode, Endpoints, Ownership};
 use strata_coord::{EtcdKv, Leadership};
 use strata_objstore::StreamProgress;
-use strata_server::remote::{RegionPeer, Unplaced};
+use strata_server::remote::{RegionPeer, ServerAddress, Unplaced};
 
 use super::cluster::{blocking, cache_dir, start_maintenance, NodeView};
 use super::config::ServerConfig;
@@ -154,9 +154,15 @@ impl Member {
 
 /// Clients of other servers' internal RPC.
 fn connector() -> PeerConnector {
-    Arc::new(|address: &str| -> Arc<dyn RegionPeer> {
-        match strata_peer::PeerClient::new(address) {
-            Ok(client) => Arc::new(client),
+    Arc::new(|endpoints: &Endpoints| -> Arc<dyn RegionPeer> {
+        let address = endpoints.peer_address();
+        match strata_peer::PeerClient::new(&address) {
+            Ok(client) => Arc::new(client.serving_clients_at(ServerAddress {
+                host: endpoints.host.clone(),
+                thrift_port: endpoints.thrift,
+                http_port: endpoints.http,
+                grpc_port: endpoints.grpc,
+            })),
             Err(e) => {
                 tracing::warn!(address, error = %e, "cannot make a client of a peer");
                 Arc::new(Unplaced { region: 0 })
