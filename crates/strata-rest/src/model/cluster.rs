@@ -245,8 +245,7 @@ mod tests {
         ];
         let table = TableName::parse("t").unwrap();
         let json: Value =
-            serde_json::from_str(&table_info(&table, &regions, "here:8080", Format::Json))
-                .unwrap();
+            serde_json::from_str(&table_info(&table, &regions, "here:8080", Format::Json)).unwrap();
         let locations: Vec<&str> = json["Region"]
             .as_array()
             .unwrap()

@@ -258,16 +258,18 @@ fn a_table_flush_reaches_the_regions_served_elsewhere() {
 fn region_locations_name_the_server_serving_each_region() {
     use crate::table::ServedBy;
     let c = cluster();
-    let served: Vec<(u64, ServedBy)> = c
-        .a
-        .table_regions(&table())
-        .unwrap()
-        .into_iter()
-        .map(|r| (r.id, r.served_by))
-        .collect();
+    let served: Vec<(u64, ServedBy)> =
+        c.a.table_regions(&table())
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.id, r.served_by))
+            .collect();
     assert_eq!(served[0], (1, ServedBy::ThisServer));
     let (id, ServedBy::Peer(at)) = &served[1] else {
         panic!("region 2 is B's: {served:?}")
     };
-    assert_eq!((*id, at.host.as_str(), at.thrift_port), (2, "peer.example", 9091));
+    assert_eq!(
+        (*id, at.host.as_str(), at.thrift_port),
+        (2, "peer.example", 9091)
+    );
 }
