@@ -4,13 +4,16 @@
 # spread evenly by the balancer. Clients connect without region awareness: ENTRY=spread
 # gives each server's Thrift port an equal share of the client threads (a load balancer in
 # front of the servers), ENTRY=one sends every thread to server 1 (one address). Each
-# request for a region another server owns is forwarded one hop.
+# request for a region another server owns is forwarded one hop. ENTRY=owner gives every
+# client the region map (`strata bench --route-by-region`, from getTableRegions through
+# server 1) so each request goes straight to its region's server, as HBase's native client
+# does: the cluster without the forwarding hop.
 #
 #   sudo-less as root: bench/cluster-scale.sh
 #   env: STRATA_BIN (release build), QUOTA=0.35 cores per server, SERVERS="1 2 3",
 #        WORKLOAD=randomRead (or randomWrite), THREADS=12 client threads in all,
 #        ROWS=2500 rows per thread (the table: THREADS x ROWS rows), VALUE_SIZE=100,
-#        REGIONS=12, ENTRY=spread|one, REPEATS=3
+#        REGIONS=12, ENTRY=spread|one|owner, REPEATS=3
 #
 # Needs cgroup v1's cpu controller at /sys/fs/cgroup/cpu (or cgroup v2 with cpu.max at
 # /sys/fs/cgroup): the servers' quotas are what make 2 shared cores show scaling at all.
@@ -112,10 +115,11 @@ measure() { # measure N
   for p in "${PIDS[@]}"; do t0=$((t0 + $(ticks "$p"))); done
   local clients=()
   for j in $(seq 1 "$n"); do
-    local port=38091
+    local port=38091 route=()
     [[ $ENTRY == spread ]] && port="3809$j"
+    [[ $ENTRY == owner ]] && route=(--route-by-region)
     # Each process keeps the whole table's key space: per threads x (ROWS x n) rows.
-    "$STRATA_BIN" bench pe "$WORKLOAD" --target thrift --port "$port" --table Scale \
+    "$STRATA_BIN" bench pe "$WORKLOAD" --target thrift --port "$port" --table Scale "${route[@]}" \
       --value-size "$VALUE_SIZE" --threads "$per" --rows $((ROWS * n)) --seed $((RANDOM)) \
       --json --quiet >"$DIR/out$j" 2>/dev/null &
     clients+=($!)

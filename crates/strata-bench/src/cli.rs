@@ -42,6 +42,10 @@ pub struct CommonArgs {
     /// Server port; by default 9090 for thrift and 50051 for grpc.
     #[arg(long)]
     pub port: Option<u16>,
+    /// Thrift target: send each row's requests to the server `getTableRegions` names for
+    /// its region (a cluster without the forwarding hop), as HBase's native client does.
+    #[arg(long)]
+    pub route_by_region: bool,
     /// Data directory of the embedded target (default: a temporary directory).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
@@ -158,7 +162,13 @@ pub fn open_target(common: &CommonArgs, spec: TableSpec) -> BenchResult<Box<dyn 
             spec,
             common.row_cache_mb << 20,
         )?),
-        TargetKind::Thrift => Box::new(ThriftTarget::new(resolve(common, 9090)?, spec)?),
+        TargetKind::Thrift => {
+            let target = ThriftTarget::new(resolve(common, 9090)?, spec)?;
+            match common.route_by_region {
+                true => Box::new(target.routing_by_region()),
+                false => Box::new(target),
+            }
+        }
         TargetKind::Grpc => Box::new(GrpcTarget::new(
             resolve(common, 50051)?,
             &common.project,

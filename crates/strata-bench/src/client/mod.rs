@@ -7,6 +7,7 @@
 pub mod embedded;
 pub mod grpc;
 pub mod thrift;
+pub mod thrift_routed;
 
 use crate::error::BenchResult;
 use crate::target::DurabilityMode;

@@ -7,6 +7,7 @@
 
 use std::fmt::Debug;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use pilota::{AHashMap, Bytes, FastStr};
 use strata_thrift::codec::MakeCompatCodec;
@@ -17,13 +18,14 @@ use strata_thrift::gen::volo_gen::hbase::{
 use volo_thrift::codec::default::DefaultMakeCodec;
 use volo_thrift::{ClientError, MaybeException, Protocol};
 
+use super::thrift_routed::{RegionMap, RoutedClient};
 use super::{column_name, Client, RowWrite, ScanOutcome, TableSpec, Target};
 use crate::error::{BenchError, BenchResult};
 use crate::target::DurabilityMode;
 
 const NAME: &str = "thrift";
 
-fn err(message: impl Into<String>) -> BenchError {
+pub(super) fn err(message: impl Into<String>) -> BenchError {
     BenchError::target(NAME, message.into())
 }
 
@@ -44,6 +46,9 @@ fn text(bytes: &[u8]) -> Option<Text> {
 pub struct ThriftTarget {
     addr: SocketAddr,
     spec: TableSpec,
+    /// Send each row to its region's server (`thrift_routed.rs`), once the map is read.
+    route_by_region: bool,
+    map: std::sync::OnceLock<Arc<RegionMap>>,
 }
 
 impl ThriftTarget {
@@ -56,7 +61,50 @@ impl ThriftTarget {
                     .into(),
             ));
         }
-        Ok(ThriftTarget { addr, spec })
+        Ok(ThriftTarget {
+            addr,
+            spec,
+            route_by_region: false,
+            map: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// Sends each row's requests to the server serving its region.
+    pub fn routing_by_region(mut self) -> Self {
+        self.route_by_region = true;
+        self
+    }
+
+    fn client(&self, addr: SocketAddr) -> BenchResult<ThriftClient> {
+        Ok(ThriftClient {
+            conn: Connection::open(addr)?,
+            table: text(self.spec.table.as_bytes()),
+            family: self.spec.family.clone(),
+            // HBase's Thrift1 can only switch the WAL off or leave it on.
+            write_to_wal: self.spec.durability != Some(DurabilityMode::Skip),
+        })
+    }
+
+    /// The table's region map, read through the entry server once.
+    fn region_map(&self) -> BenchResult<Arc<RegionMap>> {
+        if let Some(map) = self.map.get() {
+            return Ok(Arc::clone(map));
+        }
+        let table = text(self.spec.table.as_bytes());
+        let regions = Connection::open(self.addr)?
+            .run(|client| async move { check(client.get_table_regions(table).await) })?;
+        let located = regions
+            .into_iter()
+            .map(|r| {
+                let start = r.start_key.map(|k| k.0.to_vec()).unwrap_or_default();
+                let host = r
+                    .server_name
+                    .map(|h| String::from_utf8_lossy(&h.0).into_owned());
+                (start, host, r.port)
+            })
+            .collect();
+        let map = Arc::new(RegionMap::new(located, self.addr)?);
+        Ok(Arc::clone(self.map.get_or_init(|| map)))
     }
 }
 
@@ -94,13 +142,16 @@ impl Target for ThriftTarget {
     }
 
     fn connect(&self) -> BenchResult<Box<dyn Client>> {
-        Ok(Box::new(ThriftClient {
-            conn: Connection::open(self.addr)?,
-            table: text(self.spec.table.as_bytes()),
-            family: self.spec.family.clone(),
-            // HBase's Thrift1 can only switch the WAL off or leave it on.
-            write_to_wal: self.spec.durability != Some(DurabilityMode::Skip),
-        }))
+        if !self.route_by_region {
+            return Ok(Box::new(self.client(self.addr)?));
+        }
+        let map = self.region_map()?;
+        let clients = map
+            .servers
+            .iter()
+            .map(|addr| self.client(*addr))
+            .collect::<BenchResult<Vec<_>>>()?;
+        Ok(Box::new(RoutedClient { map, clients }))
     }
 }
 
@@ -141,7 +192,7 @@ impl Connection {
     }
 }
 
-struct ThriftClient {
+pub(super) struct ThriftClient {
     conn: Connection,
     table: Option<Text>,
     family: String,
