@@ -66,7 +66,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use manifest::{InMemoryPointers, ManifestPointers, RowRange};
 pub use options::{
     BloomType, Compression, DataBlockEncoding, Durability, FamilyOptions, KeepDeletedCells,
-    WalOptions,
+    WalGroupCount, WalOptions,
 };
 pub use region::{PendingWrite, Region, RegionScanner, RegionSpec};
 pub use store::{CompactionOutcome, MoveRules};

@@ -141,6 +141,34 @@ pub struct WalOptions {
     /// setting: `FsyncWal` fsyncs even writes that asked for `SyncWal`). `SkipWal` writes
     /// stay unlogged.
     pub min_durability: Durability,
+    /// How many WALs the local WAL is split into (HBase's `multiwal`): each region logs to
+    /// one group, each group has its own segments, group commit and syncs, so a slow
+    /// device holding one group does not hold up the writes of the others. Local segments
+    /// only: a WAL backend (cluster mode's object stream) is one log.
+    pub groups: WalGroupCount,
+}
+
+/// The number of WAL groups ([`WalOptions::groups`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalGroupCount {
+    /// This many groups (1, the default, is a single WAL), spread over the volumes of the
+    /// WAL's storage type in turn. From 1 to [`WalGroupCount::MAX`].
+    Fixed(usize),
+    /// One group per volume of the WAL's storage type.
+    PerVolume,
+}
+
+impl WalGroupCount {
+    /// The most groups a server may have: each one is a flusher thread, an open segment
+    /// and a directory per volume, and more groups than devices buy little.
+    pub const MAX: usize = 64;
+}
+
+impl Default for WalGroupCount {
+    /// One WAL for every region, as before groups existed.
+    fn default() -> Self {
+        WalGroupCount::Fixed(1)
+    }
 }
 
 impl Default for WalOptions {
@@ -149,6 +177,7 @@ impl Default for WalOptions {
             segment_size: 64 * 1024 * 1024,
             async_flush_interval: Duration::from_millis(100),
             min_durability: Durability::AsyncWal,
+            groups: WalGroupCount::default(),
         }
     }
 }

@@ -10,5 +10,5 @@ pub use crate::manifest::{parse_manifest_file_name, FileOrigin, ManifestState, S
 pub use crate::table::format::{BlockHandle, Trailer};
 pub use crate::table::inspect::{IndexEntry, InspectedTable, TableCheck, TableEntry};
 pub use crate::table::TableMeta;
-pub use crate::wal::format::parse_segment_file_name;
+pub use crate::wal::format::{group_dir_name, parse_group_dir_name, parse_segment_file_name};
 pub use crate::wal::inspect::{inspect_segment, SegmentSummary};

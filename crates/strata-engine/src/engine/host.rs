@@ -1,5 +1,5 @@
 //! The engine as the host of its regions: it turns what a region tells it into background
-//! work and engine-wide housekeeping. Every region of the engine logs to one WAL, so a
+//! work and engine-wide housekeeping. Regions share WALs (one, or one per group), so a
 //! flush of any region may free segments only the whole set can judge ([`RegionSet`]).
 
 use std::sync::Arc;
@@ -82,14 +82,14 @@ impl RegionHost for EngineHost {
         }
     }
 
-    /// The WAL is shared, so what a flush frees is decided across every region: the
-    /// region's own `seq` does not say what the others still need.
+    /// A WAL is shared, so what a flush frees is decided across every region logging to
+    /// it: the region's own `seq` does not say what the others still need.
     fn flushed(&self, _region: u64, _seq: u64) {
         let wal = &self.context.wal;
         // Read before the regions: a write that gets its sequence id later is above it.
         let last_seq = self.context.sequence.last();
         self.regions.truncate_wal(wal, last_seq);
-        if let Some(pinning) = self.regions.region_pinning_the_wal(wal) {
+        for pinning in self.regions.regions_pinning_the_wal(wal) {
             self.request_flush(pinning);
         }
         for id in self.regions.needing_compaction() {

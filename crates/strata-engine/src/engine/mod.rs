@@ -24,14 +24,15 @@ pub use options::EngineOptions;
 
 use crate::cache::{BlockCache, L2Cache, RowCache};
 use crate::error::{Error, Result};
-use crate::fs::{FileCategory, FileSystem, FirstVolume, RetainingFs, Volumes};
+use crate::fs::{FileSystem, FirstVolume, RetainingFs, Volumes};
 use crate::memstore::limiter::MemoryLimiter;
+use crate::options::WalGroupCount;
 use crate::region::{
     region_dir, Region, RegionContext, RegionHost, RegionSpec, SequenceIds, StoreContextFactory,
 };
 use crate::stats::EventLog;
 use crate::util::rate_limiter::RateLimiter;
-use crate::wal::{Wal, WalEdit};
+use crate::wal::{open_groups, Wal, WalEdit, WalGroups};
 use host::EngineHost;
 use lanes::Scheduler;
 use region_set::RegionSet;
@@ -52,7 +53,7 @@ pub struct Engine {
 
 /// The WAL as replayed at open: the newest sequence id in it, and each region's edits.
 struct Replayed {
-    wal: Arc<Wal>,
+    wal: Arc<WalGroups>,
     last_seq: u64,
     edits: HashMap<u64, Vec<WalEdit>>,
 }
@@ -155,7 +156,7 @@ impl Engine {
     /// grows without any flush (cluster mode's object stream under small writes) needs a
     /// periodic call so that replay after a failover stays short.
     pub fn keep_wal_bounded(&self) {
-        if let Some(region) = self.host.regions.region_pinning_the_wal(&self.context.wal) {
+        for region in self.host.regions.regions_pinning_the_wal(&self.context.wal) {
             self.host.request_flush(region);
         }
     }
@@ -272,7 +273,7 @@ fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
 /// What the engine's regions run on: `wal`, whose newest edit is `last_seq`, and `stores`.
 fn region_context(
     options: &EngineOptions,
-    wal: Arc<Wal>,
+    wal: Arc<WalGroups>,
     last_seq: u64,
     stores: StoreContextFactory,
 ) -> RegionContext {
@@ -304,20 +305,32 @@ fn replay_wal(options: &EngineOptions, volumes: &Volumes) -> Result<Replayed> {
     let clock = Arc::clone(&options.clock);
     let wal = match &options.wal_backend {
         Some(opener) => {
-            Wal::open_backend(opener.as_ref(), clock, options.wal.clone(), &mut on_edit)?
+            if options.wal.groups != WalGroupCount::Fixed(1) {
+                return Err(Error::InvalidArgument(
+                    "WAL groups need the local WAL: a WAL backend (cluster mode's object \
+                     stream) is one log"
+                        .into(),
+                ));
+            }
+            let wal = Wal::open_backend(opener.as_ref(), clock, options.wal.clone(), &mut on_edit)?;
+            WalGroups::single(wal)
         }
-        None => {
-            let wal_dir = volumes
-                .place(FileCategory::Wal, std::path::Path::new("wal"))?
-                .path;
-            let fs = Arc::clone(volumes.fs());
-            Wal::open(fs, clock, wal_dir, options.wal.clone(), &mut on_edit)?
-        }
+        None => open_groups(volumes, clock, &options.wal, &mut on_edit)?,
     };
+    // Each log replays a region's edits in seq order, but after the group count changed
+    // a region's edits may be in two logs; regions replay their edits in seq order.
+    for region_edits in edits.values_mut() {
+        region_edits.sort_by_key(|e| e.seq);
+    }
     let count: usize = edits.values().map(Vec::len).sum();
-    tracing::info!(edits = count, last_seq, "WAL replayed");
+    tracing::info!(
+        edits = count,
+        last_seq,
+        groups = wal.group_count(),
+        "WAL replayed"
+    );
     Ok(Replayed {
-        wal,
+        wal: Arc::new(wal),
         last_seq,
         edits,
     })

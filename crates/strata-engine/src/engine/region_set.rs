@@ -1,7 +1,7 @@
 //! The engine's regions: the open ones, the WAL edits of those not yet opened since the
 //! restart, the retired ones whose files may still be read, and the references of closed
-//! ones. The jobs that look across regions live here, never in a region: how far the shared
-//! WAL may be truncated, which region pins it, which holds the most memory, which need a
+//! ones. The jobs that look across regions live here, never in a region: how far each
+//! shared WAL may be truncated, which region pins it, which holds the most memory, which need a
 //! compaction, and which retired directories nothing reads any more.
 
 use std::collections::{HashMap, HashSet};
@@ -14,7 +14,7 @@ use super::wal_flush_policy;
 use crate::error::Result;
 use crate::fs::Volumes;
 use crate::region::{region_dir, Region};
-use crate::wal::{Wal, WalEdit};
+use crate::wal::{WalEdit, WalGroups};
 
 /// Every region the engine knows of, by id.
 #[derive(Default)]
@@ -114,32 +114,53 @@ impl RegionSet {
         self.open.write().clear();
     }
 
-    /// Deletes the WAL segments that no region needs any more: every edit below the oldest
-    /// unflushed one, of an open region or of one still to be opened.
-    pub fn truncate_wal(&self, wal: &Wal, last_seq: u64) {
+    /// Deletes the WAL segments that no region needs any more, log by log: every edit
+    /// below the oldest unflushed one of the regions the log holds, open or still to be
+    /// opened. A group's segments thus go as its own regions flush, whatever the regions
+    /// of other groups still need.
+    pub fn truncate_wal(&self, wal: &WalGroups, last_seq: u64) {
         // `last_seq` was read before the regions: a write that gets its id later is above.
-        let pending_recovered = self
-            .recovered
-            .lock()
-            .values()
-            .flat_map(|edits| edits.iter().map(|e| e.seq))
-            .min();
-        let min_unflushed = self
+        let mut unflushed: Vec<(u64, u64)> = self
             .all()
             .iter()
-            .filter_map(|r| r.min_unflushed_seq())
-            .chain(pending_recovered)
-            .min()
-            .unwrap_or(last_seq + 1);
-        if let Err(e) = wal.mark_flushed(min_unflushed) {
-            tracing::warn!(error = %e, "could not delete flushed WAL segments");
+            .filter_map(|r| r.min_unflushed_seq().map(|seq| (r.id(), seq)))
+            .collect();
+        unflushed.extend(
+            self.recovered
+                .lock()
+                .iter()
+                .filter_map(|(&id, edits)| edits.iter().map(|e| e.seq).min().map(|seq| (id, seq))),
+        );
+        for log in 0..wal.log_count() {
+            let min_unflushed = unflushed
+                .iter()
+                .filter(|&&(region, _)| wal.holds(log, region))
+                .map(|&(_, seq)| seq)
+                .min()
+                .unwrap_or(last_seq + 1);
+            if let Err(e) = wal.mark_flushed(log, min_unflushed) {
+                tracing::warn!(log, error = %e, "could not delete flushed WAL segments");
+            }
         }
     }
 
-    /// The region whose flush would free the oldest WAL segments, once the WAL has too
-    /// many ([`wal_flush_policy`]).
-    pub fn region_pinning_the_wal(&self, wal: &Wal) -> Option<u64> {
-        wal_flush_policy::region_to_flush(wal.stats().segments, &self.all())
+    /// The regions whose flush would free the oldest WAL segments, one per log that has
+    /// too many ([`wal_flush_policy`]).
+    pub fn regions_pinning_the_wal(&self, wal: &WalGroups) -> Vec<u64> {
+        let regions = self.all();
+        let mut pinning: Vec<u64> = (0..wal.log_count())
+            .filter_map(|log| {
+                let held: Vec<Arc<Region>> = regions
+                    .iter()
+                    .filter(|r| wal.holds(log, r.id()))
+                    .cloned()
+                    .collect();
+                wal_flush_policy::region_to_flush(wal.segments(log), &held)
+            })
+            .collect();
+        pinning.sort_unstable();
+        pinning.dedup();
+        pinning
     }
 
     /// The region holding the most memstore bytes: the one to flush under memory pressure.

@@ -6,7 +6,7 @@ use super::{Engine, Lane};
 use crate::fs::Volumes;
 use crate::stats::{
     BackgroundStats, CacheStats, EngineStats, LaneStats, MemoryStats, RegionStats, RowCacheStats,
-    TierStats, VolumeStats, WalStats,
+    TierStats, VolumeStats, WalGroupStats, WalStats,
 };
 
 impl Engine {
@@ -41,8 +41,15 @@ impl Engine {
     }
 
     /// The WAL's counters alone: cheaper than [`Engine::stats`], which visits every region.
+    /// With WAL groups, the sum over every group.
     pub fn wal_stats(&self) -> WalStats {
         self.context.wal.stats()
+    }
+
+    /// Each WAL group's counters and directory (one entry without groups), then those of
+    /// leftover directories still replayed from an earlier group count.
+    pub fn wal_group_stats(&self) -> Vec<WalGroupStats> {
+        self.context.wal.group_stats()
     }
 
     /// Waits until the blocks evicted from the in-memory block cache so far are written to

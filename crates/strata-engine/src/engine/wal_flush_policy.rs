@@ -4,7 +4,8 @@
 //! the replay after a crash, would grow without bound. Like HBase's
 //! `hbase.regionserver.maxlogs`: once the WAL has more than [`MAX_WAL_SEGMENTS`] segments,
 //! each flush asks for a flush of the region holding the oldest unflushed edit, which frees
-//! the oldest segments step by step.
+//! the oldest segments step by step. With WAL groups the bound is per group (and per
+//! leftover log), among the regions that log holds.
 
 use std::sync::Arc;
 

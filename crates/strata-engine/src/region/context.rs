@@ -20,11 +20,12 @@ use crate::stats::EventLog;
 use crate::store::{family_dir_name, HeldFiles, StoreContext};
 use crate::util::clock::Clock;
 use crate::util::rate_limiter::RateLimiter;
-use crate::wal::Wal;
+use crate::wal::WalGroups;
 
 /// The surroundings of a region. One is shared by every region of a host.
 pub struct RegionContext {
-    pub wal: Arc<Wal>,
+    /// The WALs; a region logs to its own group ([`WalGroups::for_region`]).
+    pub wal: Arc<WalGroups>,
     pub sequence: SequenceIds,
     pub memory: MemoryLimiter,
     pub clock: Arc<dyn Clock>,

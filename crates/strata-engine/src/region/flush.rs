@@ -73,7 +73,7 @@ impl Region {
         // A snapshot may hold writes queued on the WAL and not yet resolved; it is written
         // only once each is durable and visible, or was taken back out (its batch failed).
         let before_write = |max_seq: u64| {
-            self.ctx.wal.sync()?;
+            self.wal().sync()?;
             self.mvcc.wait_until_visible(max_seq);
             Ok(())
         };

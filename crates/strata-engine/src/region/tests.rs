@@ -18,7 +18,7 @@ use crate::options::{Durability, WalOptions};
 use crate::stats::EventLog;
 use crate::util::clock::{system, Clock, ManualClock};
 use crate::util::rate_limiter::RateLimiter;
-use crate::wal::Wal;
+use crate::wal::{Wal, WalGroups};
 use crate::Cell;
 
 /// What a region told its host.
@@ -91,7 +91,7 @@ fn context(limits: RegionLimits, clock: Arc<dyn Clock>) -> Arc<RegionContext> {
     );
     let volumes = Arc::new(Volumes::single(fs, root));
     Arc::new(RegionContext {
-        wal: wal.unwrap(),
+        wal: Arc::new(WalGroups::single(wal.unwrap())),
         sequence: SequenceIds::starting_after(0),
         memory: MemoryLimiter::new(1 << 30, limits.write_wait_timeout, Arc::clone(&clock)),
         rate_limiter: RateLimiter::new(None, Arc::clone(&clock)),

@@ -18,7 +18,7 @@ use crate::cache::row_cache::WriteFence;
 use crate::cell::{Cell, LATEST_TIMESTAMP};
 use crate::error::{Error, Result};
 use crate::options::Durability;
-use crate::wal::{FailureGuard, Ticket, WalEdit};
+use crate::wal::{FailureGuard, Ticket, Wal, WalEdit};
 
 /// A write queued by [`Region::mutate_queued`]: logged (or being logged) and in the
 /// memstores, not yet acknowledged. Dropping it without [`PendingWrite::wait`] still waits.
@@ -92,7 +92,7 @@ impl Region {
             seq,
             cells,
         };
-        let ticket = match self.ctx.wal.enqueue(&edit, durability, guard) {
+        let ticket = match self.wal().enqueue(&edit, durability, guard) {
             Ok(ticket) => ticket,
             Err(e) => {
                 self.mvcc.complete(seq);
@@ -119,7 +119,7 @@ impl Region {
     fn resolve(&self, queued: Queued) -> Result<u64> {
         let seq = queued.edit.seq;
         if let Some(ticket) = queued.ticket {
-            if let Err(failed) = self.ctx.wal.wait(ticket) {
+            if let Err(failed) = self.wal().wait(ticket) {
                 self.take_back(&queued.edit, queued.charged);
                 self.mvcc.complete(seq);
                 // Dropping `failed` tells the WAL this write is undone.
@@ -166,7 +166,13 @@ impl Region {
     /// Taken by a read-modify-write before it reads the row it will write: see
     /// [`Region::mutate_queued`].
     pub fn failure_guard(&self) -> Result<FailureGuard> {
-        self.ctx.wal.failure_guard()
+        self.wal().failure_guard()
+    }
+
+    /// The WAL this region logs to: its group's, the same for the region's whole life, so
+    /// its edits stay in seq order in one log.
+    pub(crate) fn wal(&self) -> &Wal {
+        self.ctx.wal.for_region(self.id)
     }
 
     fn validate(&self, cells: &[Cell]) -> Result<()> {

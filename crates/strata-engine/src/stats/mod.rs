@@ -15,7 +15,7 @@ pub(crate) use events::{EventLog, RegionRequests};
 // shapes are named here, with the rest of the snapshot.
 pub use crate::cache::{CacheStats, L2Stats, RowCacheStats, TierStats};
 pub use crate::wal::stats::SYNC_LATENCY_BUCKETS;
-pub use crate::wal::WalStats;
+pub use crate::wal::{WalGroupStats, WalStats};
 
 /// Everything the engine reports.
 #[derive(Debug, Clone, Serialize)]

@@ -28,6 +28,10 @@ pub const MAX_RECORD_LEN: usize = 256 << 20;
 pub const RECORD_TYPE_EDIT: u8 = 1;
 
 const SEGMENT_PREFIX: &str = "wal-";
+/// Group 0's directory: the WAL's directory from before groups, so a data directory
+/// written by a single WAL opens as group 0 unchanged.
+const GROUP_ZERO_DIR: &str = "wal";
+const GROUP_DIR_PREFIX: &str = "wal-group-";
 const SEGMENT_SUFFIX: &str = ".log";
 const SEGMENT_DIGITS: usize = 20;
 
@@ -49,6 +53,29 @@ pub fn parse_segment_file_name(name: &str) -> Option<u64> {
         return None;
     }
     digits.parse().ok()
+}
+
+/// The directory (at a WAL volume's root) of WAL group `group`: `wal` for group 0,
+/// `wal-group-<group>` (decimal, no leading zeros) for the others.
+pub fn group_dir_name(group: usize) -> String {
+    if group == 0 {
+        GROUP_ZERO_DIR.to_string()
+    } else {
+        format!("{GROUP_DIR_PREFIX}{group}")
+    }
+}
+
+/// The group whose directory is named `name`, or `None` if it names no WAL group.
+pub fn parse_group_dir_name(name: &str) -> Option<usize> {
+    if name == GROUP_ZERO_DIR {
+        return Some(0);
+    }
+    let digits = name.strip_prefix(GROUP_DIR_PREFIX)?;
+    let canonical = !digits.is_empty()
+        && !digits.starts_with('0')
+        && digits.bytes().all(|b| b.is_ascii_digit());
+    // Only the canonical spelling, so one group never has two directories on a volume.
+    canonical.then(|| digits.parse().ok()).flatten()
 }
 
 /// The header that opens segment `number`.
@@ -169,6 +196,25 @@ mod tests {
             "wal-00000000000000000007.tmp",
         ] {
             assert_eq!(parse_segment_file_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn group_directory_names_round_trip() {
+        assert_eq!(group_dir_name(0), "wal");
+        assert_eq!(group_dir_name(3), "wal-group-3");
+        for group in [0, 1, 9, 10, 63] {
+            assert_eq!(parse_group_dir_name(&group_dir_name(group)), Some(group));
+        }
+        for bad in [
+            "wal-group-",
+            "wal-group-0",
+            "wal-group-01",
+            "wal-group-x",
+            "wals",
+            "regions",
+        ] {
+            assert_eq!(parse_group_dir_name(bad), None, "{bad}");
         }
     }
 

@@ -36,10 +36,34 @@ impl LocalSegments {
         counters: Arc<WalCounters>,
         on_edit: &mut dyn FnMut(WalEdit) -> Result<()>,
     ) -> Result<LocalSegments> {
+        let local = Self::replay(fs, dir, segment_size, counters, on_edit)?;
+        local.segments.lock().ensure_active()?;
+        Ok(local)
+    }
+
+    /// Replays the segments in `dir` and keeps them until `mark_flushed` deletes them, but
+    /// starts no segment there: the directory of a WAL group that no longer exists, or
+    /// that now lives on another volume, whose edits must still be replayed and kept.
+    pub(crate) fn replay_only(
+        fs: Arc<dyn FileSystem>,
+        dir: PathBuf,
+        counters: Arc<WalCounters>,
+        on_edit: &mut dyn FnMut(WalEdit) -> Result<()>,
+    ) -> Result<LocalSegments> {
+        Self::replay(fs, dir, u64::MAX, counters, on_edit)
+    }
+
+    fn replay(
+        fs: Arc<dyn FileSystem>,
+        dir: PathBuf,
+        segment_size: u64,
+        counters: Arc<WalCounters>,
+        on_edit: &mut dyn FnMut(WalEdit) -> Result<()>,
+    ) -> Result<LocalSegments> {
         fs.create_dir_all(&dir)?;
         let recovered = recover(fs.as_ref(), &dir, on_edit)?;
         tracing::info!(dir = %dir.display(), edits = recovered.edits, segments = recovered.segments.len(), "WAL replayed");
-        let mut segments = SegmentSet::new(
+        let segments = SegmentSet::new(
             Arc::clone(&fs),
             dir.clone(),
             segment_size,
@@ -47,7 +71,6 @@ impl LocalSegments {
             recovered.next_number,
             Arc::clone(&counters),
         );
-        segments.ensure_active()?;
         Ok(LocalSegments {
             fs,
             dir,

@@ -8,7 +8,8 @@
 //! - `group_commit` / `writer`: the write path; `backend`: the seam where batches are
 //!   stored (`local` + `segment`: segment files; `strata-objstore`: WAL objects);
 //!   `flusher`: `AsyncWal` flushes;
-//! - [`stats`]: counters and the sync latency histogram.
+//! - [`stats`]: counters and the sync latency histogram;
+//! - `groups`: several WALs (HBase's `multiwal`), each region logging to one of them.
 //!
 //! The byte-level spec is `docs/format.md`, "Write-ahead log".
 
@@ -17,6 +18,7 @@ pub mod edit;
 mod flusher;
 pub mod format;
 mod group_commit;
+mod groups;
 pub mod inspect;
 mod local;
 mod reader;
@@ -31,5 +33,7 @@ mod tests;
 pub use backend::{WalBackend, WalBackendOpener, WalBatch};
 pub use edit::WalEdit;
 pub use group_commit::{FailureGuard, Ticket};
+pub(crate) use groups::open_groups;
+pub use groups::{WalGroupStats, WalGroups};
 pub use stats::WalStats;
 pub use writer::Wal;

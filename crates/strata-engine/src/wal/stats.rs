@@ -44,6 +44,41 @@ pub struct WalStats {
     pub sync_micros_max: u64,
 }
 
+impl WalStats {
+    /// Adds `other`'s counts to these (WAL groups report their sum), keeping the larger
+    /// slowest sync.
+    pub fn add(&mut self, other: &WalStats) {
+        let sums = [
+            (&mut self.segments, other.segments),
+            (&mut self.total_bytes, other.total_bytes),
+            (&mut self.appends, other.appends),
+            (&mut self.skipped, other.skipped),
+            (&mut self.batches, other.batches),
+            (&mut self.flushes, other.flushes),
+            (&mut self.syncs, other.syncs),
+            (&mut self.bytes_written, other.bytes_written),
+            (&mut self.rolls, other.rolls),
+            (&mut self.write_errors, other.write_errors),
+            (&mut self.sync_micros_total, other.sync_micros_total),
+        ];
+        for (total, value) in sums {
+            *total = total.saturating_add(value);
+        }
+        self.sync_micros_max = self.sync_micros_max.max(other.sync_micros_max);
+        if self.sync_latency_buckets.len() < other.sync_latency_buckets.len() {
+            self.sync_latency_buckets
+                .resize(other.sync_latency_buckets.len(), 0);
+        }
+        for (total, value) in self
+            .sync_latency_buckets
+            .iter_mut()
+            .zip(&other.sync_latency_buckets)
+        {
+            *total = total.saturating_add(*value);
+        }
+    }
+}
+
 /// Live counters shared by the WAL's parts.
 #[derive(Debug)]
 pub(crate) struct WalCounters {
@@ -145,5 +180,22 @@ mod tests {
         assert_eq!(s.sync_latency_buckets[2], 1);
         assert_eq!(s.sync_latency_buckets[SYNC_LATENCY_BUCKETS - 1], 1);
         assert_eq!(s.sync_micros_max, 10_000_000_000);
+    }
+
+    #[test]
+    fn stats_of_groups_add_up() {
+        let a = WalCounters::new(crate::util::clock::system());
+        a.record_sync(Duration::from_micros(3));
+        WalCounters::bump(&a.appends);
+        let b = WalCounters::new(crate::util::clock::system());
+        b.record_sync(Duration::from_micros(900));
+        WalCounters::bump(&b.appends);
+        let mut total = WalStats::default();
+        total.add(&a.snapshot());
+        total.add(&b.snapshot());
+        assert_eq!((total.appends, total.syncs), (2, 2));
+        assert_eq!(total.sync_latency_buckets.iter().sum::<u64>(), 2);
+        assert_eq!(total.sync_latency_buckets.len(), SYNC_LATENCY_BUCKETS);
+        assert_eq!((total.sync_micros_total, total.sync_micros_max), (903, 900));
     }
 }

@@ -249,6 +249,21 @@ impl Volumes {
         })
     }
 
+    /// The volumes WAL groups are spread over, in configuration order: every volume of the
+    /// storage type the placement policy puts WAL segments on, or the one volume it picks
+    /// for them when it does not place by storage type. Health is not consulted: a group
+    /// stays on its volume, so that a slow device slows only the regions logging there.
+    pub fn wal_volumes(&self) -> Vec<&Volume> {
+        let all = &self.volumes;
+        match self.policy.preferred_type(FileCategory::Wal, None, all) {
+            Some(t) => all.iter().filter(|v| v.storage_type == t).collect(),
+            None => {
+                let chosen = self.policy.choose(FileCategory::Wal, all);
+                all.get(chosen).or(all.first()).into_iter().collect()
+            }
+        }
+    }
+
     /// The full path of `relative` on the volume named `volume_name`; an unknown volume is
     /// `Error::NotFound` (metadata naming a volume that is no longer configured).
     pub fn resolve(&self, volume_name: &str, relative: &Path) -> Result<PathBuf> {

@@ -11,5 +11,5 @@ mod min_durability;
 mod model;
 mod queued_failure;
 mod roundtrip;
-mod support;
+pub(crate) mod support;
 pub mod torn;
