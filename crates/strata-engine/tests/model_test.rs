@@ -4,7 +4,9 @@
 //! a naive reference model. A failing seed is printed; keep it as a named regression test.
 //!
 //! The same workload runs again with every family's row cache on (and gets often repeated,
-//! so they hit it): the cache must never change an answer.
+//! so they hit it): the cache must never change an answer. And again with WAL groups: a
+//! new group count (1 to 4) at every restart and small segments, so the region's edits
+//! move between groups and leftover directories across crashes.
 //!
 //! `STRATA_MODEL_SEEDS=N STRATA_MODEL_OPS=M` run more (the defaults keep CI fast).
 
@@ -54,4 +56,9 @@ fn randomized_operations_match_the_model_with_the_row_cache_on() {
         "hits {hits}, invalidations {invalidations}"
     );
     eprintln!("row cache: {hits} hits, {invalidations} invalidations");
+}
+
+#[test]
+fn randomized_operations_match_the_model_with_wal_groups_changing_at_each_restart() {
+    run_seeds(Harness::with_wal_groups);
 }

@@ -10,7 +10,8 @@ use strata_engine::fs::{FileSystem, MemFs};
 use strata_engine::util::clock::ManualClock;
 use strata_engine::{
     BloomType, Cell, CellType, Compression, DataBlockEncoding, Durability, Engine, EngineOptions,
-    FamilyOptions, Get, KeepDeletedCells, Region, RegionSpec, Scan, TimeRange, LATEST_TIMESTAMP,
+    FamilyOptions, Get, KeepDeletedCells, Region, RegionSpec, Scan, TimeRange, WalGroupCount,
+    LATEST_TIMESTAMP,
 };
 
 use super::model::{MCell, Model, ModelRead, Out};
@@ -66,6 +67,12 @@ pub struct Harness {
     pub row_cache: bool,
     /// Recent gets, which a row-cache run asks again.
     recent_gets: Vec<(Vec<u8>, ModelRead)>,
+    /// Each (re)open picks a new WAL group count (1 to 4) and segments are small, so the
+    /// region's edits move between groups and leftover directories, and segments roll and
+    /// are dropped, across crashes.
+    pub vary_wal_groups: bool,
+    /// The WAL group count of the engine open now.
+    pub wal_groups: usize,
 }
 
 const ROWS: &[&[u8]] = &[
@@ -84,15 +91,21 @@ const QUALIFIERS: &[&[u8]] = &[b"", b"q", b"q\0", b"x", b"yy"];
 
 impl Harness {
     pub fn new(seed: u64) -> Harness {
-        Harness::configured(seed, false)
+        Harness::configured(seed, false, false)
     }
 
     /// A harness whose families all have the row cache on (see [`Harness::row_cache`]).
     pub fn with_row_cache(seed: u64) -> Harness {
-        Harness::configured(seed, true)
+        Harness::configured(seed, true, false)
     }
 
-    fn configured(seed: u64, row_cache: bool) -> Harness {
+    /// A harness whose WAL group count changes at every restart (see
+    /// [`Harness::vary_wal_groups`]).
+    pub fn with_wal_groups(seed: u64) -> Harness {
+        Harness::configured(seed, false, true)
+    }
+
+    fn configured(seed: u64, row_cache: bool, vary_wal_groups: bool) -> Harness {
         let fs = MemFs::new();
         let clock = Arc::new(ManualClock::new(1_000_000));
         let mut h = Harness {
@@ -107,6 +120,8 @@ impl Harness {
             last_op: "",
             row_cache,
             recent_gets: Vec::new(),
+            vary_wal_groups,
+            wal_groups: 1,
         };
         h.open();
         h
@@ -122,10 +137,17 @@ impl Harness {
         if self.row_cache {
             opts.row_cache_bytes = 16 * 1024; // small, so evictions happen
         }
+        if self.vary_wal_groups {
+            opts.wal.groups = WalGroupCount::Fixed(self.wal_groups);
+            opts.wal.segment_size = 2048; // small, so segments roll and are dropped
+        }
         opts
     }
 
     pub fn open(&mut self) {
+        if self.vary_wal_groups {
+            self.wal_groups = self.rng.random_range(1..=4);
+        }
         let engine = Engine::open(self.options())
             .unwrap_or_else(|e| panic!("seed {}: open: {e}", self.seed));
         let region = engine
