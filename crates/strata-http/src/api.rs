@@ -7,9 +7,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
-use strata_engine::stats::WalStats;
 use strata_engine::stats::{BackgroundStats, MemoryStats};
 use strata_engine::stats::{CacheStats, RowCacheStats, TierStats};
+use strata_engine::stats::{WalGroupStats, WalStats};
 use strata_server::metrics::{Operation, SlowRequest};
 use strata_server::TableName;
 
@@ -144,16 +144,37 @@ pub struct WalReport {
     pub sync_p50_micros: u64,
     pub sync_p95_micros: u64,
     pub sync_p99_micros: u64,
+    /// Each WAL group (one entry without groups), then any leftover directory of an
+    /// earlier group count; the fields above are their sum.
+    pub groups: Vec<WalGroupReport>,
+}
+
+/// One WAL group in `/api/v1/wal`.
+#[derive(Debug, Serialize)]
+pub struct WalGroupReport {
+    #[serde(flatten)]
+    pub group: WalGroupStats,
+    pub sync_p99_micros: u64,
 }
 
 pub fn wal(state: &AppState) -> WalReport {
-    let stats = state.service.engine().wal_stats();
+    let engine = state.service.engine();
+    let stats = engine.wal_stats();
     let q = |q| log2_quantile(&stats.sync_latency_buckets, q);
+    let groups = engine
+        .wal_group_stats()
+        .into_iter()
+        .map(|group| WalGroupReport {
+            sync_p99_micros: log2_quantile(&group.stats.sync_latency_buckets, 0.99),
+            group,
+        })
+        .collect();
     WalReport {
         sync_p50_micros: q(0.5),
         sync_p95_micros: q(0.95),
         sync_p99_micros: q(0.99),
         stats,
+        groups,
     }
 }
 

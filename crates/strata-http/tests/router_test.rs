@@ -297,6 +297,12 @@ async fn cache_wal_background_slow_requests_and_charts_json() {
     let wal = json(&f, "/api/v1/wal").await;
     assert!(wal["appends"].as_u64().unwrap() >= 5);
     assert!(wal["sync_p99_micros"].as_u64().unwrap() >= wal["sync_p50_micros"].as_u64().unwrap());
+    // One WAL group by default, whose counters are the totals.
+    let groups = wal["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0]["group"], 0);
+    assert_eq!(groups[0]["appends"], wal["appends"]);
+    assert!(groups[0]["dir"].as_str().unwrap().ends_with("wal"));
     let background = json(&f, "/api/v1/background").await;
     let recent = background["recent"].as_array().unwrap();
     assert!(recent

@@ -1,5 +1,5 @@
 //! `strata check --data-dir DIR`: verifies a stopped server's files offline (every WAL
-//! segment, every store's manifest, every SSTable a manifest lists, block by block) and
+//! segment of every WAL group in it, every store's manifest, every SSTable a manifest lists, block by block) and
 //! prints a summary. Exits non-zero on any corruption, naming the file and offset.
 //! Conditions a crash leaves behind and the open repairs (a torn WAL tail, an unfinished
 //! manifest commit, SSTables no manifest lists) are notes, not failures.
@@ -11,7 +11,7 @@ use strata_engine::fs::{FileSystem, LocalFs};
 
 use report::{list, Report};
 use store::check_store;
-use wal::check_wal;
+use wal::check_wal_groups;
 
 mod report;
 mod store;
@@ -49,7 +49,7 @@ pub fn run(args: CheckArgs) -> Result<(), String> {
 /// Checks every file under `data_dir`.
 pub fn check(fs: &dyn FileSystem, data_dir: &Path) -> Report {
     let mut report = Report::default();
-    check_wal(fs, &data_dir.join("wal"), &mut report);
+    check_wal_groups(fs, data_dir, &mut report);
     let regions = data_dir.join("regions");
     for region in list(fs, &regions, &mut report) {
         let region_dir = regions.join(&region);

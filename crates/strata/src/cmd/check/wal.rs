@@ -4,9 +4,19 @@ use std::path::Path;
 
 use strata_engine::fs::FileSystem;
 use strata_engine::tools::inspect_segment;
-use strata_engine::tools::parse_segment_file_name;
+use strata_engine::tools::{parse_group_dir_name, parse_segment_file_name};
 
 use super::report::{list, Report};
+
+/// Checks every WAL group's directory in `data_dir`: `wal` (group 0, the only one without
+/// `[engine] wal_groups`) and `wal-group-<N>`.
+pub fn check_wal_groups(fs: &dyn FileSystem, data_dir: &Path, report: &mut Report) {
+    for name in list(fs, data_dir, report) {
+        if parse_group_dir_name(&name).is_some() {
+            check_wal(fs, &data_dir.join(name), report);
+        }
+    }
+}
 
 /// Checks every WAL segment in `dir`; a torn header or tail is a note (the open repairs it).
 pub fn check_wal(fs: &dyn FileSystem, dir: &Path, report: &mut Report) {

@@ -74,6 +74,7 @@ impl ClusterFileConfig {
     }
 
     fn resolve(&self, config: &ServerConfig) -> Result<ClusterConfig, String> {
+        super::wal_groups::refuse_in_cluster_mode(&config.service.engine)?;
         let cluster = ClusterConfig {
             name: self.name.clone().unwrap_or_default(),
             etcd: self.etcd.clone().unwrap_or_default(),

@@ -70,6 +70,8 @@ pub struct EngineConfig {
     pub memstore_flush_mb: Option<u64>,
     pub wal_segment_mb: Option<u64>,
     pub wal_async_flush_ms: Option<u64>,
+    /// WAL groups (`wal_groups.rs`): a number, or `"per_volume"`; default 1.
+    pub wal_groups: Option<super::wal_groups::WalGroupsSetting>,
     pub compaction_mb_per_sec: Option<u64>,
     pub blocking_store_files: Option<usize>,
     /// Background threads that only flush (HBase's `hbase.hstore.flusher.count`).
@@ -154,6 +156,7 @@ impl ServerConfig {
         if let Some(v) = e.wal_async_flush_ms {
             engine.wal.async_flush_interval = Duration::from_millis(v);
         }
+        super::wal_groups::apply(e.wal_groups, &mut engine);
         if let Some(v) = e.compaction_mb_per_sec {
             engine.compaction_bytes_per_sec = (v > 0).then_some(v * MIB);
         }

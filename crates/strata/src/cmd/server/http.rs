@@ -89,6 +89,13 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
         ConfigEntry::new("engine.wal_segment_mb", e.wal.segment_size / MIB),
         ConfigEntry::new("engine.wal_async_flush_ms", ms(e.wal.async_flush_interval)),
         ConfigEntry::new(
+            "engine.wal_groups",
+            match e.wal.groups {
+                strata_engine::WalGroupCount::Fixed(n) => n.to_string(),
+                strata_engine::WalGroupCount::PerVolume => "per_volume".to_string(),
+            },
+        ),
+        ConfigEntry::new(
             "engine.compaction_mb_per_sec",
             e.compaction_bytes_per_sec.map_or(0, |b| b / MIB),
         ),

@@ -11,6 +11,7 @@ mod member;
 mod memory;
 mod storage_defs;
 mod volumes;
+mod wal_groups;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
