@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use strata_engine::fs::{FileSystem, LocalFs};
 use strata_engine::{
-    BloomType, Cell, Durability, Engine, EngineOptions, FamilyOptions, RegionSpec,
+    BloomType, Cell, Durability, Engine, EngineOptions, FamilyOptions, RegionSpec, WalGroupCount,
 };
 
 const FLUSHED_ROWS: usize = 400;
@@ -76,7 +76,12 @@ fn file_in(dir: &Path, pick: impl Fn(&str) -> bool) -> PathBuf {
 
 /// The newest WAL segment (a flush may have rolled the first one).
 fn newest_segment(data: &Path) -> PathBuf {
-    let dir = data.join("wal");
+    newest_segment_in(&data.join("wal"))
+}
+
+/// The newest segment of the WAL directory `dir`.
+fn newest_segment_in(dir: &Path) -> PathBuf {
+    let dir = dir.to_path_buf();
     let mut names: Vec<String> = LocalFs.list(&dir).unwrap();
     names.retain(|n| n.ends_with(".log"));
     names.sort();
@@ -131,6 +136,37 @@ fn a_clean_data_dir_passes() {
         all.contains(&format!("{} entries", FLUSHED_ROWS + 1)),
         "{all}"
     );
+}
+
+#[test]
+fn every_wal_group_is_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let mut options = EngineOptions::new(&data);
+    options.wal.groups = WalGroupCount::Fixed(2);
+    let engine = Engine::open(options).unwrap();
+    // Region 1 logs to group 1 (two records), region 2 to group 0 (one).
+    for (id, records) in [(1, 2), (2, 1)] {
+        let families = vec![FamilyOptions::new("cf")];
+        let region = engine.open_region(RegionSpec { id, families }).unwrap();
+        for ts in 0..records {
+            let cell = Cell::put("row", "cf", "q", ts, "v");
+            region.mutate(vec![cell], Durability::SyncWal).unwrap();
+        }
+    }
+    drop(engine);
+    let out = check(&data);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    assert!(all.contains("WAL: 2 segments, 3 records"), "{all}");
+    // A record follows the damaged first one, so this is corruption, not a torn tail.
+    let segment = newest_segment_in(&data.join("wal-group-1"));
+    flip_bit(&segment, 24 + 12);
+    let out = check(&data);
+    let all = text(&out);
+    assert!(!out.status.success(), "{all}");
+    let expected = format!("corruption in {} at offset 24", segment.display());
+    assert!(all.contains(&expected), "want {expected:?} in {all}");
 }
 
 #[test]
