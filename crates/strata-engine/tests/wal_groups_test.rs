@@ -7,7 +7,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use strata_engine::codec::WalEdit;
 use strata_engine::fs::{
@@ -15,6 +15,8 @@ use strata_engine::fs::{
     Volume,
 };
 use strata_engine::stats::WalGroupStats;
+use strata_engine::util::clock::system;
+use strata_engine::util::thread;
 use strata_engine::{
     Cell, Durability, Engine, EngineOptions, Error, FamilyOptions, Get, RegionSpec, Result,
     WalBackend, WalBackendOpener, WalGroupCount,
@@ -185,21 +187,22 @@ fn a_slow_group_does_not_delay_the_acknowledgements_of_a_fast_one() {
     faulty.inject(slow).unwrap();
     let slow_writer = {
         let engine = Arc::clone(&engine);
-        std::thread::spawn(move || {
-            let started = Instant::now();
+        thread::spawn("slow-writer", move || {
+            let started = system().now();
             put(&engine, 1, 0, Durability::FsyncWal);
-            started.elapsed()
+            system().elapsed(started)
         })
+        .unwrap()
     };
     while faulty.injected() == 0 {
-        std::thread::sleep(Duration::from_millis(1));
+        system().sleep(Duration::from_millis(1));
     }
     // Region 1's writer is now in its slow sync; region 2's writes go through group 0.
-    let started = Instant::now();
+    let started = system().now();
     for i in 0..20 {
         put(&engine, 2, i, Durability::FsyncWal);
     }
-    let fast = started.elapsed();
+    let fast = system().elapsed(started);
     let slow = slow_writer.join().unwrap();
     assert!(slow >= SLOW_SYNC, "the slow group took {slow:?}");
     assert!(
