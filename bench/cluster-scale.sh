@@ -13,7 +13,9 @@
 #   env: STRATA_BIN (release build), QUOTA=0.35 cores per server, SERVERS="1 2 3",
 #        WORKLOAD=randomRead (or randomWrite), THREADS=12 client threads in all,
 #        ROWS=2500 rows per thread (the table: THREADS x ROWS rows), VALUE_SIZE=100,
-#        REGIONS=12, ENTRY=spread|one|owner, REPEATS=3
+#        REGIONS=12, ENTRY=spread|one|owner, REPEATS=3,
+#        STORE=s3proxy|file (file: a local directory as the object store, so that writes,
+#        one object PUT per group commit, are not bound by S3Proxy's own CPU)
 #
 # Needs cgroup v1's cpu controller at /sys/fs/cgroup/cpu (or cgroup v2 with cpu.max at
 # /sys/fs/cgroup): the servers' quotas are what make 2 shared cores show scaling at all.
@@ -36,7 +38,15 @@ STRATA_BIN=${STRATA_BIN:-$ROOT/target/release/strata}
 
 DIR=$(mktemp -d /tmp/strata-scale.XXXXXX)
 eval "$(scripts/etcd-env start)"
-eval "$(scripts/s3proxy-env start)"
+STORE=${STORE:-s3proxy}
+S3PROXY_PID=
+# Each cluster gets a store prefix of its own (STORE_ROOT/<cluster>).
+if [[ $STORE == file ]]; then
+  STORE_ROOT="file://$DIR/store"
+else
+  eval "$(scripts/s3proxy-env start)"
+  STORE_ROOT=$STRATA_S3_TEST_STORE
+fi
 PIDS=()
 GROUPS_MADE=()
 stop_servers() {
@@ -47,7 +57,7 @@ stop_servers() {
 cleanup() {
   stop_servers
   for g in "${GROUPS_MADE[@]}"; do rmdir "$g" 2>/dev/null || true; done
-  scripts/s3proxy-env stop "$S3PROXY_PID" >/dev/null 2>&1 || true
+  [[ -n $S3PROXY_PID ]] && scripts/s3proxy-env stop "$S3PROXY_PID" >/dev/null 2>&1 || true
   scripts/etcd-env stop "$ETCD_PID" >/dev/null 2>&1 || true
   rm -rf "$DIR"
 }
@@ -77,8 +87,9 @@ wait_for() { for _ in $(seq 1 600); do grep -q "$2" "$1" && return; sleep 0.1; d
 
 start_servers() { # start_servers N CLUSTER
   local n=$1 cluster=$2 i
+  [[ $STORE == file ]] && mkdir -p "$DIR/store/$cluster"
   for i in $(seq 1 "$n"); do
-    "$STRATA_BIN" server --cluster "$cluster" --etcd "$STRATA_ETCD_ENDPOINT" --store "$STRATA_S3_TEST_STORE" \
+    "$STRATA_BIN" server --cluster "$cluster" --etcd "$STRATA_ETCD_ENDPOINT" --store "$STORE_ROOT/$cluster" \
       --data-dir "$DIR/$cluster/s$i" --thrift-port "3809$i" --grpc-port 0 --http-port 0 --peer-port "3819$i" \
       >"$DIR/$cluster-s$i.log" 2>&1 &
     PIDS+=($!)
