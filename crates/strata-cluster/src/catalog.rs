@@ -140,17 +140,21 @@ mod tests {
         Service::open(options).unwrap()
     }
 
-    #[test]
-    fn the_master_writes_the_catalog_and_another_server_follows_it() {
+    /// Coordinators of servers named `names`, over one in-memory etcd.
+    fn coordinators<const N: usize>(names: [&str; N]) -> [Arc<MemCoordinator>; N] {
         let clock = Arc::new(ManualClock::new(1_000_000));
         let kv = MemKv::new(clock.clone());
-        let coord = |name: &str| {
+        names.map(|name| {
             Arc::new(
                 MemCoordinator::new(kv.connect(name), clock.clone(), CoordOptions::new("c"))
                     .unwrap(),
             )
-        };
-        let (master_coord, follower_coord) = (coord("m"), coord("f"));
+        })
+    }
+
+    #[test]
+    fn the_master_writes_the_catalog_and_another_server_follows_it() {
+        let [master_coord, follower_coord] = coordinators(["m", "f"]);
         let lease = master_coord.grant_lease().unwrap();
         let Campaign::Won(leadership) = master_coord.campaign(&lease, "m", "m:1").unwrap() else {
             panic!("the key is free")
@@ -186,15 +190,7 @@ mod tests {
     /// is in use elsewhere (the cluster's directory, the store).
     #[test]
     fn a_new_master_allocates_region_ids_above_every_id_in_use() {
-        let clock = Arc::new(ManualClock::new(1_000_000));
-        let kv = MemKv::new(clock.clone());
-        let coord = |name: &str| {
-            Arc::new(
-                MemCoordinator::new(kv.connect(name), clock.clone(), CoordOptions::new("c"))
-                    .unwrap(),
-            )
-        };
-        let (old_coord, new_coord) = (coord("m"), coord("f"));
+        let [old_coord, new_coord] = coordinators(["m", "f"]);
         let (old_lease, new_lease) = (
             old_coord.grant_lease().unwrap(),
             new_coord.grant_lease().unwrap(),
