@@ -1,5 +1,5 @@
 //! Placement around bad volumes: a volume much slower than its peers (the fault layer adds
-//! 20 ms to each sync) stops getting new files, and one that fails is taken out of
+//! 20 ms to each sync) stops getting new files (unless `avoid_slow_volumes` is off), and one that fails is taken out of
 //! rotation without losing an acknowledged write.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -25,7 +25,12 @@ fn ssts(fs: &dyn FileSystem, root: &str) -> usize {
 }
 
 fn engine(fs: Arc<dyn FileSystem>, clock: Arc<ManualClock>) -> Arc<Engine> {
+    engine_with(fs, clock, true)
+}
+
+fn engine_with(fs: Arc<dyn FileSystem>, clock: Arc<ManualClock>, avoid_slow: bool) -> Arc<Engine> {
     let mut opts = EngineOptions::new("/unused");
+    opts.avoid_slow_volumes = avoid_slow;
     opts.fs = fs;
     opts.clock = clock;
     opts.background_work = false;
@@ -85,6 +90,28 @@ fn a_volume_much_slower_than_its_peers_stops_getting_new_files() {
     assert!(slow <= 5, "the slow volume still got {slow} of 24 files");
     assert_eq!(state_of(&engine, "ssd1"), "slow");
     assert_eq!(state_of(&engine, "default"), "ok");
+}
+
+#[test]
+fn without_latency_awareness_a_slow_volume_keeps_its_turns_and_is_reported_slow() {
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let mem = MemFs::new();
+    let faulty = FaultFs::new(Arc::new(mem.clone())).with_clock(clock.clone());
+    let slow = FaultRule::new(FaultOp::Sync, FaultKind::Delay(Duration::from_millis(20)))
+        .path_contains("/ssd1/");
+    faulty.inject(slow).unwrap();
+    let engine = engine_with(Arc::new(faulty), clock, false);
+    for i in 0..24 {
+        put(&engine, i);
+        engine.region(1).unwrap().flush().unwrap();
+    }
+    let (fast, slow) = (ssts(&mem, "/ssd0"), ssts(&mem, "/ssd1"));
+    assert_eq!(fast + slow, 24);
+    assert!(
+        slow >= 10,
+        "plain turns gave the slow volume only {slow} of 24 files"
+    );
+    assert_eq!(state_of(&engine, "ssd1"), "slow");
 }
 
 #[test]

@@ -264,7 +264,9 @@ fn build_volumes(options: &EngineOptions) -> Result<Volumes> {
     let volumes = volumes.with_tier_settings(options.tier_settings.clone());
     // With a choice of volumes, placement passes over slow, failing or full ones.
     Ok(if volumes.list().len() > 1 {
-        volumes.with_health(Arc::clone(&options.clock))
+        volumes
+            .with_health(Arc::clone(&options.clock))
+            .avoiding_slow_volumes(options.avoid_slow_volumes)
     } else {
         volumes
     })

@@ -83,6 +83,10 @@ pub struct EngineOptions {
     /// (`hbase.regionserver.thread.compaction.throttle`); `None` is HBase's default,
     /// 2 × `compaction.max_files` × `memstore_flush_size`.
     pub compaction_throttle_bytes: Option<u64>,
+    /// With several volumes, new files pass over a volume whose recent syncs are much slower
+    /// than its storage type's fastest (the latency-aware chooser; default true). False
+    /// keeps plain turns, for comparison (`[engine] avoid_slow_volumes`).
+    pub avoid_slow_volumes: bool,
 }
 
 impl EngineOptions {
@@ -114,6 +118,7 @@ impl EngineOptions {
             compaction_small_threads: 1,
             compaction_large_threads: 1,
             compaction_throttle_bytes: None,
+            avoid_slow_volumes: true,
         }
     }
 

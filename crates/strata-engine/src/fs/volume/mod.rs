@@ -129,6 +129,9 @@ pub struct Volumes {
     tiers: Arc<TierSettingsMap>,
     /// Each volume's recent behaviour, when measured (more than one volume).
     health: Option<Arc<VolumeHealth>>,
+    /// Pass over volumes much slower than their storage type's fastest (the default);
+    /// off, only failing and full ones leave the rotation.
+    avoid_slow: bool,
 }
 
 impl Volumes {
@@ -156,6 +159,7 @@ impl Volumes {
             policy,
             tiers: Arc::default(),
             health: None,
+            avoid_slow: true,
         })
     }
 
@@ -167,6 +171,7 @@ impl Volumes {
             policy: Arc::new(FirstVolume),
             tiers: Arc::default(),
             health: None,
+            avoid_slow: true,
         }
     }
 

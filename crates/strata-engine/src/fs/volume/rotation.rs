@@ -28,6 +28,14 @@ impl Volumes {
         self
     }
 
+    /// Whether placement passes over slow volumes (on by default). Off, a slow volume keeps
+    /// its turns and is only reported as `slow`: for comparing the latency-aware chooser
+    /// with plain turns (`[engine] avoid_slow_volumes`).
+    pub fn avoiding_slow_volumes(mut self, on: bool) -> Self {
+        self.avoid_slow = on;
+        self
+    }
+
     /// The indices of the volumes in rotation, in configuration order.
     pub(super) fn in_rotation(&self) -> Vec<usize> {
         let all: Vec<usize> = (0..self.volumes.len()).collect();
@@ -42,7 +50,7 @@ impl Volumes {
         let usable: Vec<usize> = healthy
             .iter()
             .copied()
-            .filter(|&i| !health.is_slow(i, &self.peers(i, &healthy)))
+            .filter(|&i| !self.avoid_slow || !health.is_slow(i, &self.peers(i, &healthy)))
             .collect();
         if usable.is_empty() {
             all
