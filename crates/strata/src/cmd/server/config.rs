@@ -74,6 +74,8 @@ pub struct EngineConfig {
     pub wal_groups: Option<super::wal_groups::WalGroupsSetting>,
     pub compaction_mb_per_sec: Option<u64>,
     pub blocking_store_files: Option<usize>,
+    /// Placement passes over volumes much slower than their type's fastest (default true).
+    pub avoid_slow_volumes: Option<bool>,
     /// Background threads that only flush (HBase's `hbase.hstore.flusher.count`).
     pub flush_threads: Option<usize>,
     /// Threads for compactions up to `compaction_throttle_mb` of input
@@ -163,6 +165,9 @@ impl ServerConfig {
         if let Some(v) = e.blocking_store_files {
             engine.blocking_store_files = v;
         }
+        if let Some(v) = e.avoid_slow_volumes {
+            engine.avoid_slow_volumes = v;
+        }
         apply_background_threads(e, &mut engine)?;
         super::l2_cache::apply(e.l2_cache_path.as_ref(), e.l2_cache_mb, &mut engine)?;
         super::storage_defs::define(&file.storage_types, &file.storage_policies)?;
@@ -173,6 +178,7 @@ impl ServerConfig {
             tiers: file.tiers.clone(),
         };
         tiering.apply(&data_dir, &mut engine)?;
+        super::injected_latency::apply(&file.volumes, &mut engine)?;
         let mover_interval = file.mover.apply(&mut engine)?;
         if let Some(v) = e.durability {
             engine.wal.min_durability = match v {

@@ -5,6 +5,7 @@
 mod cluster;
 mod config;
 mod http;
+mod injected_latency;
 mod l2_cache;
 mod limits;
 mod member;

@@ -21,6 +21,9 @@ pub struct VolumeConfig {
     pub storage_type: String,
     /// The name metadata records; defaults to the path, so naming a volume lets it move.
     pub name: Option<String>,
+    /// Benchmarks and tests only: every write and sync on this volume waits this long
+    /// (`injected_latency.rs`); unset or 0 is none.
+    pub inject_latency_ms: Option<u64>,
 }
 
 /// One `[tiers.<storage type>]` table: what files written on that type's volumes use.
