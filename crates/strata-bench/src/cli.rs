@@ -95,6 +95,10 @@ pub struct PeArgs {
     /// Rows per client thread (PE's --rows).
     #[arg(long, default_value_t = 1_048_576)]
     pub rows: u64,
+    /// Rows the random workloads draw from [default: rows × threads], so reads can cover
+    /// a table written with other --rows and --threads.
+    #[arg(long)]
+    pub key_rows: Option<u64>,
     /// Value size in bytes.
     #[arg(long, default_value_t = 1024)]
     pub value_size: usize,
@@ -224,6 +228,7 @@ pub fn run_pe(args: &PeArgs) -> BenchResult<Vec<PhaseReport>> {
         .collect::<BenchResult<_>>()?;
     let opts = pe::PeOptions {
         rows: args.rows,
+        key_rows: args.key_rows,
         threads: args.common.threads,
         value_size: args.value_size,
         batch_size: args.common.batch_size,
@@ -238,7 +243,7 @@ pub fn run_pe(args: &PeArgs) -> BenchResult<Vec<PhaseReport>> {
             .clone()
             .unwrap_or_else(|| "TestTable".into()),
         family: args.common.family.clone().unwrap_or_else(|| "info".into()),
-        split_keys: pe::run::split_keys(opts.total_rows(), args.common.presplit),
+        split_keys: pe::run::split_keys(opts.key_space(), args.common.presplit),
         durability: args.common.durability,
     };
     let target = open_target(&args.common, spec)?;

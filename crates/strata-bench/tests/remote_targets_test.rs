@@ -57,6 +57,7 @@ fn spec(table: &str, family: &str) -> TableSpec {
 fn pe_options() -> PeOptions {
     PeOptions {
         rows: 40,
+        key_rows: None,
         threads: 2,
         value_size: 100,
         batch_size: 5,

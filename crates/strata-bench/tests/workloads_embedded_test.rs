@@ -27,6 +27,7 @@ fn target(
 fn pe_options() -> PeOptions {
     PeOptions {
         rows: 60,
+        key_rows: None,
         threads: 2,
         value_size: 64,
         batch_size: 7,
@@ -143,4 +144,36 @@ fn ycsb_run_on_an_empty_table_counts_misses() {
     t.prepare_table().unwrap();
     let report = ycsb::run(&t, &"c".parse().unwrap(), &opts).unwrap();
     assert_eq!(op_counts(&report, "read"), (600, 600, 0));
+}
+
+#[test]
+fn random_reads_over_key_rows_cover_a_table_written_with_other_threads() {
+    // 2 threads × 60 rows written; then 3 threads read 25 rows each over those 120.
+    let load = pe_options();
+    let (_dir, t) = target("TestTable", "info", Vec::new());
+    pe::run(&t, PeWorkload::SequentialWrite, &load).unwrap();
+    let reads = PeOptions {
+        rows: 25,
+        threads: 3,
+        key_rows: Some(120),
+        ..pe_options()
+    };
+    assert_eq!(reads.key_space(), 120);
+    let report = pe::run(&t, PeWorkload::RandomRead, &reads).unwrap();
+    assert_eq!(op_counts(&report, "read"), (75, 0, 0));
+    // Without key_rows, 3 × 25 = 75 rows would be the key space; with more rows than
+    // were written, some reads must miss (the count proves the key space is used).
+    let wider = PeOptions {
+        key_rows: Some(100_000),
+        ..reads.clone()
+    };
+    let report = pe::run(&t, PeWorkload::RandomRead, &wider).unwrap();
+    assert!(report.misses() > 60, "{report:?}");
+    let zero = PeOptions {
+        key_rows: Some(0),
+        ..reads
+    };
+    assert!(pe::run(&t, PeWorkload::RandomRead, &zero).is_err());
+    use strata_bench::client::Target;
+    t.finish().unwrap();
 }

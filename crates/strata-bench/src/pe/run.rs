@@ -23,6 +23,9 @@ const SCAN_PAGE: usize = 100;
 pub struct PeOptions {
     /// Rows per client (thread), as PE's `--rows`.
     pub rows: u64,
+    /// Rows the random workloads draw from, when not `rows × threads`: reads over a table
+    /// written with other `--rows`/`--threads` (say, loaded by 16 threads, read by 5).
+    pub key_rows: Option<u64>,
     pub threads: usize,
     pub value_size: usize,
     /// Rows per write call (PE's client-side write buffer).
@@ -34,15 +37,20 @@ pub struct PeOptions {
 }
 
 impl PeOptions {
-    /// Rows in the whole table.
+    /// Rows all clients handle together (`rows × threads`): the operations of a phase.
     pub fn total_rows(&self) -> u64 {
         self.rows.saturating_mul(self.threads as u64)
     }
 
+    /// Rows the random workloads choose from: `key_rows`, else [`PeOptions::total_rows`].
+    pub fn key_space(&self) -> u64 {
+        self.key_rows.unwrap_or_else(|| self.total_rows())
+    }
+
     fn validate(&self) -> BenchResult<()> {
-        if self.rows == 0 || self.batch_size == 0 || self.multi_get == 0 {
+        if self.rows == 0 || self.batch_size == 0 || self.multi_get == 0 || self.key_space() == 0 {
             return Err(BenchError::Config(
-                "--rows, --batch-size and --multi-get must be at least 1".into(),
+                "--rows, --key-rows, --batch-size and --multi-get must be at least 1".into(),
             ));
         }
         Ok(())
@@ -94,7 +102,7 @@ struct PeThread<'a> {
 
 impl PeThread<'_> {
     fn random_row(&mut self) -> u64 {
-        self.rng.random_range(0..self.opts.total_rows())
+        self.rng.random_range(0..self.opts.key_space())
     }
 
     fn run(
@@ -197,14 +205,14 @@ impl PeThread<'_> {
         } else {
             "scanRange100"
         };
-        let highest_start = self.opts.total_rows().saturating_sub(len);
+        let highest_start = self.opts.key_space().saturating_sub(len);
         for _ in 0..self.opts.rows {
             let first = self.rng.random_range(0..=highest_start);
             let (start, stop) = (format_row(first), format_row(first + len));
             let limit = usize::try_from(len).unwrap_or(usize::MAX);
             let page = rec.time(op, 1, || client.scan(&start, Some(&stop), limit))?;
             rec.rows(op, page.rows as u64)?;
-            let expected = len.min(self.opts.total_rows());
+            let expected = len.min(self.opts.key_space());
             rec.miss(op, expected.saturating_sub(page.rows as u64))?;
         }
         Ok(())
