@@ -58,6 +58,9 @@ def test_an_unassigned_region_stays_closed_until_assigned_and_its_writes_wait(cl
     for located in table.regions():
         start = located["start_key"].decode()
         assert located["port"] == thrift_port[owner_of[start]], (located, owner_of)
+        host = located["server_name"]
+        host = host.decode() if isinstance(host, bytes) else host
+        assert host == "127.0.0.1", located  # every server advertises its listen address
     # The region of "p..." rows (start "n"), closed through the server that is not master.
     name = encoded_regions(other.thrift, "t")["n"]
     shell(other.thrift, "unassign '%s'" % name)

@@ -44,6 +44,9 @@ pub struct ServiceOptions {
     /// Where the master is (cluster mode): administration is sent there unless this
     /// server is master. `None` standalone.
     pub master_link: Option<Arc<dyn crate::remote::MasterLink>>,
+    /// The host clients are told to reach this server at, as the location of its own
+    /// regions (cluster mode: `--advertise`); `None`: `localhost`.
+    pub advertised_host: Option<String>,
 }
 
 impl ServiceOptions {
@@ -58,6 +61,7 @@ impl ServiceOptions {
             serving_gate: None,
             catalog: None,
             master_link: None,
+            advertised_host: None,
         }
     }
 }
@@ -77,6 +81,15 @@ pub struct Service {
 }
 
 impl Service {
+    /// The host clients reach this server at, for region locations (`localhost` unless
+    /// the server advertises one).
+    pub fn advertised_host(&self) -> &str {
+        self.options
+            .advertised_host
+            .as_deref()
+            .unwrap_or("localhost")
+    }
+
     /// Opens the engine, loads the catalog and opens every table's regions.
     pub fn open(options: ServiceOptions) -> Result<Arc<Service>> {
         options

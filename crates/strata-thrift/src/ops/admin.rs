@@ -80,7 +80,8 @@ pub fn table_regions(service: &Service, name: &[u8], port: u16) -> CallResult<Ve
             id: Some(i64::try_from(r.id).unwrap_or(i64::MAX)),
             name: Some(Text(Bytes::from(r.name))),
             version: Some(REGION_VERSION),
-            server_name: server_of(&r.served_by).map(|host| Text(Bytes::from(host))),
+            server_name: server_of(&r.served_by, service.advertised_host())
+                .map(|host| Text(Bytes::from(host))),
             port: match &r.served_by {
                 ServedBy::ThisServer => Some(i32::from(port)),
                 ServedBy::Peer(at) => Some(i32::from(at.thrift_port)),
@@ -90,11 +91,11 @@ pub fn table_regions(service: &Service, name: &[u8], port: u16) -> CallResult<Ve
         .collect())
 }
 
-/// The host a region's location names: this server answers as `localhost` (clients reach
-/// it already); a cluster peer by the host it advertises; no host while unserved.
-fn server_of(served_by: &ServedBy) -> Option<String> {
+/// The host a region's location names: this server's or a cluster peer's advertised host
+/// (`localhost` standalone); no host while unserved.
+fn server_of(served_by: &ServedBy, own_host: &str) -> Option<String> {
     match served_by {
-        ServedBy::ThisServer => Some("localhost".to_string()),
+        ServedBy::ThisServer => Some(own_host.to_string()),
         ServedBy::Peer(at) => Some(at.host.clone()),
         ServedBy::Nobody => None,
     }

@@ -70,6 +70,7 @@ impl Member {
         service.catalog = Some(Arc::clone(&catalog) as _);
         service.serving_gate = Some(node.serving_gate());
         service.master_link = Some(Arc::clone(&master) as _);
+        service.advertised_host = Some(node.config.advertise.clone());
         let description = format!("cluster {} (store {})", node.config.name, node.config.store);
         let db = open_db(service, &description).await?;
         let peer = start_peer(config, db.service()).await?;
