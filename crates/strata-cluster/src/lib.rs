@@ -15,7 +15,7 @@
 //! - [`assignment`]: `unassign` and `assign`;
 //! - [`follower`]: the loop that keeps a server in step with the cluster;
 //! - [`takeover`]: sealing dead streams and pointing the engine at the store;
-//! - [`directory_care`]: region ids above all in use, records no table lists removed;
+//! - [`directory_care`]: region ids above all in use, records no table lists removed (RFC 0010);
 //! - [`unclaimed`]: assigning again what nobody took up (a move a dead master left half done);
 //! - [`gc`]: the master's garbage collector, the only deleter of objects;
 //! - [`maintenance`]: a server's housekeeping (a short live WAL, its progress in etcd);
