@@ -17,7 +17,7 @@ use strata_cluster::{ClusterConfig, ClusterNode, Endpoints};
 
 use super::config::ServerConfig;
 use super::member::Member;
-use super::wait_for_shutdown_signal;
+use super::ShutdownSignal;
 
 /// `[cluster]` in the configuration file; each key has a flag of the same name.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -112,12 +112,12 @@ pub(super) async fn blocking<T: Send + 'static>(
 
 /// Runs the server in cluster mode until SIGINT or SIGTERM, or until etcd drops its lease
 /// (then it exits with status 3: its regions may already be someone else's).
-pub async fn serve_cluster(config: ServerConfig) -> Result<(), String> {
+pub async fn serve_cluster(config: ServerConfig, shutdown: ShutdownSignal) -> Result<(), String> {
     let cluster = config.cluster.resolve(&config)?;
     let endpoints = endpoints(&config, &cluster);
     let node =
         blocking(move || ClusterNode::join(cluster, endpoints).map_err(|e| e.to_string())).await?;
-    let outcome = run_cluster(config, Arc::clone(&node)).await;
+    let outcome = run_cluster(config, Arc::clone(&node), shutdown).await;
     // Also on errors: the node's etcd client and store own runtimes that must not be
     // dropped on this async runtime.
     leave(node).await?;
@@ -128,7 +128,11 @@ pub async fn serve_cluster(config: ServerConfig) -> Result<(), String> {
 
 /// Serves clients and its regions, and stands by as master until elected, then also leads;
 /// until a signal.
-async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(), String> {
+async fn run_cluster(
+    config: ServerConfig,
+    node: Arc<ClusterNode>,
+    mut shutdown: ShutdownSignal,
+) -> Result<(), String> {
     let mut member = Member::join(&config, Arc::clone(&node)).await?;
     println!(
         "strata server joined cluster {} as server {}; serving clients and its regions, standing by as master",
@@ -142,7 +146,7 @@ async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(),
     };
     let won = tokio::select! {
         won = campaign => won.map_err(|e| format!("campaign failed: {e}"))?,
-        _ = wait_for_shutdown_signal() => return member.stop().await,
+        _ = shutdown.wait() => return member.stop().await,
         _ = wait_for_lost_lease(Arc::clone(&node)) => lease_lost(&node),
     };
     let leadership = match won {
@@ -154,7 +158,7 @@ async fn run_cluster(config: ServerConfig, node: Arc<ClusterNode>) -> Result<(),
     member.lead(leadership);
     println!("strata server {} acting as master", node.sid);
     tokio::select! {
-        _ = wait_for_shutdown_signal() => {}
+        _ = shutdown.wait() => {}
         _ = wait_for_lost_lease(Arc::clone(&node)) => lease_lost(&node),
     }
     tracing::info!("shutting down: closing connections, then flushing memstores");

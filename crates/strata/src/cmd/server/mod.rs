@@ -10,9 +10,12 @@ mod l2_cache;
 mod limits;
 mod member;
 mod memory;
+mod shutdown_signal;
 mod storage_defs;
 mod volumes;
 mod wal_groups;
+
+pub(crate) use shutdown_signal::ShutdownSignal;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -134,12 +137,13 @@ pub fn run(args: ServerArgs) -> Result<(), String> {
 }
 
 async fn serve(config: ServerConfig) -> Result<(), String> {
+    let mut shutdown = ShutdownSignal::listen();
     if config.cluster.is_cluster() {
-        return cluster::serve_cluster(config).await;
+        return cluster::serve_cluster(config, shutdown).await;
     }
     let description = format!("data in {}", config.data_dir.display());
     let serving = open_and_serve(&config, config.service.clone(), &description).await?;
-    wait_for_shutdown_signal().await;
+    shutdown.wait().await;
     tracing::info!("shutting down: closing connections, then flushing memstores");
     serving.stop().await?;
     println!("strata server stopped");
@@ -362,19 +366,4 @@ async fn start_grpc(
         strata_grpc::serve_listener_with(listener, service, limits, shutdown)
     })
     .await
-}
-
-pub(crate) async fn wait_for_shutdown_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    match signal(SignalKind::terminate()) {
-        Ok(mut term) => {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-            }
-        }
-        Err(_) => {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    }
 }
