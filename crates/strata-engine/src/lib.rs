@@ -51,6 +51,7 @@ pub(crate) mod memstore;
 pub mod options;
 pub(crate) mod read;
 pub(crate) mod region;
+pub(crate) mod snapshot;
 pub mod stats;
 pub(crate) mod store;
 pub(crate) mod table;
@@ -69,5 +70,8 @@ pub use options::{
     WalGroupCount, WalOptions,
 };
 pub use region::{PendingWrite, Region, RegionScanner, RegionSpec};
+pub use snapshot::{
+    SnapshotDescriptor, SnapshotFile, SnapshotRegion, SnapshotStore, SnapshotSummary,
+};
 pub use store::{CompactionOutcome, MoveRules};
 pub use wal::{FailureGuard, WalBackend, WalBackendOpener, WalBatch};

@@ -7,6 +7,9 @@ mod lanes;
 mod mover;
 mod options;
 mod region_set;
+mod snapshot_archive;
+mod snapshot_clone;
+mod snapshots;
 mod split_merge;
 mod stats;
 mod wal_flush_policy;
@@ -49,6 +52,8 @@ pub struct Engine {
     host: Arc<EngineHost>,
     /// The background threads, one set per lane; empty without background work.
     workers: Mutex<Vec<JoinHandle<()>>>,
+    /// Held by every snapshot operation (`snapshots.rs`).
+    snapshot_lock: Mutex<()>,
 }
 
 /// The WAL as replayed at open: the newest sequence id in it, and each region's edits.
@@ -97,7 +102,7 @@ impl Engine {
         };
         let mover_limiter =
             RateLimiter::new(options.mover_bytes_per_sec, Arc::clone(&options.clock));
-        Ok(Arc::new(Engine {
+        let engine = Arc::new(Engine {
             mover_limiter,
             options,
             volumes,
@@ -105,7 +110,12 @@ impl Engine {
             context,
             host,
             workers: Mutex::new(workers),
-        }))
+            snapshot_lock: Mutex::new(()),
+        });
+        if engine.options.manifest_pointers.is_none() {
+            engine.collect_snapshot_leftovers()?;
+        }
+        Ok(engine)
     }
 
     /// Opens a region (creating its stores on first use) and replays its recovered edits.

@@ -114,6 +114,10 @@ impl FileSystem for LocalFs {
         fs::rename(from, to).map_err(|e| Error::io(from, e))
     }
 
+    fn hard_link(&self, from: &Path, to: &Path) -> Result<()> {
+        fs::hard_link(from, to).map_err(|e| Error::io(to, e))
+    }
+
     fn truncate(&self, path: &Path, len: u64) -> Result<()> {
         let file = OpenOptions::new()
             .write(true)

@@ -91,6 +91,15 @@ pub trait FileSystem: Send + Sync + Debug {
     fn remove(&self, path: &Path) -> Result<()>;
     /// Atomically renames a file (manifest and WAL only).
     fn rename(&self, from: &Path, to: &Path) -> Result<()>;
+    /// Gives the file at `from` a second name `to` on the same volume (a snapshot's hold on
+    /// an SSTable: deleting either name leaves the other). Filesystems without hard links
+    /// (object stores) refuse it.
+    fn hard_link(&self, from: &Path, _to: &Path) -> Result<()> {
+        Err(crate::error::Error::InvalidArgument(format!(
+            "{} cannot be hard-linked: this storage has no hard links",
+            from.display()
+        )))
+    }
     /// Cuts a file down to `len` bytes and makes that durable (WAL torn-tail repair only).
     fn truncate(&self, path: &Path, len: u64) -> Result<()>;
     /// Names (not paths) of the entries in `dir`, sorted. A missing directory is an empty list.

@@ -29,7 +29,7 @@
 //! File numbers: callers take them from [`Manifest::allocate_file_number`] (an in-memory
 //! counter) and need not touch `next_file_number`; each commit persists the counter.
 
-mod fields;
+pub(crate) mod fields;
 mod files;
 pub mod format;
 pub mod inspect;

@@ -13,6 +13,11 @@ impl Region {
     /// Flushes every store's memstore to SSTables, now, in the calling thread. On success
     /// every write acknowledged before the call is in an SSTable.
     pub fn flush(&self) -> Result<()> {
+        let _serial = self.flush_serial.lock();
+        self.flush_serialized()
+    }
+
+    fn flush_serialized(&self) -> Result<()> {
         // A snapshot that already exists (left by a failed flush, or being written by a
         // concurrent one) holds only older edits and is flushed first; then a second round
         // flushes the memstore as it was at this call.
@@ -105,5 +110,36 @@ impl Region {
         {
             self.tell_host(|host| host.flush_wanted(self.id));
         }
+    }
+}
+
+/// Each family's name and live files, newest first.
+pub(crate) type FileSets = Vec<(Vec<u8>, Vec<Arc<crate::store::StoreFile>>)>;
+
+impl Region {
+    /// Flushes, then takes every store's file set before any other flush can start, so a
+    /// row written to several families is in all of the sets or in none (a snapshot's
+    /// per-region consistency, as HBase's flush snapshots have). The sets hold the files
+    /// open: none is deleted while the caller holds them.
+    pub(crate) fn flushed_file_sets(&self) -> Result<FileSets> {
+        let _serial = self.flush_serial.lock();
+        self.flush_serialized()?;
+        // After a complete flush every family is flushed up to the same write; a store
+        // still holding a memstore aside means that flush failed part way.
+        let views: Vec<_> = self
+            .stores
+            .iter()
+            .map(|(f, s)| (f.to_vec(), s.view()))
+            .collect();
+        if views.iter().any(|(_, v)| v.snapshot.is_some()) {
+            return Err(crate::error::Error::TooBusy(format!(
+                "region {} could not flush every family; try again",
+                self.id
+            )));
+        }
+        Ok(views
+            .into_iter()
+            .map(|(f, v)| (f, v.files.clone()))
+            .collect())
     }
 }

@@ -51,6 +51,10 @@ pub struct Region {
     /// Writers hold it shared while they insert; a flush holds it exclusively for the
     /// instant it swaps memstores, so no write is split across a flush.
     updates: RwLock<()>,
+    /// One flush at a time, as in HBase. Two interleaved flushes could leave one family
+    /// flushed up to a later write than another (the second found the first's memstore
+    /// still being written and skipped that family), a state a snapshot must not record.
+    flush_serial: parking_lot::Mutex<()>,
     ctx: Arc<RegionContext>,
     /// Weak: the host owns its regions, not the other way round. A region that outlives
     /// its host (a caller still holds it after the engine was dropped) just stops telling.
@@ -99,6 +103,7 @@ impl Region {
             stores,
             mvcc: Mvcc::new(ctx.sequence.last()),
             updates: RwLock::new(()),
+            flush_serial: parking_lot::Mutex::new(()),
             host,
             flush_requested: AtomicBool::new(false),
             files_changed: FileCountSignal::default(),

@@ -19,6 +19,7 @@ use parking_lot::{Mutex, RwLock};
 pub use compact::CompactionOutcome;
 pub use file::StoreFile;
 pub use held::HeldFiles;
+pub(crate) use mover::copy_file;
 pub use mover::MoveRules;
 pub use sources::SourceFilter;
 pub use view::StoreView;

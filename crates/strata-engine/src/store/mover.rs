@@ -168,7 +168,12 @@ impl Store {
 }
 
 /// Copies `from` to a new file `to`, paced by `limiter`, and makes it durable.
-fn copy_file(fs: &dyn FileSystem, from: &Path, to: &Path, limiter: &RateLimiter) -> Result<u64> {
+pub(crate) fn copy_file(
+    fs: &dyn FileSystem,
+    from: &Path,
+    to: &Path,
+    limiter: &RateLimiter,
+) -> Result<u64> {
     let source = fs.open_read(from)?;
     let mut dest = fs.create(to)?;
     let len = source.len();

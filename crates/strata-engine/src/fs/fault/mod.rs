@@ -39,7 +39,7 @@ pub enum FaultOp {
     Read,
     /// `FileSystem::remove`.
     Remove,
-    /// `FileSystem::rename` (the path filter matches either name).
+    /// `FileSystem::rename` and `FileSystem::hard_link` (the path filter matches either name).
     Rename,
     /// `FileSystem::truncate`.
     Truncate,
@@ -250,6 +250,11 @@ impl FileSystem for FaultFs {
     fn rename(&self, from: &Path, to: &Path) -> Result<()> {
         self.check(FaultOp::Rename, &[from, to])?;
         self.inner.rename(from, to)
+    }
+
+    fn hard_link(&self, from: &Path, to: &Path) -> Result<()> {
+        self.check(FaultOp::Rename, &[from, to])?;
+        self.inner.hard_link(from, to)
     }
 
     fn truncate(&self, path: &Path, len: u64) -> Result<()> {

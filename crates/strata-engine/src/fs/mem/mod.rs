@@ -103,6 +103,12 @@ impl FileSystem for MemFs {
             .rename_file(&normalize(from), &normalize(to))
     }
 
+    fn hard_link(&self, from: &Path, to: &Path) -> Result<()> {
+        self.state
+            .lock()
+            .link_file(&normalize(from), &normalize(to))
+    }
+
     fn truncate(&self, path: &Path, len: u64) -> Result<()> {
         self.state.lock().truncate(&normalize(path), len)
     }

@@ -240,6 +240,18 @@ impl State {
         Ok(())
     }
 
+    /// Gives file `from` a second name `to`, which must not exist. Like a creation, the new
+    /// name is durable only once its directory is synced.
+    pub fn link_file(&mut self, from: &Path, to: &Path) -> Result<()> {
+        let id = self.file_id(from)?;
+        self.require_parent_dir(to)?;
+        if self.live.contains_key(to) {
+            return Err(io_error(to, ErrorKind::AlreadyExists, "already exists"));
+        }
+        self.set_entry(Namespace::Live, to.to_path_buf(), Some(Entry::File(id)));
+        Ok(())
+    }
+
     /// Resizes (zero-filling when growing) and makes the result durable, like
     /// `set_len` followed by `fsync`.
     pub fn truncate(&mut self, path: &Path, len: u64) -> Result<()> {

@@ -117,7 +117,7 @@ fn encode_body(state: &ManifestState) -> Vec<u8> {
     body
 }
 
-fn encode_file(f: &StoreFileEntry) -> Vec<u8> {
+pub(crate) fn encode_file(f: &StoreFileEntry) -> Vec<u8> {
     let mut b = Vec::new();
     put_varint_field(&mut b, F_NUMBER, f.file_number);
     put_bytes_field(&mut b, F_VOLUME, f.volume.as_bytes());
@@ -256,7 +256,7 @@ struct FileFields {
     range_end: Option<Vec<u8>>,
 }
 
-fn decode_file(data: &[u8], base: u64) -> std::result::Result<StoreFileEntry, Defect> {
+pub(crate) fn decode_file(data: &[u8], base: u64) -> std::result::Result<StoreFileEntry, Defect> {
     let mut reader = FieldReader::new(data, base, FILE_TAGS);
     let mut f = FileFields::default();
     while let Some(field) = reader.next_field()? {
