@@ -64,6 +64,10 @@ pub enum ServiceError {
     /// as that server gave them (the adapters map it by kind like any other).
     #[error("{message}")]
     Remote { kind: ErrorKind, message: String },
+    #[error("SnapshotExistsException: snapshot {0} already exists")]
+    SnapshotExists(String),
+    #[error("SnapshotDoesNotExistException: snapshot {0} does not exist")]
+    SnapshotNotFound(String),
     #[error("catalog is corrupt: {0}")]
     CatalogCorrupt(String),
     #[error(transparent)]
@@ -122,10 +126,11 @@ impl ServiceError {
             ServiceError::TableNotFound(_)
             | ServiceError::NamespaceNotFound(_)
             | ServiceError::FamilyNotFound { .. }
-            | ServiceError::ScannerNotFound(_) => ErrorKind::NotFound,
-            ServiceError::TableExists(_) | ServiceError::NamespaceExists(_) => {
-                ErrorKind::AlreadyExists
-            }
+            | ServiceError::ScannerNotFound(_)
+            | ServiceError::SnapshotNotFound(_) => ErrorKind::NotFound,
+            ServiceError::TableExists(_)
+            | ServiceError::NamespaceExists(_)
+            | ServiceError::SnapshotExists(_) => ErrorKind::AlreadyExists,
             ServiceError::TableNotDisabled(_)
             | ServiceError::TableDisabled(_)
             | ServiceError::NamespaceNotEmpty(_)

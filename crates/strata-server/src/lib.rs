@@ -31,7 +31,7 @@ pub mod status;
 pub mod table;
 pub mod write_budget;
 
-pub use directory::{AlterOp, TableDirectory};
+pub use directory::{AlterOp, SnapshotInfo, TableDirectory};
 pub use durability::WriteDurability;
 pub use error::{ErrorKind, LimitClass, Result, ServiceError};
 pub use limits::{Dialect, Limits};

@@ -159,4 +159,9 @@ explain!(
     HbaseStrataAssignException[Io, Ia],
     HbaseStrataUnassignException[Io, Ia],
     HbaseStrataListDecommissionedException[Io, Ia],
+    HbaseStrataSnapshotException[Io, Ia],
+    HbaseStrataListSnapshotsException[Io, Ia],
+    HbaseStrataDeleteSnapshotException[Io, Ia],
+    HbaseStrataCloneSnapshotException[Io, Ia],
+    HbaseStrataRestoreSnapshotException[Io, Ia],
 );

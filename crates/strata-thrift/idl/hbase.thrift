@@ -157,6 +157,17 @@ struct TStrataStatus {
   4: optional i32 regions
 }
 
+// Strata extension: a snapshot as `list_snapshots` shows it.
+struct TStrataSnapshot {
+  1: optional string name,
+  2: optional Text table,
+  // Milliseconds since the epoch.
+  3: optional i64 creationTime,
+  4: optional i32 regions,
+  5: optional i32 files,
+  6: optional i64 bytes
+}
+
 service Hbase {
   // Table administration.
   void enableTable(1: optional Bytes tableName) throws (1: IOError io)
@@ -318,4 +329,15 @@ service Hbase {
   string strataAssign(1: optional Text regionName) throws (1: IOError io, 2: IllegalArgument ia)
   // HBase's unassign: closes a region; no server serves it until it is assigned.
   void strataUnassign(1: optional Text regionName) throws (1: IOError io, 2: IllegalArgument ia)
+  // HBase's snapshot commands (standalone mode): snapshot, list_snapshots, delete_snapshot,
+  // clone_snapshot (into a new table) and restore_snapshot (the table must be disabled).
+  void strataSnapshot(1: optional Text tableName, 2: optional string snapshotName)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  list<TStrataSnapshot> strataListSnapshots() throws (1: IOError io, 2: IllegalArgument ia)
+  void strataDeleteSnapshot(1: optional string snapshotName)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  void strataCloneSnapshot(1: optional string snapshotName, 2: optional Text tableName)
+    throws (1: IOError io, 2: IllegalArgument ia)
+  void strataRestoreSnapshot(1: optional string snapshotName)
+    throws (1: IOError io, 2: IllegalArgument ia)
 }

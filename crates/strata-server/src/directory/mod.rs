@@ -13,6 +13,7 @@ mod open;
 mod placement;
 mod regions;
 mod schema;
+mod snapshots;
 mod sync;
 mod tables;
 
@@ -34,6 +35,7 @@ use crate::table::{OpenRegion, TableState};
 
 pub(crate) use open::RegionOpener;
 pub use schema::AlterOp;
+pub use snapshots::SnapshotInfo;
 
 /// Namespaces, tables and their regions.
 pub struct TableDirectory {

@@ -151,6 +151,31 @@ impl Service {
         self.directory.one_table_status(name)
     }
 
+    /// Takes snapshot `snapshot` of a table (HBase's `snapshot`). Standalone only.
+    pub fn snapshot_table(&self, name: &TableName, snapshot: &str) -> Result<()> {
+        self.directory.snapshot_table(name, snapshot)
+    }
+
+    /// Every snapshot (HBase's `list_snapshots`).
+    pub fn list_snapshots(&self) -> Result<Vec<crate::SnapshotInfo>> {
+        self.directory.list_snapshots()
+    }
+
+    /// Deletes a snapshot; tables cloned or restored from it keep their data.
+    pub fn delete_snapshot(&self, snapshot: &str) -> Result<()> {
+        self.directory.delete_snapshot(snapshot)
+    }
+
+    /// Creates table `name` from a snapshot (HBase's `clone_snapshot`).
+    pub fn clone_snapshot(&self, snapshot: &str, name: &TableName) -> Result<()> {
+        self.directory.clone_snapshot(snapshot, name)
+    }
+
+    /// Puts a disabled table back as the snapshot recorded it (HBase's `restore_snapshot`).
+    pub fn restore_snapshot(&self, snapshot: &str) -> Result<()> {
+        self.directory.restore_snapshot(snapshot)
+    }
+
     /// Flushes every region of the table.
     pub fn flush_table(&self, name: &TableName) -> Result<()> {
         self.directory.flush_table(name)

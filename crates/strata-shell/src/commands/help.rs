@@ -154,3 +154,20 @@ pub fn help(session: &mut Session, args: &[Value]) -> Result<()> {
     }
     Ok(())
 }
+
+pub const SNAPSHOT: &str = "Takes a snapshot of a table: its regions are flushed and their files kept by hard links, so it copies no data (standalone mode).
+  strata> snapshot 'sourceTable', 'snapshotName'";
+pub const LIST_SNAPSHOTS: &str =
+    "Lists the snapshots, optionally those whose name matches a regular expression.
+  strata> list_snapshots
+  strata> list_snapshots 'abc.*'";
+pub const DELETE_SNAPSHOT: &str =
+    "Deletes a snapshot. Tables cloned or restored from it keep their data.
+  strata> delete_snapshot 'snapshotName'";
+pub const CLONE_SNAPSHOT: &str =
+    "Creates a new table from a snapshot, with the snapshot's schema, regions and data.
+  strata> clone_snapshot 'snapshotName', 'tableName'
+  strata> clone_snapshot 'snapshotName', 'namespace:tableName'";
+pub const RESTORE_SNAPSHOT: &str = "Puts a table back as the snapshot recorded it: schema, regions and data. The table must be disabled, and stays disabled.
+  strata> disable 'tableName'
+  strata> restore_snapshot 'snapshotName'";

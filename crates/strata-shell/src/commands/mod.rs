@@ -8,6 +8,7 @@ pub mod family;
 pub mod help;
 pub mod read_spec;
 pub mod reads;
+pub mod snapshots;
 pub mod storage_policy;
 pub mod table_attrs;
 pub mod tools;
@@ -102,6 +103,32 @@ pub static COMMANDS: &[Command] = &[
         "tools",
         help::LIST_REGIONS,
         tools::list_regions,
+    ),
+    // snapshots
+    cmd("snapshot", "snapshots", help::SNAPSHOT, snapshots::snapshot),
+    cmd(
+        "list_snapshots",
+        "snapshots",
+        help::LIST_SNAPSHOTS,
+        snapshots::list_snapshots,
+    ),
+    cmd(
+        "delete_snapshot",
+        "snapshots",
+        help::DELETE_SNAPSHOT,
+        snapshots::delete_snapshot,
+    ),
+    cmd(
+        "clone_snapshot",
+        "snapshots",
+        help::CLONE_SNAPSHOT,
+        snapshots::clone_snapshot,
+    ),
+    cmd(
+        "restore_snapshot",
+        "snapshots",
+        help::RESTORE_SNAPSHOT,
+        snapshots::restore_snapshot,
     ),
     cmd("move", "cluster", help::MOVE, cluster::move_region),
     cmd("balancer", "cluster", help::BALANCER, cluster::balancer),

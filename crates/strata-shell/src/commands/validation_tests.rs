@@ -101,6 +101,14 @@ fn bad_forms_are_usage_errors() {
         "version 1",
         "whoami 1",
         "help 'nosuchcommand'",
+        "snapshot 't'",
+        "snapshot 't', 5",
+        "snapshot 't', 's', {SKIP_FLUSH => true}",
+        "list_snapshots 'a', 'b'",
+        "list_snapshots '('",
+        "delete_snapshot",
+        "clone_snapshot 's'",
+        "restore_snapshot 1",
     ];
     for line in bad {
         let r = outcome(&mut s, line);
@@ -148,6 +156,12 @@ fn good_forms_reach_the_server() {
         "list_regions 't'",
         "status",
         "version",
+        "snapshot 't', 's'",
+        "list_snapshots",
+        "list_snapshots 's.*'",
+        "delete_snapshot 's'",
+        "clone_snapshot 's', 'ns:t2'",
+        "restore_snapshot 's'",
     ];
     for line in good {
         let r = outcome(&mut s, line);

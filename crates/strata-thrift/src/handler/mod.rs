@@ -299,4 +299,17 @@ forward_to_families! {
         server: Option<FastStr>, on: Option<bool>,
     ) -> Reply<i32, HbaseStrataDecommissionException>;
     strata::strata_list_decommissioned() -> Reply<Vec<FastStr>, HbaseStrataListDecommissionedException>;
+    strata::strata_snapshot(
+        table_name: Option<Text>, snapshot_name: Option<FastStr>,
+    ) -> Reply<(), HbaseStrataSnapshotException>;
+    strata::strata_list_snapshots() -> Reply<Vec<TStrataSnapshot>, HbaseStrataListSnapshotsException>;
+    strata::strata_delete_snapshot(
+        snapshot_name: Option<FastStr>,
+    ) -> Reply<(), HbaseStrataDeleteSnapshotException>;
+    strata::strata_clone_snapshot(
+        snapshot_name: Option<FastStr>, table_name: Option<Text>,
+    ) -> Reply<(), HbaseStrataCloneSnapshotException>;
+    strata::strata_restore_snapshot(
+        snapshot_name: Option<FastStr>,
+    ) -> Reply<(), HbaseStrataRestoreSnapshotException>;
 }

@@ -183,3 +183,49 @@ pub(super) async fn strata_balance_switch(
     h.run(move |s| ext::regions::balance_switch(s, on.unwrap_or(true)))
         .await
 }
+
+pub(super) async fn strata_snapshot(
+    h: &Handler,
+    table_name: Option<Text>,
+    snapshot_name: Option<FastStr>,
+) -> Reply<(), HbaseStrataSnapshotException> {
+    h.run(move |s| {
+        let name = snapshot_name.unwrap_or_default();
+        ext::snapshots::snapshot(s, &text_or_empty(table_name), &name)
+    })
+    .await
+}
+
+pub(super) async fn strata_list_snapshots(
+    h: &Handler,
+) -> Reply<Vec<TStrataSnapshot>, HbaseStrataListSnapshotsException> {
+    h.run(ext::snapshots::list).await
+}
+
+pub(super) async fn strata_delete_snapshot(
+    h: &Handler,
+    snapshot_name: Option<FastStr>,
+) -> Reply<(), HbaseStrataDeleteSnapshotException> {
+    h.run(move |s| ext::snapshots::delete(s, &snapshot_name.unwrap_or_default()))
+        .await
+}
+
+pub(super) async fn strata_clone_snapshot(
+    h: &Handler,
+    snapshot_name: Option<FastStr>,
+    table_name: Option<Text>,
+) -> Reply<(), HbaseStrataCloneSnapshotException> {
+    h.run(move |s| {
+        let name = snapshot_name.unwrap_or_default();
+        ext::snapshots::clone(s, &name, &text_or_empty(table_name))
+    })
+    .await
+}
+
+pub(super) async fn strata_restore_snapshot(
+    h: &Handler,
+    snapshot_name: Option<FastStr>,
+) -> Reply<(), HbaseStrataRestoreSnapshotException> {
+    h.run(move |s| ext::snapshots::restore(s, &snapshot_name.unwrap_or_default()))
+        .await
+}

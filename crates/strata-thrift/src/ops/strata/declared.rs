@@ -55,4 +55,9 @@ declared_io_ia!(
     HbaseStrataAssignException,
     HbaseStrataUnassignException,
     HbaseStrataListDecommissionedException,
+    HbaseStrataSnapshotException,
+    HbaseStrataListSnapshotsException,
+    HbaseStrataDeleteSnapshotException,
+    HbaseStrataCloneSnapshotException,
+    HbaseStrataRestoreSnapshotException,
 );

@@ -6,3 +6,4 @@ pub mod admin;
 pub mod declared;
 pub mod family;
 pub mod regions;
+pub mod snapshots;

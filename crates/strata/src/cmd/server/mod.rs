@@ -255,9 +255,10 @@ pub(crate) async fn serve_db(
     })
 }
 
-/// Runs a mover pass every `interval` while the service exists (holding it weakly: the
-/// service is dropped by its closing, not by this task). A pass with nothing misplaced
-/// costs a walk over the open stores' file lists.
+/// Runs a mover pass and an archive pass every `interval` while the service exists
+/// (holding it weakly: the service is dropped by its closing, not by this task). A pass
+/// with nothing misplaced costs a walk over the open stores' file lists and a read of each
+/// snapshot's descriptor.
 fn start_mover(service: &Arc<strata_server::Service>, interval: std::time::Duration) {
     let service = Arc::downgrade(service);
     tokio::spawn(async move {
@@ -268,7 +269,16 @@ fn start_mover(service: &Arc<strata_server::Service>, interval: std::time::Durat
             let weak = service.clone();
             let pass = tokio::task::spawn_blocking(move || {
                 let service = weak.upgrade()?;
-                Some(service.directory().engine().move_misplaced_files())
+                let engine = service.directory().engine();
+                // Then the files only a snapshot still holds go to the archive tier.
+                Some(engine.move_misplaced_files().and_then(|moved| {
+                    let archived = engine.archive_snapshot_files()?;
+                    Ok(strata_engine::MoveReport {
+                        files: moved.files + archived.files,
+                        bytes: moved.bytes + archived.bytes,
+                        failed: moved.failed + archived.failed,
+                    })
+                }))
             });
             match pass.await {
                 Ok(Some(Ok(report))) if report.files > 0 || report.failed > 0 => {
