@@ -8,6 +8,9 @@
 //! new group count (1 to 4) at every restart and small segments, so the region's edits
 //! move between groups and leftover directories across crashes.
 //!
+//! And with snapshots taken and restored now and then: a restored region must read exactly
+//! as the model did when its snapshot was taken, across flushes, compactions and crashes.
+//!
 //! `STRATA_MODEL_SEEDS=N STRATA_MODEL_OPS=M` run more (the defaults keep CI fast).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -61,4 +64,12 @@ fn randomized_operations_match_the_model_with_the_row_cache_on() {
 #[test]
 fn randomized_operations_match_the_model_with_wal_groups_changing_at_each_restart() {
     run_seeds(Harness::with_wal_groups);
+}
+
+#[test]
+fn randomized_operations_match_the_model_with_snapshots_taken_and_restored() {
+    run_seeds(Harness::with_snapshots);
+    let restores = common::snapshots::RESTORES.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(restores > 0, "no snapshot was restored");
+    eprintln!("snapshots: {restores} restores");
 }

@@ -81,17 +81,31 @@ fn ssts_under(dir: &Path) -> usize {
 fn files_only_a_snapshot_holds_move_to_the_hdd_volume() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(dir.path());
-    shell(&server, "create 't', 'f'; put 't', 'r1', 'f:q', 'old'; flush 't'");
+    shell(
+        &server,
+        "create 't', 'f'; put 't', 'r1', 'f:q', 'old'; flush 't'",
+    );
     shell(&server, "snapshot 't', 's1'");
-    let (ssd, hdd) = (dir.path().join("ssd/snapshots"), dir.path().join("hdd/snapshots"));
-    assert_eq!((ssts_under(&ssd), ssts_under(&hdd)), (1, 0), "linked where the file was");
+    let (ssd, hdd) = (
+        dir.path().join("ssd/snapshots"),
+        dir.path().join("hdd/snapshots"),
+    );
+    assert_eq!(
+        (ssts_under(&ssd), ssts_under(&hdd)),
+        (1, 0),
+        "linked where the file was"
+    );
 
     shell(&server, "put 't', 'r1', 'f:q', 'new'; major_compact 't'");
     let deadline = Instant::now() + Duration::from_secs(30);
     while ssts_under(&hdd) == 0 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(100));
     }
-    assert_eq!((ssts_under(&ssd), ssts_under(&hdd)), (0, 1), "archived to the hdd volume");
+    assert_eq!(
+        (ssts_under(&ssd), ssts_under(&hdd)),
+        (0, 1),
+        "archived to the hdd volume"
+    );
 
     shell(&server, "clone_snapshot 's1', 'copy'");
     assert!(shell(&server, "get 'copy', 'r1'").contains("value=old"));

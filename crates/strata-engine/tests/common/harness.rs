@@ -73,6 +73,12 @@ pub struct Harness {
     pub vary_wal_groups: bool,
     /// The WAL group count of the engine open now.
     pub wal_groups: usize,
+    /// The id of the region under test: a restore from a snapshot moves to a new one.
+    pub region_id: u64,
+    /// Some steps take a snapshot or restore the region from the last one (`snapshots.rs`).
+    pub snapshots: bool,
+    /// The last snapshot's name and the model as it was then.
+    pub saved: Option<(String, Model)>,
 }
 
 const ROWS: &[&[u8]] = &[
@@ -122,6 +128,9 @@ impl Harness {
             recent_gets: Vec::new(),
             vary_wal_groups,
             wal_groups: 1,
+            region_id: 7,
+            snapshots: false,
+            saved: None,
         };
         h.open();
         h
@@ -150,17 +159,30 @@ impl Harness {
         }
         let engine = Engine::open(self.options())
             .unwrap_or_else(|e| panic!("seed {}: open: {e}", self.seed));
-        let region = engine
-            .open_region(RegionSpec {
-                id: 7,
-                families: if self.row_cache {
-                    row_cache_families()
-                } else {
-                    families()
-                },
-            })
-            .unwrap();
         self.engine = Some(engine);
+        self.open_region();
+    }
+
+    /// The families the region under test has.
+    pub fn region_families(&self) -> Vec<FamilyOptions> {
+        if self.row_cache {
+            row_cache_families()
+        } else {
+            families()
+        }
+    }
+
+    /// Opens the region under test in the open engine.
+    pub fn open_region(&mut self) {
+        let region = self
+            .engine
+            .as_ref()
+            .unwrap()
+            .open_region(RegionSpec {
+                id: self.region_id,
+                families: self.region_families(),
+            })
+            .unwrap_or_else(|e| panic!("seed {}: open region: {e}", self.seed));
         self.region = Some(region);
     }
 
@@ -446,6 +468,11 @@ impl Harness {
     /// One random step of the workload.
     pub fn step(&mut self) {
         self.ops += 1;
+        if self.snapshots && self.rng.random_bool(0.04) {
+            self.snapshot_step();
+            self.check_recent_get();
+            return;
+        }
         match self.rng.random_range(0..100) {
             0..=44 => {
                 self.last_op = "mutate";

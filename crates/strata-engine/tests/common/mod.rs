@@ -7,3 +7,4 @@ pub mod db;
 pub mod harness;
 pub mod ledger;
 pub mod model;
+pub mod snapshots;

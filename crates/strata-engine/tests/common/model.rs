@@ -34,7 +34,7 @@ pub struct ModelRead {
     pub max_ts: i64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Model {
     pub cells: Vec<MCell>,
     pub families: BTreeMap<Vec<u8>, FamilyOptions>,
