@@ -21,6 +21,7 @@ mod row_cache_metrics;
 mod state;
 mod ui;
 mod volumes;
+mod wal_metrics;
 
 use std::future::Future;
 use std::sync::Arc;

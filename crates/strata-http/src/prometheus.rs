@@ -248,58 +248,7 @@ fn engine(e: &mut Exposition, state: &AppState) {
     );
     background_lanes(e, &stats.background.lanes);
 
-    let w = &stats.wal;
-    e.single(
-        "strata_wal_segments",
-        "gauge",
-        "WAL segment files.",
-        w.segments,
-    );
-    e.single(
-        "strata_wal_bytes",
-        "gauge",
-        "Bytes in WAL segment files.",
-        w.total_bytes,
-    );
-    e.single(
-        "strata_wal_appends_total",
-        "counter",
-        "Edits appended to the WAL.",
-        w.appends,
-    );
-    e.single(
-        "strata_wal_written_bytes_total",
-        "counter",
-        "Record bytes written to the WAL.",
-        w.bytes_written,
-    );
-    e.single(
-        "strata_wal_rolls_total",
-        "counter",
-        "WAL segments rolled because they were full.",
-        w.rolls,
-    );
-    e.single(
-        "strata_wal_write_errors_total",
-        "counter",
-        "WAL batches that failed to write, flush or sync.",
-        w.write_errors,
-    );
-    e.family(
-        "strata_wal_sync_duration_seconds",
-        "histogram",
-        "WAL fsync latency.",
-    );
-    let bounds: Vec<u64> = (0..w.sync_latency_buckets.len().saturating_sub(1))
-        .map(|i| 1u64 << i)
-        .collect();
-    e.histogram(
-        "strata_wal_sync_duration_seconds",
-        &[],
-        &bounds,
-        &w.sync_latency_buckets,
-        w.sync_micros_total,
-    );
+    crate::wal_metrics::wal(e, &stats.wal, &state.service.engine().wal_group_stats());
 
     let volumes = crate::volumes::with_space(stats.volumes);
     e.family("strata_store_files", "gauge", "Live store files by volume.");

@@ -5,7 +5,7 @@ use axum::response::Html;
 
 use super::{card, num, page, table};
 use crate::api;
-use crate::format::{bytes, micros, percent};
+use crate::format::{bytes, html, micros, percent};
 use crate::AppState;
 
 pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
@@ -94,7 +94,47 @@ pub async fn page_handler(State(state): State<AppState>) -> Html<String> {
         vec!["Write errors".into(), num(w.write_errors)],
     ];
     body += &table(&["Counter", "Value"], &rows);
+    if wal.groups.len() > 1 {
+        body += &wal_groups(&wal.groups);
+    }
     page("/ui/storage", "Cache & WAL", &body)
+}
+
+/// One row per WAL group (and leftover directory), so a slow WAL device stands out.
+fn wal_groups(groups: &[api::WalGroupReport]) -> String {
+    let rows: Vec<Vec<String>> = groups
+        .iter()
+        .map(|g| {
+            let s = &g.group.stats;
+            vec![
+                g.group
+                    .group
+                    .map_or_else(|| "leftover".to_string(), |n| n.to_string()),
+                html(&g.group.volume),
+                format!("{} ({})", s.segments, bytes(s.total_bytes)),
+                num(s.appends),
+                num(s.syncs),
+                micros(g.sync_p99_micros),
+                micros(s.sync_micros_max),
+                num(s.write_errors),
+            ]
+        })
+        .collect();
+    let mut body = String::from("<h3>WAL groups</h3>");
+    body += &table(
+        &[
+            "Group",
+            "Volume",
+            "Segments",
+            "Edits",
+            "Syncs",
+            "Sync p99 ≤",
+            "Slowest sync",
+            "Write errors",
+        ],
+        &rows,
+    );
+    body
 }
 
 /// The row cache: answers to repeated point reads of ROW_CACHE families.

@@ -1,0 +1,88 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The WAL's figures with WAL groups: in `/metrics` the totals, and each group labelled by
+//! group and volume, adding up to them; on `/ui/storage` a row per group.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use strata_engine::{Cell, Durability, FamilyOptions, WalGroupCount};
+use strata_http::HttpState;
+use strata_server::{Service, ServiceOptions, TableName};
+use tower::ServiceExt;
+
+async fn body(service: &Arc<Service>, path: &str) -> String {
+    let http = Arc::new(HttpState::new(
+        "9.9.9",
+        Vec::new(),
+        strata_engine::util::clock::system(),
+    ));
+    let router = strata_http::router(Arc::clone(service), http);
+    let response = router
+        .oneshot(Request::get(path).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// The value of the sample whose series (name and labels) is exactly `series`.
+fn sample(text: &str, series: &str) -> f64 {
+    let line = text
+        .lines()
+        .find(|l| l.rsplit_once(' ').map(|(s, _)| s) == Some(series))
+        .unwrap_or_else(|| panic!("{series} missing"));
+    line.rsplit_once(' ').unwrap().1.parse().unwrap()
+}
+
+#[tokio::test]
+async fn each_wal_group_is_a_labelled_series_and_they_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = ServiceOptions::new(dir.path());
+    options.engine.wal.groups = WalGroupCount::Fixed(2);
+    let service = Service::open(options).unwrap();
+    let t = TableName::parse("t").unwrap();
+    // Four regions, so both groups get writes (a region logs to group `id mod 2`).
+    let splits = vec!["b".into(), "c".into(), "d".into()];
+    service
+        .create_table(&t, vec![FamilyOptions::new("cf")], splits)
+        .unwrap();
+    for row in ["a1", "b1", "c1", "d1", "a2", "b2"] {
+        let cell = Cell::put(row, "cf", "q", 1_700_000_000_000, "v");
+        service.mutate(&t, vec![cell], Durability::SyncWal).unwrap();
+    }
+
+    let text = body(&service, "/metrics").await;
+    let total = sample(&text, "strata_wal_appends_total");
+    let group = |n: &str, name: &str| {
+        sample(
+            &text,
+            &format!("strata_wal_group_{name}{{group=\"{n}\",volume=\"default\"}}"),
+        )
+    };
+    let (g0, g1) = (group("0", "appends_total"), group("1", "appends_total"));
+    assert!(g0 > 0.0 && g1 > 0.0, "both groups logged: {g0} {g1}");
+    assert_eq!(g0 + g1, total);
+    let syncs = |n: &str| group(n, "sync_duration_seconds_count");
+    assert_eq!(
+        syncs("0") + syncs("1"),
+        sample(&text, "strata_wal_sync_duration_seconds_count")
+    );
+    assert!(group("0", "segments") >= 1.0);
+    assert!(text.contains("# TYPE strata_wal_group_sync_duration_seconds histogram"));
+
+    let page = body(&service, "/ui/storage").await;
+    let section = page
+        .split("<h3>WAL groups</h3>")
+        .nth(1)
+        .expect("a WAL groups table");
+    let rows = section
+        .split("</table>")
+        .next()
+        .unwrap()
+        .matches("<tr>")
+        .count();
+    assert_eq!(rows, 3, "a header and one row per group");
+}
