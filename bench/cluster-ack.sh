@@ -8,13 +8,18 @@
 #   cluster S3Proxy     WAL objects through s3:// to S3Proxy 4.1 (filesystem backend)
 #   via standby         the S3Proxy cluster again, the client on a standby that passes its
 #                       connection to the master (the forwarding hop)
+#   cluster MinIO       opt-in (MINIO=1): WAL objects through s3:// to a single-drive MinIO
+#                       (scripts/minio-env; its first use builds MinIO from source, about
+#                       10 min). Last, once the S3Proxy servers and S3Proxy have stopped:
+#                       it runs beside the same idle servers as the S3Proxy row.
 # It also counts etcd's KV and Txn requests during each cluster run (from etcd's /metrics):
 # data operations make none; a flush makes one manifest-pointer commit per family.
 #
 #   bench/cluster-ack.sh            env: STRATA_BIN (default target/release/strata),
 #                                   THREADS="1 8", ROWS=2000 per thread, VALUE_SIZE=100,
 #                                   STORE_LATENCY_MS=20, SLOW_ROWS=500 per thread (for the
-#                                   simulated store, where one write takes 20 ms or more)
+#                                   simulated store, where one write takes 20 ms or more),
+#                                   MINIO=1 adds the MinIO row (MINIO_BIN: its binary)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -24,6 +29,7 @@ ROWS=${ROWS:-2000}
 VALUE_SIZE=${VALUE_SIZE:-100}
 STORE_LATENCY_MS=${STORE_LATENCY_MS:-20}
 SLOW_ROWS=${SLOW_ROWS:-500}
+MINIO=${MINIO:-0}
 [[ -x $STRATA_BIN ]] || { echo "no strata binary at $STRATA_BIN: cargo build --release -p strata" >&2; exit 1; }
 
 DIR=$(mktemp -d /tmp/strata-cluster-ack.XXXXXX)
@@ -31,10 +37,13 @@ PIDS=()
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     sleep 1
-    [[ -n ${ETCD_PID:-} ]] && scripts/etcd-env stop "$ETCD_PID" >/dev/null 2>&1 || true
-    [[ -n ${S3PROXY_PID:-} ]] && scripts/s3proxy-env stop "$S3PROXY_PID" >/dev/null 2>&1 || true
+    if [[ -n ${ETCD_PID:-} ]]; then scripts/etcd-env stop "$ETCD_PID" >/dev/null 2>&1 || true; fi
+    if [[ -n ${S3PROXY_PID:-} ]]; then scripts/s3proxy-env stop "$S3PROXY_PID" >/dev/null 2>&1 || true; fi
+    if [[ -n ${MINIO_PID:-} ]]; then scripts/minio-env stop "$MINIO_PID" >/dev/null 2>&1 || true; fi
     rm -rf "$DIR"
 }
+# Stop only what this run starts, never a server whose PID the caller's environment holds.
+unset ETCD_PID S3PROXY_PID MINIO_PID
 trap cleanup EXIT
 scripts/etcd-env start >"$DIR/etcd.env"
 scripts/s3proxy-env start >"$DIR/s3.env"
@@ -101,6 +110,7 @@ wait_for "$DIR/slow.log" "listening on"
 run_pe "file:// +${STORE_LATENCY_MS}ms" 18194 "$SLOW_ROWS"
 
 start_server s3 "$STRATA_S3_TEST_STORE" 18192
+S3_SERVER_PID=${PIDS[-1]}
 wait_for "$DIR/s3.log" "listening on"
 # S3Proxy is a JVM: warm it up (not measured) so the first S3 figures are not its JIT's.
 "$STRATA_BIN" bench pe sequentialWrite --target thrift --port 18192 --threads 8 --rows 1000 \
@@ -109,6 +119,32 @@ run_pe "cluster S3Proxy" 18192
 "$STRATA_BIN" server --cluster ack18192 --etcd "$STRATA_ETCD_ENDPOINT" --store "$STRATA_S3_TEST_STORE" \
     --data-dir "$DIR/standby" --thrift-port 18193 --grpc-port 0 --http-port 0 --peer-port 18293 \
     >"$DIR/standby.log" 2>&1 &
-PIDS+=($!)
+STANDBY_PID=$!
+PIDS+=("$STANDBY_PID")
 wait_for "$DIR/standby.log" "standing by"
 run_pe "via standby" 18193
+
+if [[ $MINIO == 1 ]]; then
+    # The S3Proxy cluster (master and standby) and S3Proxy stop first: MinIO then runs beside
+    # the same idle servers as S3Proxy did (standalone, file://, +20ms), and is not slowed
+    # down by two more.
+    kill "$S3_SERVER_PID" "$STANDBY_PID"
+    wait "$S3_SERVER_PID" "$STANDBY_PID" || true
+    left=()
+    for pid in "${PIDS[@]}"; do
+        [[ $pid == "$S3_SERVER_PID" || $pid == "$STANDBY_PID" ]] || left+=("$pid")
+    done
+    PIDS=("${left[@]}")
+    scripts/s3proxy-env stop "$S3PROXY_PID"
+    unset S3PROXY_PID
+    scripts/minio-env start >"$DIR/minio.env"
+    # Its AWS_* and STRATA_S3_TEST_STORE replace S3Proxy's, for the servers started from here on.
+    # shellcheck disable=SC1091
+    . "$DIR/minio.env"
+    start_server minio "$STRATA_S3_TEST_STORE" 18195
+    wait_for "$DIR/minio.log" "listening on"
+    # The same warm-up as S3Proxy's (MinIO has no JIT), so the two rows run the same workload.
+    "$STRATA_BIN" bench pe sequentialWrite --target thrift --port 18195 --threads 8 --rows 1000 \
+        --value-size "$VALUE_SIZE" --quiet >/dev/null 2>&1 || true
+    run_pe "cluster MinIO" 18195
+fi
