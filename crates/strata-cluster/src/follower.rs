@@ -5,7 +5,13 @@
 //! releasing those assigned elsewhere, forwarding to new owners).
 //!
 //! A round runs when any key of the cluster changes (one etcd watch) and at least every
-//! [`ROUND`]; it costs two range reads.
+//! [`ROUND`]. A full round costs about five range reads (directory, members, decommission
+//! marks, the catalog), so a server that is not the master skips them while its watch is
+//! healthy and has seen no change: then only its placements are looked at again (a region
+//! that failed to open is retried). It still reads everything at least every
+//! [`FULL_ROUND`], and in the round after its watch (re)started, since a change made
+//! between a round's reads and the watch's start reaches no watcher. The master always runs
+//! full rounds: its grace periods and the balancer go by time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
@@ -18,6 +24,9 @@ use crate::ownership::Ownership;
 
 /// The longest pause between rounds.
 pub const ROUND: Duration = Duration::from_millis(200);
+
+/// The longest pause between full rounds on a server that is not the master.
+pub const FULL_ROUND: Duration = Duration::from_secs(1);
 
 /// How long a change may be followed by others before a round reads them all.
 const SETTLE: Duration = Duration::from_millis(5);
@@ -35,13 +44,22 @@ impl Follower {
         let stopping = Arc::clone(&stop);
         let thread = strata_engine::util::thread::spawn("cluster-follower", move || {
             let mut watch = None;
+            let clock = Arc::clone(&ownership.node.clock);
+            let mut changed = true;
+            let mut last_full = clock.now();
             while !stopping.load(Ordering::Acquire) {
                 let Some(service) = service.upgrade() else {
                     return;
                 };
-                round(&ownership, &service);
+                let due = clock.elapsed(last_full) >= FULL_ROUND;
+                if changed || due || ownership.is_master() {
+                    round(&ownership, &service);
+                    last_full = clock.now();
+                } else {
+                    place_again(&service);
+                }
                 drop(service);
-                wait_for_change(&ownership, &mut watch);
+                changed = wait_for_change(&ownership, &mut watch);
             }
         })?;
         Ok(Follower {
@@ -61,15 +79,18 @@ impl Drop for Follower {
 }
 
 /// Waits for a change of the cluster's keys (or [`ROUND`]), watching them through `watch`
-/// (started again whenever it ended), then lets the burst settle.
-fn wait_for_change(ownership: &Ownership, watch: &mut Option<WatchReceiver>) {
+/// (started again whenever it ended), then lets the burst settle. Returns false only when
+/// the watch was running before the wait, is still healthy and saw nothing: the cluster's
+/// keys are as the last round read them.
+fn wait_for_change(ownership: &Ownership, watch: &mut Option<WatchReceiver>) -> bool {
     let clock = &ownership.node.clock;
-    if watch.is_none() {
+    let started_now = watch.is_none();
+    if started_now {
         *watch = ownership.node.coord.watch_cluster().ok();
     }
     let Some(receiver) = watch.as_ref() else {
         clock.sleep(ROUND);
-        return;
+        return true;
     };
     match receiver.next_timeout(ROUND) {
         Some(Ok(_)) => {
@@ -80,9 +101,23 @@ fn wait_for_change(ownership: &Ownership, watch: &mut Option<WatchReceiver>) {
                     break;
                 }
             }
+            true
         }
-        Some(Err(_)) => *watch = None,
-        None => {}
+        Some(Err(_)) => {
+            *watch = None;
+            true
+        }
+        None => started_now,
+    }
+}
+
+/// The part of a round that reads nothing from etcd: placing this server's regions again
+/// from the view the last full round read.
+fn place_again(service: &Service) {
+    match service.directory().refresh_placements() {
+        Ok(0) => {}
+        Ok(moved) => tracing::info!(regions = moved, "regions placed again"),
+        Err(e) => tracing::warn!(error = %e, "a region could not be opened here"),
     }
 }
 
@@ -110,9 +145,5 @@ pub fn round(ownership: &Ownership, service: &Service) {
     } else if let Err(e) = directory.sync_with_catalog() {
         tracing::warn!(error = %e, "cannot follow the catalog");
     }
-    match directory.refresh_placements() {
-        Ok(0) => {}
-        Ok(moved) => tracing::info!(regions = moved, "regions placed again"),
-        Err(e) => tracing::warn!(error = %e, "a region could not be opened here"),
-    }
+    place_again(service);
 }

@@ -266,3 +266,53 @@ fn local_copies_of_files_the_engine_is_done_with_are_evicted_and_the_objects_sta
         assert_eq!(value(&region, row).as_deref(), Some("v"));
     }
 }
+
+/// Issue 16's "the same L2 is the local cache in front of the object store": a server
+/// that did not write the files (no local copies) reads their blocks from the store once,
+/// and then from its second cache level when the first level is too small to hold them.
+#[test]
+fn the_second_cache_level_serves_blocks_of_objects_the_server_did_not_write() {
+    let store = BlockingStore::new(Arc::new(InMemory::new()), "memory://l2").unwrap();
+    let pointers = InMemoryPointers::new();
+    let writer = server(&store, &pointers, 51);
+    let region = writer.engine.open_region(spec()).unwrap();
+    let big = "v".repeat(1024);
+    for row in 0..400 {
+        put(&region, row, &big).unwrap();
+    }
+    region.flush().unwrap();
+    writer.engine.close().unwrap();
+
+    let l2 = tempfile::tempdir().unwrap();
+    let mut options = EngineOptions::new("/data");
+    options.background_work = false;
+    options.fs = Arc::new(ObjectFs::new(store.clone(), deps(52).retry, None));
+    options.wal_backend = Some(Arc::new(ObjectWalOpener::new(
+        store.clone(),
+        StreamId::new(52, 1),
+        deps(52),
+    )));
+    options.manifest_pointers = Some(pointers.for_writer("s52i1"));
+    options.block_cache_bytes = 64 * 1024; // one of the file's ~7 blocks of 64 KiB
+    options.l2_cache = Some(strata_engine::L2Options {
+        dir: l2.path().to_path_buf(),
+        capacity_bytes: 16 << 20,
+    });
+    let reader = Engine::open(options).unwrap();
+    let region = reader.open_region(spec()).unwrap();
+    for _ in 0..3 {
+        for row in 0..400 {
+            assert_eq!(
+                value(&region, row).as_deref(),
+                Some(big.as_str()),
+                "row {row}"
+            );
+        }
+    }
+    let l2_stats = reader.cache_stats().l2.expect("an L2 is configured");
+    assert!(
+        l2_stats.writes > 0,
+        "blocks evicted from L1 went to L2: {l2_stats:?}"
+    );
+    assert!(l2_stats.hits > 0, "reads were served by L2: {l2_stats:?}");
+}
