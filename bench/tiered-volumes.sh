@@ -17,12 +17,16 @@
 #   chooser-off     as chooser-on                            + avoid_slow_volumes = false
 #   wal-1           ssd0 (ssd, +L), ssd1 (ssd)               ALL_SSD; the one WAL on ssd0
 #   wal-per-volume  as wal-1                                 + wal_groups = "per_volume"
+#   tight-on        ssd0 (ssd), ssd1 (ssd, +TIGHT_MS)        ALL_SSD, memstore_limit_mb =
+#                                                            TIGHT_MB: writers wait for flushes
+#   tight-off       as tight-on                              + avoid_slow_volumes = false
 #
 # ONE_SSD puts WAL segments and flushed files on ssd and compacted files on hdd (HBase's
 # 1T_SSD_HDD case of the seed); HOT puts everything on hdd (1T_HDD).
 #
 # Environment: STRATA_BIN, RECORDS=100000, OPERATIONS=100000, THREADS=16, REGIONS=10,
-#   LATENCY_MS=2, FLUSH_MB=2, RUNS=3, CONFIGS (a subset of the names above, in order),
+#   LATENCY_MS=2, FLUSH_MB=2, RUNS=3, TIGHT_MS=20, TIGHT_MB=8, CONFIGS (a subset of the
+#   names above, in order; the default leaves out tight-on and tight-off),
 #   BASE=/dev/shm, PORT_BASE=19300 (grpc; http is PORT_BASE+1, thrift PORT_BASE+2),
 #   OUT (kept; default a new directory under /tmp).
 # Rounds alternate the configurations (round 1: every configuration, round 2: ...). The
@@ -38,6 +42,8 @@ THREADS=${THREADS:-16}
 REGIONS=${REGIONS:-10}
 LATENCY_MS=${LATENCY_MS:-2}
 FLUSH_MB=${FLUSH_MB:-2}
+TIGHT_MS=${TIGHT_MS:-20}
+TIGHT_MB=${TIGHT_MB:-8}
 RUNS=${RUNS:-3}
 CONFIGS=${CONFIGS:-all-fast fast-slow all-slow chooser-on chooser-off wal-1 wal-per-volume}
 BASE=${BASE:-/dev/shm}
@@ -73,6 +79,9 @@ config() { # config NAME DIR: the server's TOML for one configuration
     chooser-off) second=(ssd1 ssd "$L") data=ALL_SSD engine='avoid_slow_volumes = false' ;;
     wal-1) ssd0=$L second=(ssd1 ssd 0) data=ALL_SSD ;;
     wal-per-volume) ssd0=$L second=(ssd1 ssd 0) data=ALL_SSD engine='wal_groups = "per_volume"' ;;
+    tight-on) second=(ssd1 ssd "$TIGHT_MS") data=ALL_SSD engine="memstore_limit_mb = $TIGHT_MB" ;;
+    tight-off) second=(ssd1 ssd "$TIGHT_MS") data=ALL_SSD
+      engine=$(printf 'memstore_limit_mb = %s\navoid_slow_volumes = false' "$TIGHT_MB") ;;
     *) echo "unknown configuration $name" >&2; exit 2 ;;
   esac
   cat <<EOF
@@ -121,7 +130,7 @@ one_run() { # one_run CONFIG ROUND
 
 {
   echo "RECORDS=$RECORDS OPERATIONS=$OPERATIONS THREADS=$THREADS REGIONS=$REGIONS"
-  echo "LATENCY_MS=$LATENCY_MS FLUSH_MB=$FLUSH_MB RUNS=$RUNS BASE=$BASE"
+  echo "LATENCY_MS=$LATENCY_MS FLUSH_MB=$FLUSH_MB RUNS=$RUNS BASE=$BASE TIGHT_MS=$TIGHT_MS TIGHT_MB=$TIGHT_MB"
   echo "strata: $("$STRATA_BIN" --version 2>/dev/null || echo unknown), commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "configs: $CONFIGS"
 } | tee "$OUT/settings.txt" >&2
