@@ -56,6 +56,9 @@ impl Region {
             return Ok(answer);
         }
         let result = self.get_from(get, &views, read_point)?;
+        if !cache.admits(&key) {
+            return Ok(result); // its first miss: most rows read once are never read again
+        }
         #[cfg(test)]
         crate::util::test_hook::run(BEFORE_ROW_CACHE_INSERT);
         let expires_at_ms = expiry(result.as_ref(), &views);

@@ -18,6 +18,7 @@
 //! scan resistant.
 
 mod answer;
+mod doorkeeper;
 mod fences;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,6 +32,7 @@ pub use answer::{Answer, RowKey};
 pub use fences::ReadTicket;
 
 use crate::api::{Get, RowResult};
+use doorkeeper::Doorkeeper;
 use fences::Fences;
 
 /// Distinct queries kept per row; a new one replaces the oldest.
@@ -106,6 +108,8 @@ pub fn next_region_id() -> u64 {
 pub struct RowCache {
     /// `None` when the capacity is 0.
     rows: Option<Rows>,
+    /// Rows are cached on their second miss only (`doorkeeper.rs`).
+    doorkeeper: Doorkeeper,
     fences: Fences,
     capacity: u64,
     hits: AtomicU64,
@@ -128,8 +132,9 @@ impl RowCache {
     /// A cache of `capacity_bytes`; 0 turns it off (every family reads through).
     pub fn new(capacity_bytes: u64) -> Arc<RowCache> {
         let evictions = Arc::new(AtomicU64::new(0));
+        let typical_rows = capacity_bytes / TYPICAL_ROW;
         let rows = (capacity_bytes > 0).then(|| {
-            let items = usize::try_from(capacity_bytes / TYPICAL_ROW).unwrap_or(usize::MAX);
+            let items = usize::try_from(typical_rows).unwrap_or(usize::MAX);
             Cache::with(
                 items.max(16),
                 capacity_bytes,
@@ -140,6 +145,7 @@ impl RowCache {
         });
         Arc::new(RowCache {
             rows,
+            doorkeeper: Doorkeeper::new(typical_rows),
             fences: Fences::new(),
             capacity: capacity_bytes,
             hits: AtomicU64::new(0),
@@ -216,6 +222,12 @@ impl RowCache {
         };
         counter.fetch_add(1, Ordering::Relaxed);
         found
+    }
+
+    /// True when a row that just missed should be read into the cache: it missed before,
+    /// recently (`doorkeeper.rs`). A caller told no skips building the answer.
+    pub fn admits(&self, key: &RowKey) -> bool {
+        self.doorkeeper.admits(key)
     }
 
     /// Caches `answer` for `key` if no write of the row began since `ticket` was taken;
