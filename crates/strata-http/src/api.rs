@@ -38,6 +38,42 @@ pub fn routes() -> Router<AppState> {
             get(|s: State<AppState>| json(requests(&s))),
         )
         .route("/api/v1/charts", get(|s: State<AppState>| json(charts(&s))))
+        .route(
+            "/api/v1/snapshots",
+            get(|s: State<AppState>| json(snapshots(&s))),
+        )
+}
+
+/// One snapshot in `/api/v1/snapshots`.
+#[derive(Debug, Serialize)]
+pub struct SnapshotReport {
+    pub name: String,
+    pub table: String,
+    pub created_at_ms: i64,
+    pub regions: usize,
+    pub files: usize,
+    pub bytes: u64,
+}
+
+/// `/api/v1/snapshots`: every snapshot, by name (none in cluster mode, which has none).
+pub fn snapshots(state: &AppState) -> Vec<SnapshotReport> {
+    match state.service.list_snapshots() {
+        Ok(list) => list
+            .into_iter()
+            .map(|s| SnapshotReport {
+                name: s.name,
+                table: s.table.to_string(),
+                created_at_ms: s.created_at_ms,
+                regions: s.regions,
+                files: s.files,
+                bytes: s.bytes,
+            })
+            .collect(),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot list snapshots");
+            Vec::new()
+        }
+    }
 }
 
 async fn json<T: Serialize>(value: T) -> Json<T> {

@@ -41,11 +41,47 @@ pub async fn list(State(state): State<AppState>) -> Html<String> {
         ],
         &rows,
     );
+    body += &snapshots(&state);
     for t in &tables {
         body += &format!("<h2>{} regions</h2>", table_link(&t.name));
         body += &regions(t);
     }
     page("/ui/tables", "Tables", &body)
+}
+
+/// The snapshots (HBase's master UI lists them beside the tables).
+fn snapshots(state: &AppState) -> String {
+    let list = crate::api::snapshots(state);
+    let mut body = String::from("<h2>Snapshots</h2>");
+    if list.is_empty() {
+        body += "<p class=\"muted\">None (<code>snapshot 'table', 'name'</code> in <code>strata shell</code>).</p>";
+        return body;
+    }
+    let rows: Vec<Vec<String>> = list
+        .iter()
+        .map(|s| {
+            vec![
+                html(&s.name),
+                table_link(&s.table),
+                timestamp(s.created_at_ms),
+                num(s.regions),
+                num(s.files),
+                num(bytes(s.bytes)),
+            ]
+        })
+        .collect();
+    body += &table(
+        &[
+            "Snapshot",
+            "Table",
+            "Taken (UTC)",
+            "Regions",
+            "Files",
+            "Size",
+        ],
+        &rows,
+    );
+    body
 }
 
 fn table_link(name: &str) -> String {

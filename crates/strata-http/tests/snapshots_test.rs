@@ -1,0 +1,66 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Snapshots in `/api/v1/snapshots` and on `/ui/tables`.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use strata_engine::{Cell, Durability, FamilyOptions};
+use strata_http::HttpState;
+use strata_server::{Service, ServiceOptions, TableName};
+use tower::ServiceExt;
+
+async fn body(service: &Arc<Service>, path: &str) -> String {
+    let http = Arc::new(HttpState::new(
+        "9.9.9",
+        Vec::new(),
+        strata_engine::util::clock::system(),
+    ));
+    let router = strata_http::router(Arc::clone(service), http);
+    let response = router
+        .oneshot(Request::get(path).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+#[tokio::test]
+async fn snapshots_are_listed_in_the_json_api_and_on_the_tables_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
+    let page = body(&service, "/ui/tables").await;
+    assert!(
+        page.contains("<h2>Snapshots</h2>") && page.contains("None"),
+        "{page}"
+    );
+
+    let t = TableName::parse("ns1:t").unwrap();
+    service.create_namespace("ns1").unwrap();
+    service
+        .create_table(&t, vec![FamilyOptions::new("cf")], vec!["m".into()])
+        .unwrap();
+    let cell = Cell::put("r", "cf", "q", 1_700_000_000_000, "v");
+    service.mutate(&t, vec![cell], Durability::SyncWal).unwrap();
+    service.snapshot_table(&t, "nightly").unwrap();
+
+    let json: serde_json::Value =
+        serde_json::from_str(&body(&service, "/api/v1/snapshots").await).unwrap();
+    let list = json.as_array().unwrap();
+    assert_eq!(list.len(), 1, "{json}");
+    assert_eq!(list[0]["name"], "nightly");
+    assert_eq!(list[0]["table"], "ns1:t");
+    assert_eq!(list[0]["regions"], 2);
+    assert_eq!(list[0]["files"], 1, "one region had data");
+    assert!(list[0]["bytes"].as_u64().unwrap() > 0);
+    assert!(list[0]["created_at_ms"].as_i64().unwrap() > 1_700_000_000_000);
+
+    let page = body(&service, "/ui/tables").await;
+    let section = page.split("<h2>Snapshots</h2>").nth(1).unwrap();
+    assert!(
+        section.contains("nightly") && section.contains("/ui/tables/ns1:t"),
+        "{section}"
+    );
+}
