@@ -7,6 +7,7 @@ pub use crate::key::{parse_key, ParsedKey};
 pub use crate::manifest::format::{encode_manifest, DecodedManifest};
 pub use crate::manifest::inspect::{read_manifest, ManifestRead};
 pub use crate::manifest::{parse_manifest_file_name, FileOrigin, ManifestState, StoreFileEntry};
+pub use crate::snapshot::{decode_descriptor, DESCRIPTOR_FILE, SNAPSHOTS_DIR};
 pub use crate::table::format::{BlockHandle, Trailer};
 pub use crate::table::inspect::{IndexEntry, InspectedTable, TableCheck, TableEntry};
 pub use crate::table::TableMeta;

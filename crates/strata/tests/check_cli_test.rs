@@ -267,3 +267,54 @@ fn a_torn_wal_tail_is_a_note_not_a_failure() {
     let expected = format!("note: {}: torn tail at offset", segment.display());
     assert!(all.contains(&expected), "want {expected:?} in {all}");
 }
+
+/// A snapshot whose file its store compacted away: the snapshot alone holds it, so the
+/// check verifies it, and names it when a block is damaged; a damaged descriptor is named
+/// too.
+#[test]
+fn snapshot_files_and_descriptors_are_verified() {
+    let (_tmp, data) = fresh();
+    {
+        let engine = Engine::open(EngineOptions::new(&data)).unwrap();
+        let region = engine
+            .open_region(RegionSpec {
+                id: 1,
+                families: vec![FamilyOptions::new("cf")],
+            })
+            .unwrap();
+        engine
+            .take_snapshot("s1", Vec::new(), &[(1, strata_engine::RowRange::all())])
+            .unwrap();
+        let cell = Cell::put("row0000", "cf", "q", 9_000, "newer");
+        region.mutate(vec![cell], Durability::SyncWal).unwrap();
+        region.flush().unwrap();
+        region.compact(true).unwrap();
+        drop(region);
+        engine.close().unwrap();
+    }
+    let out = check(&data);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("snapshots: 1, 2 file(s) held by a snapshot alone"),
+        "{}",
+        text(&out)
+    );
+
+    let snap_dir = data.join("snapshots/s1/0000000000000001/cf");
+    let held = file_in(&snap_dir, |n| {
+        n.ends_with(".sst") && n != "0000000000000001.sst"
+    });
+    flip_bit(&held, block_offset(&held, 0) + 7);
+    let out = check(&data);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("snapshots/s1"), "{}", text(&out));
+
+    flip_bit(&data.join("snapshots/s1/descriptor"), 30);
+    let out = check(&data);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("snapshots/s1/descriptor"),
+        "{}",
+        text(&out)
+    );
+}

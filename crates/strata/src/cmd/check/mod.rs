@@ -1,5 +1,6 @@
 //! `strata check --data-dir DIR`: verifies a stopped server's files offline (every WAL
-//! segment of every WAL group in it, every store's manifest, every SSTable a manifest lists, block by block) and
+//! segment of every WAL group in it, every store's manifest, every SSTable a manifest lists, block by block,
+//! every snapshot's descriptor and the files only a snapshot holds) and
 //! prints a summary. Exits non-zero on any corruption, naming the file and offset.
 //! Conditions a crash leaves behind and the open repairs (a torn WAL tail, an unfinished
 //! manifest commit, SSTables no manifest lists) are notes, not failures.
@@ -14,6 +15,7 @@ use store::check_store;
 use wal::check_wal_groups;
 
 mod report;
+mod snapshots;
 mod store;
 mod wal;
 
@@ -57,6 +59,7 @@ pub fn check(fs: &dyn FileSystem, data_dir: &Path) -> Report {
             check_store(fs, data_dir, &region_dir.join(family), &mut report);
         }
     }
+    snapshots::check_snapshots(fs, data_dir, &mut report);
     report
 }
 
@@ -72,6 +75,11 @@ fn print_report(r: &Report) {
         r.sstables,
         r.sstable_entries,
         r.sstable_bytes
+    );
+    out!(
+        "snapshots: {}, {} file(s) held by a snapshot alone, verified",
+        r.snapshots,
+        r.snapshot_files_alone
     );
     for note in &r.notes {
         out!("note: {note}");

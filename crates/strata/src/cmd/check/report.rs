@@ -13,6 +13,9 @@ pub struct Report {
     pub sstables: u64,
     pub sstable_entries: u64,
     pub sstable_bytes: u64,
+    pub snapshots: u64,
+    /// Snapshot files that are the snapshot's alone (no live store shares them).
+    pub snapshot_files_alone: u64,
     /// Crash leftovers the next open repairs.
     pub notes: Vec<String>,
     /// Corruption or missing files.

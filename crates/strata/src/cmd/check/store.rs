@@ -12,7 +12,7 @@ use super::report::{list, Report};
 
 /// The volume name of a single-directory server (its data dir); other volumes are not
 /// configured for an offline check.
-const DEFAULT_VOLUME: &str = "default";
+pub(super) const DEFAULT_VOLUME: &str = "default";
 
 /// Checks the store directory `dir`: its newest manifest, every SSTable that manifest
 /// lists, and notes SSTables no manifest lists.
@@ -99,7 +99,7 @@ fn newest_state(
 }
 
 /// Verifies one listed SSTable: present, of the recorded size, every block sound.
-fn check_file(
+pub(super) fn check_file(
     fs: &dyn FileSystem,
     data_dir: &Path,
     store_dir: &Path,
