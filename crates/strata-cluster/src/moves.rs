@@ -64,6 +64,12 @@ pub struct ClusterMoves {
     pub(crate) ownership: Arc<Ownership>,
     pub(crate) service: Weak<Service>,
     balancer: Arc<Balancer>,
+    /// Held for each move: the balancer's moves and the administration's (`move`,
+    /// `decommission_regionservers`, a split bringing its region here) never interleave.
+    /// Interleaved, a decommission could ask a server to release a region the balancer
+    /// had just assigned to it and it had not opened yet (a CI failure). The balancer only
+    /// tries it, so the master's follower round never waits behind an administrative move.
+    moving: Mutex<()>,
 }
 
 impl std::fmt::Debug for ClusterMoves {
@@ -84,6 +90,7 @@ impl ClusterMoves {
             ownership,
             service,
             balancer,
+            moving: Mutex::new(()),
         }
     }
 
@@ -142,10 +149,14 @@ impl ClusterMoves {
             .last_move
             .lock()
             .is_none_or(|at| now.saturating_duration_since(at) >= BALANCE_INTERVAL);
-        if due {
-            if let Err(e) = self.move_one() {
-                tracing::warn!(error = %e, "balancer move failed");
-            }
+        if !due {
+            return;
+        }
+        let Some(_moving) = self.moving.try_lock() else {
+            return; // an administrative move is running; the next round balances
+        };
+        if let Err(e) = self.move_one() {
+            tracing::warn!(error = %e, "balancer move failed");
         }
     }
 
@@ -192,7 +203,7 @@ impl ClusterMoves {
                 return Ok(false);
             };
             *self.balancer.last_move.lock() = Some(now);
-            self.move_region(region, Some(to.as_str()))?;
+            self.move_region_locked(region, Some(to.as_str()))?;
             return Ok(true);
         }
         if load_moved_recently {
@@ -206,7 +217,7 @@ impl ClusterMoves {
         *self.balancer.last_load_move.lock() = Some(now);
         *self.balancer.last_load_region.lock() = Some(chosen.region);
         tracing::info!(region = chosen.region, from = %chosen.from, to = %chosen.to, "moving a region for load");
-        self.move_region(chosen.region, Some(&chosen.to))?;
+        self.move_region_locked(chosen.region, Some(&chosen.to))?;
         Ok(true)
     }
 }
@@ -244,65 +255,12 @@ pub(crate) fn regions_of(service: &Service) -> Vec<u64> {
 
 impl ClusterAdmin for ClusterMoves {
     fn move_region(&self, id: u64, target: Option<&str>) -> Result<String> {
-        let lead = self
-            .ownership
-            .leadership
-            .read()
-            .clone()
-            .ok_or_else(|| unavailable("only the master moves regions"))?;
-        let service = self
-            .service
-            .upgrade()
-            .ok_or_else(|| unavailable("closing"))?;
-        self.ownership.refresh_view().map_err(unavailable)?;
-        let view = self.ownership.view.read().clone();
-        let region = view
-            .regions
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| ServiceError::InvalidArgument(format!("no region {id}")))?;
-        let owner = region.record.owner.clone();
-        let target = match target {
-            Some(t) if view.live.contains_key(t) => t.to_string(),
-            Some(t) => return Err(ServiceError::InvalidArgument(format!("no live server {t}"))),
-            None => view
-                .live
-                .keys()
-                .filter(|s| Some(*s) != owner.as_ref())
-                .min()
-                .cloned()
-                .ok_or_else(|| ServiceError::InvalidArgument("no other live server".into()))?,
-        };
-        if owner.as_deref() == Some(target.as_str()) {
-            return Ok(target);
-        }
-        let (table, span) = table_and_span(&region)?;
-        let clock = &self.ownership.node.clock;
-        let started = clock.now();
-        if owner.as_ref().is_some_and(|o| view.live.contains_key(o)) {
-            service
-                .directory()
-                .maintain_region(&table, &span, RegionWork::Release)?;
-            strata_server::failpoints::exit_if_enabled("master-exit-after-release");
-        }
-        let coord = &self.ownership.node.coord;
-        coord
-            .assign_region(&lead, id, region.epoch, Some(&target))
-            .map_err(unavailable)?;
-        if target == self.ownership.node.sid {
-            // To the master itself: its follower may be the caller, so it opens it here.
-            self.ownership.refresh_view().map_err(unavailable)?;
-            service.directory().refresh_placements()?;
-        }
-        self.wait_for_claim(id, &target)?;
-        // Route to the new owner now rather than at the follower's next round.
-        self.ownership.refresh_view().map_err(unavailable)?;
-        service.directory().refresh_placements()?;
-        tracing::info!(region = id, from = ?owner, to = %target, elapsed_ms = clock.now().saturating_duration_since(started).as_millis() as u64, "region moved");
-        Ok(target)
+        let _moving = self.moving.lock();
+        self.move_region_locked(id, target)
     }
 
     fn balance(&self) -> Result<usize> {
+        let _moving = self.moving.lock();
         let mut moved = 0;
         self.ownership.refresh_view().map_err(unavailable)?;
         while moved < 100 && self.move_one()? {
@@ -311,7 +269,6 @@ impl ClusterAdmin for ClusterMoves {
         }
         Ok(moved)
     }
-
     fn set_balancer(&self, on: bool) -> Result<bool> {
         Ok(self.balancer.on.swap(on, Ordering::AcqRel))
     }
@@ -388,6 +345,66 @@ impl ClusterAdmin for ClusterMoves {
 }
 
 impl ClusterMoves {
+    /// A move, with `moving` held by the caller.
+    fn move_region_locked(&self, id: u64, target: Option<&str>) -> Result<String> {
+        let lead = self
+            .ownership
+            .leadership
+            .read()
+            .clone()
+            .ok_or_else(|| unavailable("only the master moves regions"))?;
+        let service = self
+            .service
+            .upgrade()
+            .ok_or_else(|| unavailable("closing"))?;
+        self.ownership.refresh_view().map_err(unavailable)?;
+        let view = self.ownership.view.read().clone();
+        let region = view
+            .regions
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| ServiceError::InvalidArgument(format!("no region {id}")))?;
+        let owner = region.record.owner.clone();
+        let target = match target {
+            Some(t) if view.live.contains_key(t) => t.to_string(),
+            Some(t) => return Err(ServiceError::InvalidArgument(format!("no live server {t}"))),
+            None => view
+                .live
+                .keys()
+                .filter(|s| Some(*s) != owner.as_ref())
+                .min()
+                .cloned()
+                .ok_or_else(|| ServiceError::InvalidArgument("no other live server".into()))?,
+        };
+        if owner.as_deref() == Some(target.as_str()) {
+            return Ok(target);
+        }
+        let (table, span) = table_and_span(&region)?;
+        let clock = &self.ownership.node.clock;
+        let started = clock.now();
+        if owner.as_ref().is_some_and(|o| view.live.contains_key(o)) {
+            service
+                .directory()
+                .maintain_region(&table, &span, RegionWork::Release)?;
+            strata_server::failpoints::exit_if_enabled("master-exit-after-release");
+        }
+        let coord = &self.ownership.node.coord;
+        coord
+            .assign_region(&lead, id, region.epoch, Some(&target))
+            .map_err(unavailable)?;
+        if target == self.ownership.node.sid {
+            // To the master itself: its follower may be the caller, so it opens it here.
+            self.ownership.refresh_view().map_err(unavailable)?;
+            service.directory().refresh_placements()?;
+        }
+        self.wait_for_claim(id, &target)?;
+        // Route to the new owner now rather than at the follower's next round.
+        self.ownership.refresh_view().map_err(unavailable)?;
+        service.directory().refresh_placements()?;
+        tracing::info!(region = id, from = ?owner, to = %target, elapsed_ms = clock.now().saturating_duration_since(started).as_millis() as u64, "region moved");
+        Ok(target)
+    }
+
     /// Waits until `target` serves region `id` (its claim is in etcd).
     fn wait_for_claim(&self, id: u64, target: &str) -> Result<()> {
         let node = &self.ownership.node;
