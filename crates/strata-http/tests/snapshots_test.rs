@@ -1,31 +1,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Snapshots in `/api/v1/snapshots` and on `/ui/tables`.
 
-use std::sync::Arc;
+mod common;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use common::body;
 use strata_engine::{Cell, Durability, FamilyOptions};
-use strata_http::HttpState;
 use strata_server::{Service, ServiceOptions, TableName};
-use tower::ServiceExt;
-
-async fn body(service: &Arc<Service>, path: &str) -> String {
-    let http = Arc::new(HttpState::new(
-        "9.9.9",
-        Vec::new(),
-        strata_engine::util::clock::system(),
-    ));
-    let router = strata_http::router(Arc::clone(service), http);
-    let response = router
-        .oneshot(Request::get(path).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK, "{path}");
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
 
 #[tokio::test]
 async fn snapshots_are_listed_in_the_json_api_and_on_the_tables_page() {

@@ -2,31 +2,11 @@
 //! The WAL's figures with WAL groups: in `/metrics` the totals, and each group labelled by
 //! group and volume, adding up to them; on `/ui/storage` a row per group.
 
-use std::sync::Arc;
+mod common;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use common::body;
 use strata_engine::{Cell, Durability, FamilyOptions, WalGroupCount};
-use strata_http::HttpState;
 use strata_server::{Service, ServiceOptions, TableName};
-use tower::ServiceExt;
-
-async fn body(service: &Arc<Service>, path: &str) -> String {
-    let http = Arc::new(HttpState::new(
-        "9.9.9",
-        Vec::new(),
-        strata_engine::util::clock::system(),
-    ));
-    let router = strata_http::router(Arc::clone(service), http);
-    let response = router
-        .oneshot(Request::get(path).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
 
 /// The value of the sample whose series (name and labels) is exactly `series`.
 fn sample(text: &str, series: &str) -> f64 {
