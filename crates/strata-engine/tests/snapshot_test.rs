@@ -117,7 +117,7 @@ fn a_clone_reads_the_snapshot_after_overwrites_compaction_and_drop() {
     assert_eq!(listed[0].regions, 1);
 
     engine
-        .create_region_from_snapshot(2, &families(), "s1", 0)
+        .create_regions_from_snapshot("s1", &families(), &[2])
         .unwrap();
     open(&engine, 2);
     for i in 0..60 {
@@ -198,7 +198,7 @@ fn files_only_a_snapshot_holds_move_to_the_archive_tier() {
     assert_eq!(engine.archive_snapshot_files().unwrap().files, 0);
 
     engine
-        .create_region_from_snapshot(2, &families(), "s1", 0)
+        .create_regions_from_snapshot("s1", &families(), &[2])
         .unwrap();
     open(&engine, 2);
     assert_eq!(value_of(&engine, 2, 29, "b").as_deref(), Some("v29-old"));
@@ -229,7 +229,7 @@ fn a_failed_archive_copy_keeps_the_snapshot_where_it_was() {
     );
     faulty.clear_rules();
     engine
-        .create_region_from_snapshot(2, &families(), "s1", 0)
+        .create_regions_from_snapshot("s1", &families(), &[2])
         .unwrap();
     open(&engine, 2);
     assert_eq!(value_of(&engine, 2, 3, "a").as_deref(), Some("v3-old"));
@@ -266,7 +266,7 @@ fn a_crash_leaves_the_whole_snapshot_or_nothing() {
                     "fail_at {fail_at}: a failed take left a snapshot"
                 );
                 reopened
-                    .create_region_from_snapshot(2, &families(), &d.name, 0)
+                    .create_regions_from_snapshot(&d.name, &families(), &[2])
                     .unwrap();
                 open(&reopened, 2);
                 assert_eq!(value_of(&reopened, 2, 19, "a").as_deref(), Some("v19-old"));
@@ -359,7 +359,7 @@ fn rows_written_to_two_families_are_in_a_snapshot_whole_or_not_at_all() {
     for (n, name) in names.iter().enumerate() {
         let id = 10 + n as u64;
         engine
-            .create_region_from_snapshot(id, &families(), name, 0)
+            .create_regions_from_snapshot(name, &families(), &[id])
             .unwrap();
         open(&engine, id);
         for i in 0..3000 {

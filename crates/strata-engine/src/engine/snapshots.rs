@@ -136,7 +136,7 @@ impl Engine {
     /// Flushes each region and links its files; returns the snapshot's regions.
     fn link_regions(&self, name: &str, regions: &[(u64, RowRange)]) -> Result<Vec<SnapshotRegion>> {
         let mut linked = Vec::with_capacity(regions.len());
-        let mut dirs = HashSet::new();
+        let mut links = Links::default();
         for (id, rows) in regions {
             let region = self
                 .region(*id)
@@ -151,12 +151,7 @@ impl Engine {
                     let from = self
                         .volumes
                         .resolve(&entry.volume, Path::new(&entry.relative_path))?;
-                    let full = self.volumes.resolve(&entry.volume, &to)?;
-                    if let Some(parent) = full.parent() {
-                        self.fs().create_dir_all(parent)?;
-                        dirs.insert(parent.to_path_buf());
-                    }
-                    self.fs().hard_link(&from, &full)?;
+                    links.link(self.fs(), &from, &self.volumes.resolve(&entry.volume, &to)?)?;
                     let mut own = entry.clone();
                     own.relative_path = to.to_string_lossy().into_owned();
                     held.push(SnapshotFile {
@@ -177,9 +172,7 @@ impl Engine {
             });
         }
         // The links must survive a power cut before the descriptor names them.
-        for dir in dirs {
-            self.fs().sync_dir(&dir)?;
-        }
+        links.sync(self.fs())?;
         Ok(linked)
     }
 
@@ -289,8 +282,36 @@ impl Engine {
         Ok(())
     }
 
-    fn fs(&self) -> &dyn crate::fs::FileSystem {
+    pub(super) fn fs(&self) -> &dyn crate::fs::FileSystem {
         self.volumes.fs().as_ref()
+    }
+}
+
+/// Hard links being made, and the directories that must be synced before anything names
+/// them (a snapshot's descriptor, a clone's manifests).
+#[derive(Default)]
+pub(super) struct Links {
+    dirs: HashSet<PathBuf>,
+}
+
+impl Links {
+    /// Gives `from` the new name `to`, creating its directory.
+    pub(super) fn link(
+        &mut self,
+        fs: &dyn crate::fs::FileSystem,
+        from: &Path,
+        to: &Path,
+    ) -> Result<()> {
+        if let Some(parent) = to.parent() {
+            fs.create_dir_all(parent)?;
+            self.dirs.insert(parent.to_path_buf());
+        }
+        fs.hard_link(from, to)
+    }
+
+    /// Makes every new name durable.
+    pub(super) fn sync(self, fs: &dyn crate::fs::FileSystem) -> Result<()> {
+        self.dirs.iter().try_for_each(|dir| fs.sync_dir(dir))
     }
 }
 

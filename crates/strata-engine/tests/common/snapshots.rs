@@ -55,7 +55,7 @@ impl Harness {
         engine.drop_region(self.region_id).unwrap();
         self.region_id += 1;
         engine
-            .create_region_from_snapshot(self.region_id, &self.region_families(), &name, 0)
+            .create_regions_from_snapshot(&name, &self.region_families(), &[self.region_id])
             .unwrap_or_else(|e| panic!("seed {}: restore {name}: {e}", self.seed));
         self.model = model;
         self.open_region();

@@ -10,7 +10,7 @@
 
 use bytes::Bytes;
 use strata_engine::codec::{put_len_prefixed, put_varint, Decoder};
-use strata_engine::RowRange;
+use strata_engine::{RowRange, SnapshotDescriptor};
 
 use super::open::open_table;
 use super::TableDirectory;
@@ -103,7 +103,11 @@ impl TableDirectory {
         if self.tables.read().contains_key(table) {
             return Err(ServiceError::TableExists(table.to_string()));
         }
-        let mut record = self.regions_from_snapshot(name)?;
+        let descriptor = self
+            .engine
+            .read_snapshot(name)
+            .map_err(|e| snapshot_error(name, e))?;
+        let mut record = self.regions_from_snapshot(&descriptor)?;
         record.enabled = true;
         self.commit_snapshot_table(table, record)?;
         tracing::info!(table = %table, snapshot = name, "snapshot cloned");
@@ -125,7 +129,7 @@ impl TableDirectory {
         if old.record.enabled {
             return Err(ServiceError::TableNotDisabled(table.to_string()));
         }
-        let mut record = self.regions_from_snapshot(name)?;
+        let mut record = self.regions_from_snapshot(&descriptor)?;
         record.enabled = false;
         self.commit_snapshot_table(&table, record)?;
         for region in old.regions.iter().filter(|r| r.local().is_some()) {
@@ -139,30 +143,28 @@ impl TableDirectory {
 
     /// Writes one new region per snapshot region and returns the snapshot's table record
     /// with those regions. On failure the regions written so far are removed.
-    fn regions_from_snapshot(&self, name: &str) -> Result<TableRecord> {
-        let descriptor = self
-            .engine
-            .read_snapshot(name)
-            .map_err(|e| snapshot_error(name, e))?;
+    fn regions_from_snapshot(&self, descriptor: &SnapshotDescriptor) -> Result<TableRecord> {
         let (_, mut record) = decode_snapshot_table(&descriptor.table)?;
-        let mut regions = Vec::with_capacity(descriptor.regions.len());
-        for (index, region) in descriptor.regions.iter().enumerate() {
-            let id = self.allocate_region_id();
-            regions.push(RegionEntry {
-                id,
+        let regions: Vec<RegionEntry> = descriptor
+            .regions
+            .iter()
+            .map(|region| RegionEntry {
+                id: self.allocate_region_id(),
                 start_key: Bytes::from(region.rows.start.clone()),
                 end_key: Bytes::from(region.rows.end.clone()),
-            });
-            let created =
-                self.engine
-                    .create_region_from_snapshot(id, &record.families, name, index);
-            if let Err(e) = created {
-                for written in &regions {
-                    // Best effort: the next open retires what is left.
-                    let _ = self.engine.remove_region_dirs(written.id);
-                }
-                return Err(e.into());
+            })
+            .collect();
+        let ids: Vec<u64> = regions.iter().map(|r| r.id).collect();
+        let name = &descriptor.name;
+        if let Err(e) = self
+            .engine
+            .create_regions_from_snapshot(name, &record.families, &ids)
+        {
+            for id in ids {
+                // Best effort: the next open retires what is left.
+                let _ = self.engine.remove_region_dirs(id);
             }
+            return Err(snapshot_error(name, e));
         }
         record.regions = regions;
         Ok(record)
