@@ -1,6 +1,7 @@
 //! The background lanes: a flush, or a small compaction, completes while a long compaction
 //! runs. With one FIFO thread for all background work (before the lanes), both waited until
-//! the compaction ended.
+//! the compaction ended. And a flush to a fast volume completes while one to a slow volume
+//! of another storage type runs: the lanes exist once per storage type.
 #![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,7 +11,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::db::test_options;
-use strata_engine::fs::{FileSystem, MemFs};
+use strata_engine::fs::{
+    FaultFs, FaultKind, FaultOp, FaultRule, FileSystem, MemFs, StoragePolicy, StorageType, Tiered,
+    Volume,
+};
 use strata_engine::stats::{BackgroundStats, LaneStats};
 use strata_engine::{Cell, Durability, Engine, EngineOptions, Error, FamilyOptions, Region};
 use strata_engine::{RegionSpec, Scan};
@@ -177,5 +181,74 @@ fn several_threads_per_lane_start_and_stop() {
         assert_eq!(region.scan(&Scan::new()).unwrap().count(), 20);
         assert_eq!(region.memstore_bytes(), 0, "region {} flushed", region.id());
     }
+    engine.close().unwrap();
+}
+
+/// One SSD and one HDD volume, WAL and flushes on the SSD unless a family says otherwise;
+/// every sync on the HDD takes `hdd_sync` (a slow device).
+fn ssd_and_slow_hdd(hdd_sync: Duration) -> EngineOptions {
+    let faulty = FaultFs::new(Arc::new(MemFs::new()));
+    let slow = FaultRule::new(FaultOp::Sync, FaultKind::Delay(hdd_sync)).path_contains("/hdd/");
+    faulty.inject(slow).unwrap();
+    let mut opts = options();
+    opts.fs = Arc::new(faulty);
+    opts.volumes = vec![
+        Volume::new("ssd", "/ssd", StorageType::Ssd),
+        Volume::new("hdd", "/hdd", StorageType::Hdd),
+    ];
+    let policy = Tiered::new(StoragePolicy::AllSsd, StoragePolicy::AllSsd);
+    opts.placement = Some(Arc::new(policy));
+    opts
+}
+
+fn open_region_with_policy(engine: &Engine, id: u64, policy: StoragePolicy) -> Arc<Region> {
+    let mut family = FamilyOptions::new("f");
+    family.storage_policy = Some(policy);
+    let families = vec![family];
+    engine.open_region(RegionSpec { id, families }).unwrap()
+}
+
+fn lane_of(stats: &BackgroundStats, name: &str, storage_type: &str) -> LaneStats {
+    *stats
+        .lanes
+        .iter()
+        .find(|l| l.lane == name && l.storage_type == storage_type)
+        .unwrap()
+}
+
+#[test]
+fn a_flush_to_the_ssd_completes_while_one_to_a_slow_hdd_runs() {
+    let engine = Engine::open(ssd_and_slow_hdd(Duration::from_secs(3))).unwrap();
+    let lanes: Vec<(&str, &str, u64)> = engine
+        .stats()
+        .background
+        .lanes
+        .iter()
+        .map(|l| (l.lane, l.storage_type, l.threads))
+        .collect();
+    assert_eq!(lanes.len(), 6, "three lanes per storage type: {lanes:?}");
+    assert!(lanes.contains(&("flush", "hdd", 1)), "{lanes:?}");
+
+    let cold = open_region_with_policy(&engine, 1, StoragePolicy::Cold);
+    let hot = open_region_with_policy(&engine, 2, StoragePolicy::AllSsd);
+    write_rows(&cold, 0, 10);
+    engine.request_flush(1);
+    wait_for(&engine, "the HDD flush to start", |s| {
+        lane_of(s, "flush", "hdd").running == 1
+    });
+    write_rows(&hot, 0, 10);
+    engine.request_flush(2);
+    wait_for(&engine, "the SSD flush", |s| s.totals.flushes == 1);
+
+    let stats = engine.stats().background;
+    assert_eq!(
+        lane_of(&stats, "flush", "hdd").running,
+        1,
+        "the SSD flush finished first: {stats:?}"
+    );
+    assert_eq!(hot.memstore_bytes(), 0, "region 2 flushed");
+    assert!(cold.memstore_bytes() > 0, "region 1 is still flushing");
+    wait_for(&engine, "the HDD flush", |s| s.totals.flushes == 2);
+    assert_eq!(cold.scan(&Scan::new()).unwrap().count(), 10);
     engine.close().unwrap();
 }

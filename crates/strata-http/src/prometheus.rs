@@ -42,7 +42,7 @@ fn background_lanes(e: &mut Exposition, lanes: &[strata_engine::stats::LaneStats
     let families: [(&str, &str, LaneValue); 3] = [
         (
             "strata_background_threads",
-            "Background threads by lane (flush, small_compaction, large_compaction).",
+            "Background threads by lane (flush, small_compaction, large_compaction) and the storage type the lane's work writes to.",
             |l| l.threads,
         ),
         (
@@ -57,7 +57,8 @@ fn background_lanes(e: &mut Exposition, lanes: &[strata_engine::stats::LaneStats
     for (name, help, value) in families {
         e.family(name, "gauge", help);
         for lane in lanes {
-            e.sample(name, &[("lane", lane.lane)], value(lane));
+            let labels = [("lane", lane.lane), ("storage_type", lane.storage_type)];
+            e.sample(name, &labels, value(lane));
         }
     }
 }

@@ -201,9 +201,11 @@ async fn metrics_parse_and_counters_grow_with_requests() {
                 + after["strata_block_cache_index_bloom_bytes"]
     );
     for lane in ["flush", "small_compaction", "large_compaction"] {
-        let threads = format!("strata_background_threads{{lane=\"{lane}\"}}");
+        // One volume, of the default type: one tier of lanes.
+        let labels = format!("lane=\"{lane}\",storage_type=\"ssd\"");
+        let threads = format!("strata_background_threads{{{labels}}}");
         assert!(after.contains_key(&threads), "{threads} missing");
-        let running = format!("strata_background_running{{lane=\"{lane}\"}}");
+        let running = format!("strata_background_running{{{labels}}}");
         assert!(after.contains_key(&running), "{running} missing");
     }
     assert_eq!(after["strata_open_scanners"], 0.0);

@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
-use super::lanes::{Lane, Scheduler};
+use super::lanes::{Lane, Queue, Scheduler};
 use super::region_set::RegionSet;
+use super::tiers::Tiers;
 use crate::error::Result;
-use crate::fs::Volumes;
+use crate::fs::{FileCategory, Volumes};
 use crate::region::{RegionContext, RegionHost};
 
 /// The engine's side of [`RegionHost`], shared with its background threads.
@@ -16,6 +17,8 @@ pub struct EngineHost {
     pub scheduler: Arc<Scheduler>,
     context: Arc<RegionContext>,
     volumes: Arc<Volumes>,
+    /// The storage types background work is divided by (one tier of lanes each).
+    pub tiers: Tiers,
     /// Input bytes above which a compaction goes to the large lane.
     compaction_throttle: u64,
 }
@@ -32,18 +35,40 @@ impl EngineHost {
             regions,
             scheduler,
             context,
+            tiers: Tiers::of(&volumes),
             volumes,
             compaction_throttle,
         }
     }
 
-    /// Asks the flush lane to flush a region (ignored without background work).
+    /// Asks the flush lane of the region's tier to flush it (ignored without background
+    /// work).
     pub fn request_flush(&self, id: u64) {
-        self.scheduler.push(Lane::Flush, id);
+        let tier = self.tier_of(id, FileCategory::Flush);
+        self.scheduler.push(
+            Queue {
+                lane: Lane::Flush,
+                tier,
+            },
+            id,
+        );
     }
 
-    /// Asks a compaction lane to consider compacting a region: the large lane if what it
-    /// would compact now is over the throttle, else the small one.
+    /// The tier whose threads run work on region `id` writing `category` files.
+    fn tier_of(&self, id: u64, category: FileCategory) -> usize {
+        if self.tiers.len() <= 1 {
+            return 0;
+        }
+        let policies = self
+            .regions
+            .get(id)
+            .map(|r| r.storage_policies())
+            .unwrap_or_default();
+        self.tiers.for_work(&self.volumes, category, &policies)
+    }
+
+    /// Asks a compaction lane of the region's tier to consider compacting it: the large
+    /// lane if what it would compact now is over the throttle, else the small one.
     pub fn request_compaction(&self, id: u64) {
         if !self.scheduler.wants_compaction(id) {
             return;
@@ -57,7 +82,8 @@ impl EngineHost {
         } else {
             Lane::SmallCompaction
         };
-        self.scheduler.push(lane, id);
+        let tier = self.tier_of(id, FileCategory::Compaction);
+        self.scheduler.push(Queue { lane, tier }, id);
     }
 
     /// Deletes the directories of retired regions that no region references.

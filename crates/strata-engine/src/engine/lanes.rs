@@ -4,6 +4,11 @@
 //! compaction pools (`hbase.regionserver.thread.compaction.small` / `.large`), leveldb's
 //! "flush the immutable memtable first".
 //!
+//! Every lane exists once per *tier*: a storage type the volumes have (`host.rs` picks a
+//! task's tier from where its files will be written). Work writing to a slow device then
+//! occupies only that device's threads, and a flush to the SSD never waits for a thread
+//! stuck behind an HDD (seed 000: one slow HDD operation held up work on fast storage).
+//!
 //! A region is queued at most once per kind of work (flush, compaction), and never runs two
 //! flushes or two compactions at once: a task whose region is already busy with the same
 //! kind of work stays queued, letting other regions' tasks pass, until that work ends.
@@ -52,13 +57,30 @@ pub struct LaneLoad {
     pub running: u64,
 }
 
+/// Which queue a task waits in: its lane, in one tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Queue {
+    pub lane: Lane,
+    /// Index of the tier (storage type) among the scheduler's tiers.
+    pub tier: usize,
+}
+
+#[cfg(test)]
+impl Queue {
+    /// `lane` of tier 0, the only tier with one storage type.
+    pub fn first(lane: Lane) -> Self {
+        Queue { lane, tier: 0 }
+    }
+}
+
 #[derive(Debug, Default)]
 struct State {
-    queues: [VecDeque<u64>; 3],
-    running: [u64; 3],
-    /// Regions with a flush running.
+    /// Per tier, one queue per lane, in [`Lane::ALL`] order.
+    queues: Vec<[VecDeque<u64>; 3]>,
+    running: Vec<[u64; 3]>,
+    /// Regions with a flush running, in any tier.
     flushing: HashSet<u64>,
-    /// Regions with a compaction running, in either compaction lane.
+    /// Regions with a compaction running, in either compaction lane of any tier.
     compacting: HashSet<u64>,
     stopped: bool,
 }
@@ -71,26 +93,29 @@ impl State {
         }
     }
 
+    /// Whether the same kind of work on `region` waits already, in any tier.
     fn is_queued(&self, lane: Lane, region: u64) -> bool {
-        match lane {
-            Lane::Flush => self.queues[0].contains(&region),
-            Lane::SmallCompaction | Lane::LargeCompaction => {
-                self.queues[1].contains(&region) || self.queues[2].contains(&region)
-            }
-        }
+        let lanes: &[usize] = match lane {
+            Lane::Flush => &[0],
+            Lane::SmallCompaction | Lane::LargeCompaction => &[1, 2],
+        };
+        self.queues
+            .iter()
+            .any(|tier| lanes.iter().any(|&l| tier[l].contains(&region)))
     }
 
-    /// Takes the lane's first task whose region is not busy with the same kind of work.
-    fn take(&mut self, lane: Lane) -> Option<u64> {
-        let queue = &self.queues[lane.index()];
-        let busy = match lane {
+    /// Takes the queue's first task whose region is not busy with the same kind of work.
+    fn take(&mut self, queue: Queue) -> Option<u64> {
+        let lane = queue.lane.index();
+        let waiting = &self.queues.get(queue.tier)?[lane];
+        let busy = match queue.lane {
             Lane::Flush => &self.flushing,
             Lane::SmallCompaction | Lane::LargeCompaction => &self.compacting,
         };
-        let at = queue.iter().position(|r| !busy.contains(r))?;
-        let region = self.queues[lane.index()].remove(at)?;
-        self.busy(lane).insert(region);
-        self.running[lane.index()] += 1;
+        let at = waiting.iter().position(|r| !busy.contains(r))?;
+        let region = self.queues[queue.tier][lane].remove(at)?;
+        self.busy(queue.lane).insert(region);
+        self.running[queue.tier][lane] += 1;
         Some(region)
     }
 }
@@ -100,52 +125,67 @@ impl State {
 pub struct Scheduler {
     state: Mutex<State>,
     /// Signalled on every new task, finished task and stop; every waiting thread re-checks
-    /// its own lane (tasks are rare, threads few).
+    /// its own queue (tasks are rare, threads few).
     changed: Condvar,
     enabled: bool,
 }
 
 impl Scheduler {
-    /// Empty lanes; disabled ones drop every task (no background work).
-    pub fn new(enabled: bool) -> Self {
+    /// Empty lanes for `tiers` tiers (at least one); disabled ones drop every task (no
+    /// background work).
+    pub fn new(enabled: bool, tiers: usize) -> Self {
+        let tiers = tiers.max(1);
+        let state = State {
+            queues: (0..tiers).map(|_| Default::default()).collect(),
+            running: vec![[0; 3]; tiers],
+            ..State::default()
+        };
         Scheduler {
+            state: Mutex::new(state),
+            changed: Condvar::new(),
             enabled,
-            ..Scheduler::default()
         }
     }
 
+    /// How many tiers the lanes exist in.
+    pub fn tiers(&self) -> usize {
+        self.state.lock().queues.len()
+    }
+
     /// True if a compaction of `region` would be queued now (not one waiting already):
-    /// lets the caller skip working out which compaction lane it belongs to.
+    /// lets the caller skip working out which compaction queue it belongs to.
     pub fn wants_compaction(&self, region: u64) -> bool {
         let state = self.state.lock();
         self.enabled && !state.stopped && !state.is_queued(Lane::SmallCompaction, region)
     }
 
-    /// Queues work on `region` in `lane`, unless the same kind of work on it is waiting
-    /// already (in either compaction lane, for a compaction).
-    pub fn push(&self, lane: Lane, region: u64) {
+    /// Queues work on `region` in `queue`, unless the same kind of work on it is waiting
+    /// already (in any tier, and in either compaction lane for a compaction). A tier out
+    /// of range is the last one.
+    pub fn push(&self, queue: Queue, region: u64) {
         if !self.enabled {
             return;
         }
         let mut state = self.state.lock();
-        if !state.stopped && !state.is_queued(lane, region) {
-            state.queues[lane.index()].push_back(region);
+        let tier = queue.tier.min(state.queues.len().saturating_sub(1));
+        if !state.stopped && !state.is_queued(queue.lane, region) {
+            state.queues[tier][queue.lane.index()].push_back(region);
             self.changed.notify_all();
         }
     }
 
-    /// Waits for the next task of `lane`; `None` once stopped. The region stays busy in
+    /// Waits for the next task of `queue`; `None` once stopped. The region stays busy in
     /// that kind of work until the returned task is dropped.
-    pub fn next(&self, lane: Lane) -> Option<RunningTask<'_>> {
+    pub fn next(&self, queue: Queue) -> Option<RunningTask<'_>> {
         let mut state = self.state.lock();
         loop {
             if state.stopped {
                 return None;
             }
-            if let Some(region) = state.take(lane) {
+            if let Some(region) = state.take(queue) {
                 return Some(RunningTask {
                     scheduler: self,
-                    lane,
+                    queue,
                     region,
                 });
             }
@@ -153,115 +193,58 @@ impl Scheduler {
         }
     }
 
-    fn finish(&self, lane: Lane, region: u64) {
+    fn finish(&self, queue: Queue, region: u64) {
         let mut state = self.state.lock();
-        state.busy(lane).remove(&region);
-        state.running[lane.index()] -= 1;
+        state.busy(queue.lane).remove(&region);
+        if let Some(running) = state.running.get_mut(queue.tier) {
+            running[queue.lane.index()] -= 1;
+        }
         // A task of the same region may have been held back while this one ran.
         self.changed.notify_all();
     }
 
-    /// Waiting and running tasks of every lane, in [`Lane::ALL`] order.
-    pub fn load(&self) -> [LaneLoad; 3] {
+    /// Waiting and running tasks of every queue: tier by tier, lanes in [`Lane::ALL`] order.
+    pub fn load(&self) -> Vec<(Queue, LaneLoad)> {
         let state = self.state.lock();
-        Lane::ALL.map(|lane| LaneLoad {
-            queued: state.queues[lane.index()].len() as u64,
-            running: state.running[lane.index()],
-        })
+        let mut loads = Vec::new();
+        for (tier, queues) in state.queues.iter().enumerate() {
+            for lane in Lane::ALL {
+                let load = LaneLoad {
+                    queued: queues[lane.index()].len() as u64,
+                    running: state.running[tier][lane.index()],
+                };
+                loads.push((Queue { lane, tier }, load));
+            }
+        }
+        loads
     }
 
     /// Stops every lane: waiting tasks are dropped, threads exit after their current task.
     pub fn stop(&self) {
         let mut state = self.state.lock();
         state.stopped = true;
-        state.queues.iter_mut().for_each(VecDeque::clear);
+        for tier in state.queues.iter_mut() {
+            tier.iter_mut().for_each(VecDeque::clear);
+        }
         self.changed.notify_all();
     }
 }
 
-/// A task taken from a lane; its region counts as busy until this is dropped (even if the
+/// A task taken from a queue; its region counts as busy until this is dropped (even if the
 /// task panicked).
 #[derive(Debug)]
 pub struct RunningTask<'a> {
     scheduler: &'a Scheduler,
-    pub lane: Lane,
+    pub queue: Queue,
     pub region: u64,
 }
 
 impl Drop for RunningTask<'_> {
     fn drop(&mut self) {
-        self.scheduler.finish(self.lane, self.region);
+        self.scheduler.finish(self.queue, self.region);
     }
 }
 
 #[cfg(test)]
-#[allow(clippy::disallowed_methods)] // these tests race real threads in real time
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tasks_are_deduplicated_per_kind_across_compaction_lanes() {
-        let s = Scheduler::new(true);
-        s.push(Lane::Flush, 1);
-        s.push(Lane::Flush, 1);
-        s.push(Lane::SmallCompaction, 1);
-        s.push(Lane::LargeCompaction, 1);
-        assert!(!s.wants_compaction(1));
-        assert!(s.wants_compaction(2));
-        let load = s.load();
-        assert_eq!((load[0].queued, load[1].queued, load[2].queued), (1, 1, 0));
-    }
-
-    #[test]
-    fn a_busy_region_waits_while_other_regions_pass() {
-        let s = Scheduler::new(true);
-        s.push(Lane::SmallCompaction, 1);
-        let first = s.next(Lane::SmallCompaction).unwrap();
-        assert_eq!(first.region, 1);
-        // Region 1 is compacting: its next compaction waits, in the other lane too.
-        s.push(Lane::LargeCompaction, 1);
-        s.push(Lane::LargeCompaction, 2);
-        let other = s.next(Lane::LargeCompaction).unwrap();
-        assert_eq!(other.region, 2, "region 2 passed the busy region 1");
-        // A flush of the compacting region is not held back.
-        s.push(Lane::Flush, 1);
-        assert_eq!(s.next(Lane::Flush).unwrap().region, 1);
-        assert_eq!(
-            s.load()[2],
-            LaneLoad {
-                queued: 1,
-                running: 1
-            }
-        );
-        drop(first);
-        drop(other);
-        assert_eq!(s.next(Lane::LargeCompaction).unwrap().region, 1);
-    }
-
-    #[test]
-    fn a_waiting_thread_wakes_for_its_lane_and_for_stop() {
-        let s = std::sync::Arc::new(Scheduler::new(true));
-        let waiter = {
-            let s = std::sync::Arc::clone(&s);
-            std::thread::spawn(move || {
-                let first = s.next(Lane::Flush).map(|t| t.region);
-                (first, s.next(Lane::Flush).is_none())
-            })
-        };
-        s.push(Lane::SmallCompaction, 7); // another lane's task does not take the waiter
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        s.push(Lane::Flush, 9);
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        s.stop();
-        assert_eq!(waiter.join().unwrap(), (Some(9), true));
-        assert_eq!(s.load()[1].queued, 0, "stop drops waiting tasks");
-    }
-
-    #[test]
-    fn a_disabled_scheduler_queues_nothing() {
-        let s = Scheduler::new(false);
-        s.push(Lane::Flush, 1);
-        assert!(!s.wants_compaction(1));
-        assert_eq!(s.load()[0].queued, 0);
-    }
-}
+#[path = "lanes_tests.rs"]
+mod tests;

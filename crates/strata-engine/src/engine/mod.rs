@@ -12,6 +12,7 @@ mod snapshot_clone;
 mod snapshots;
 mod split_merge;
 mod stats;
+mod tiers;
 mod wal_flush_policy;
 mod worker;
 
@@ -87,7 +88,8 @@ impl Engine {
             replayed.last_seq,
             stores,
         ));
-        let scheduler = Arc::new(Scheduler::new(options.background_work));
+        let tiers = tiers::Tiers::of(&volumes).len();
+        let scheduler = Arc::new(Scheduler::new(options.background_work, tiers));
         let host = Arc::new(EngineHost::new(
             RegionSet::new(replayed.edits),
             Arc::clone(&scheduler),

@@ -16,8 +16,14 @@ impl Engine {
             self.host.regions.all().iter().map(|r| r.stats()).collect();
         regions.sort_by_key(|r| r.id);
         let lanes = self.lane_stats();
-        let queued_flushes = lanes[0].queued;
-        let queued_compactions = lanes[1].queued + lanes[2].queued;
+        let queued = |flush: bool| -> u64 {
+            lanes
+                .iter()
+                .filter(|l| (l.lane == Lane::Flush.label()) == flush)
+                .map(|l| l.queued)
+                .sum()
+        };
+        let (queued_flushes, queued_compactions) = (queued(true), queued(false));
         EngineStats {
             memory: MemoryStats {
                 memstore_bytes: self.context.memory.used(),
@@ -86,13 +92,16 @@ impl Engine {
     fn lane_stats(&self) -> Vec<LaneStats> {
         let threads = self.options.lane_threads();
         let background = self.options.background_work;
-        Lane::ALL
-            .iter()
-            .zip(self.host.scheduler.load())
-            .map(|(&lane, load)| LaneStats {
-                lane: lane.label(),
+        let tiers = &self.host.tiers;
+        self.host
+            .scheduler
+            .load()
+            .into_iter()
+            .map(|(queue, load)| LaneStats {
+                lane: queue.lane.label(),
+                storage_type: tiers.storage_type(queue.tier).map_or("", |t| t.name()),
                 threads: if background {
-                    threads.of(lane) as u64
+                    threads.of(queue.lane) as u64
                 } else {
                     0
                 },

@@ -1,16 +1,16 @@
-//! The background threads: each serves one lane of the scheduler (`lanes.rs`), running the
-//! region flushes or compactions queued there.
+//! The background threads: each serves one lane of one tier of the scheduler (`lanes.rs`),
+//! running the region flushes or compactions queued there.
 
 use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 
 use super::host::EngineHost;
-use super::lanes::{Lane, Scheduler};
+use super::lanes::{Lane, Queue, Scheduler};
 use super::options::LaneThreads;
 use crate::error::{Error, Result};
 use crate::util::thread;
 
-/// Starts every lane's threads. They hold only a weak reference to the host, so they never
+/// Starts every lane's threads, `threads` of each lane in every tier. They hold only a weak reference to the host, so they never
 /// keep a closed engine alive. If a thread cannot be started, the ones started are stopped.
 pub fn spawn(
     host: &Weak<EngineHost>,
@@ -18,11 +18,12 @@ pub fn spawn(
     threads: LaneThreads,
 ) -> Result<Vec<JoinHandle<()>>> {
     let mut handles = Vec::new();
-    for lane in Lane::ALL {
-        for n in 0..threads.of(lane) {
+    let queues = (0..scheduler.tiers()).flat_map(|tier| Lane::ALL.map(|lane| Queue { lane, tier }));
+    for queue in queues {
+        for n in 0..threads.of(queue.lane) {
             let (weak, lanes) = (Weak::clone(host), Arc::clone(scheduler));
-            let name = format!("strata-{}-{n}", thread_name(lane));
-            let started = thread::spawn(name, move || serve(&weak, &lanes, lane));
+            let name = thread_name(queue, n);
+            let started = thread::spawn(name, move || serve(&weak, &lanes, queue));
             match started {
                 Ok(handle) => handles.push(handle),
                 Err(e) => {
@@ -35,12 +36,17 @@ pub fn spawn(
     Ok(handles)
 }
 
-/// Short enough for the 15 bytes Linux keeps of a thread name: `strata-compL-0`.
-fn thread_name(lane: Lane) -> &'static str {
-    match lane {
+/// Short enough for the 15 bytes Linux keeps of a thread name: `strata-compL-0` in the
+/// first tier, `strata-compL1-0` in the second.
+fn thread_name(queue: Queue, n: usize) -> String {
+    let lane = match queue.lane {
         Lane::Flush => "flush",
         Lane::SmallCompaction => "compS",
         Lane::LargeCompaction => "compL",
+    };
+    match queue.tier {
+        0 => format!("strata-{lane}-{n}"),
+        tier => format!("strata-{lane}{tier}-{n}"),
     }
 }
 
@@ -54,8 +60,9 @@ pub fn stop(scheduler: &Scheduler, handles: Vec<JoinHandle<()>>) {
     }
 }
 
-fn serve(host: &Weak<EngineHost>, scheduler: &Scheduler, lane: Lane) {
-    while let Some(task) = scheduler.next(lane) {
+fn serve(host: &Weak<EngineHost>, scheduler: &Scheduler, queue: Queue) {
+    let lane = queue.lane;
+    while let Some(task) = scheduler.next(queue) {
         let Some(host) = host.upgrade() else {
             return;
         };

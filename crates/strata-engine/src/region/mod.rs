@@ -28,6 +28,7 @@ use bytes::Bytes;
 use parking_lot::RwLock;
 
 use crate::error::{Error, Result};
+use crate::fs::StoragePolicy;
 use crate::options::FamilyOptions;
 use crate::stats::RegionRequests;
 use crate::store::Store;
@@ -208,6 +209,12 @@ impl Region {
             .filter_map(|s| s.view().min_unflushed_seq())
             .chain(in_flight)
             .min()
+    }
+
+    /// Each family's own `STORAGE_POLICY` (`None`: the server's): where its flushes and
+    /// compactions write, which decides the background tier they run in.
+    pub fn storage_policies(&self) -> Vec<Option<StoragePolicy>> {
+        self.stores.values().map(|s| s.storage_policy()).collect()
     }
 
     /// Tells the host something, if it is still there.

@@ -46,7 +46,7 @@ pub struct BackgroundStats {
     pub queued_flushes: u64,
     /// In both compaction lanes.
     pub queued_compactions: u64,
-    /// Each lane: flush, small_compaction, large_compaction.
+    /// Each lane (flush, small_compaction, large_compaction) of each tier.
     pub lanes: Vec<LaneStats>,
     pub totals: BackgroundTotals,
     /// Oldest first.
@@ -58,6 +58,9 @@ pub struct BackgroundStats {
 pub struct LaneStats {
     /// "flush", "small_compaction" or "large_compaction".
     pub lane: &'static str,
+    /// The tier's storage type: the lanes exist once per storage type of the volumes, and
+    /// work runs in the tier of the type its files are written on.
+    pub storage_type: &'static str,
     /// 0 without background work.
     pub threads: u64,
     pub queued: u64,

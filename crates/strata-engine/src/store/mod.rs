@@ -27,7 +27,7 @@ pub use view::StoreView;
 use crate::cache::BlockCache;
 use crate::cell::Cell;
 use crate::error::Result;
-use crate::fs::Volumes;
+use crate::fs::{StoragePolicy, Volumes};
 use crate::key;
 use crate::manifest::{Manifest, StorePointer};
 use crate::options::FamilyOptions;
@@ -181,6 +181,12 @@ impl Store {
     /// The family's current settings.
     pub fn family(&self) -> FamilyOptions {
         self.family.read().clone()
+    }
+
+    /// The family's own `STORAGE_POLICY` (`None`: the server's), without cloning the
+    /// settings.
+    pub fn storage_policy(&self) -> Option<StoragePolicy> {
+        self.family.read().storage_policy
     }
 
     /// Whether the family's point reads may be cached, and its TTL in milliseconds: what the

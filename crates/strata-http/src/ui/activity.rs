@@ -47,14 +47,18 @@ pub async fn background(State(state): State<AppState>) -> Html<String> {
         .map(|l| {
             vec![
                 l.lane.replace('_', " "),
+                l.storage_type.to_string(),
                 num(l.threads),
                 num(l.queued),
                 num(l.running),
             ]
         })
         .collect();
-    body += &table(&["Lane", "Threads", "Queued", "Running"], &lanes);
-    body += "<p class=\"muted\">Flushes have their own threads, so they never wait behind a compaction; compactions reading more than the throttle (<code>compaction_throttle_mb</code>) run in the large lane, so they do not hold up small ones.</p>";
+    body += &table(
+        &["Lane", "Storage type", "Threads", "Queued", "Running"],
+        &lanes,
+    );
+    body += "<p class=\"muted\">Flushes have their own threads, so they never wait behind a compaction; compactions reading more than the throttle (<code>compaction_throttle_mb</code>) run in the large lane, so they do not hold up small ones. Every lane exists once per storage type of the volumes: work runs with the threads of the type it writes to, so a slow device holds up only its own.</p>";
     body += "<h2>Recent flushes and compactions (newest first)</h2>";
     let rows: Vec<Vec<String>> = b
         .recent

@@ -74,6 +74,16 @@ impl Volumes {
             .is_some_and(|free| free < MIN_FREE_BYTES)
     }
 
+    /// The average sync time of the fastest measured volume of `storage_type` (the one the
+    /// chooser would favour); `None` before any is measured.
+    pub fn type_sync_latency_us(&self, storage_type: super::StorageType) -> Option<u64> {
+        let health = self.health.as_ref()?;
+        (0..self.volumes.len())
+            .filter(|&i| self.volumes[i].storage_type == storage_type)
+            .filter_map(|i| health.sync_latency_us(i))
+            .min()
+    }
+
     /// Each volume's name and health, for operators; empty when not measured.
     pub fn health_report(&self) -> Vec<(String, VolumeHealthReport)> {
         let Some(health) = &self.health else {
