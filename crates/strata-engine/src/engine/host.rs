@@ -30,12 +30,13 @@ impl EngineHost {
         context: Arc<RegionContext>,
         volumes: Arc<Volumes>,
         compaction_throttle: u64,
+        tiers: Tiers,
     ) -> Self {
         EngineHost {
             regions,
             scheduler,
             context,
-            tiers: Tiers::of(&volumes),
+            tiers,
             volumes,
             compaction_throttle,
         }

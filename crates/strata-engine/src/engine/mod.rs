@@ -88,14 +88,15 @@ impl Engine {
             replayed.last_seq,
             stores,
         ));
-        let tiers = tiers::Tiers::of(&volumes).len();
-        let scheduler = Arc::new(Scheduler::new(options.background_work, tiers));
+        let tiers = tiers::Tiers::of(&volumes, options.lanes_per_storage_type);
+        let scheduler = Arc::new(Scheduler::new(options.background_work, tiers.len()));
         let host = Arc::new(EngineHost::new(
             RegionSet::new(replayed.edits),
             Arc::clone(&scheduler),
             Arc::clone(&context),
             Arc::clone(&volumes),
             options.compaction_throttle(),
+            tiers,
         ));
         let workers = if options.background_work {
             worker::spawn(&Arc::downgrade(&host), &scheduler, threads)?

@@ -87,6 +87,10 @@ pub struct EngineOptions {
     /// than its storage type's fastest (the latency-aware chooser; default true). False
     /// keeps plain turns, for comparison (`[engine] avoid_slow_volumes`).
     pub avoid_slow_volumes: bool,
+    /// With volumes of several storage types, the background lanes exist once per type, so
+    /// a slow device's flushes and compactions hold up only its own (default true). False
+    /// shares one set of lanes, for comparison (`[engine] lanes_per_storage_type`).
+    pub lanes_per_storage_type: bool,
 }
 
 impl EngineOptions {
@@ -119,6 +123,7 @@ impl EngineOptions {
             compaction_large_threads: 1,
             compaction_throttle_bytes: None,
             avoid_slow_volumes: true,
+            lanes_per_storage_type: true,
         }
     }
 

@@ -17,13 +17,17 @@ pub struct Tiers {
 }
 
 impl Tiers {
-    /// One tier per storage type of `volumes`, in configuration order.
-    pub fn of(volumes: &Volumes) -> Self {
+    /// One tier for every storage type of `volumes` when `per_storage_type`, in
+    /// configuration order; else one shared by all.
+    pub fn of(volumes: &Volumes, per_storage_type: bool) -> Self {
         let mut types: Vec<StorageType> = Vec::new();
         for volume in volumes.list() {
             if !types.contains(&volume.storage_type) {
                 types.push(volume.storage_type);
             }
+        }
+        if !per_storage_type {
+            types.truncate(1);
         }
         Tiers { types }
     }
@@ -33,7 +37,7 @@ impl Tiers {
         self.types.len().max(1)
     }
 
-    /// The storage type of `tier`, for operators.
+    /// The storage type of `tier`, for operators (the first volume's, for a shared tier).
     pub fn storage_type(&self, tier: usize) -> Option<StorageType> {
         self.types.get(tier).copied()
     }
@@ -89,7 +93,7 @@ mod tests {
             ("hdd0", StorageType::Hdd),
             ("ssd1", StorageType::Ssd),
         ]);
-        let tiers = Tiers::of(&v);
+        let tiers = Tiers::of(&v, true);
         assert_eq!(tiers.len(), 2);
         assert_eq!(tiers.storage_type(1), Some(StorageType::Hdd));
         assert_eq!(tiers.storage_type(2), None);
@@ -98,7 +102,7 @@ mod tests {
     #[test]
     fn work_goes_to_the_tier_its_files_are_written_on() {
         let v = volumes(&[("ssd0", StorageType::Ssd), ("hdd0", StorageType::Hdd)]);
-        let tiers = Tiers::of(&v);
+        let tiers = Tiers::of(&v, true);
         let flush = FileCategory::Flush;
         assert_eq!(tiers.for_work(&v, flush, &[Some(StoragePolicy::AllSsd)]), 0);
         assert_eq!(tiers.for_work(&v, flush, &[Some(StoragePolicy::Cold)]), 1);
@@ -113,9 +117,18 @@ mod tests {
     #[test]
     fn a_single_storage_type_is_one_tier() {
         let v = volumes(&[("a", StorageType::Ssd), ("b", StorageType::Ssd)]);
-        let tiers = Tiers::of(&v);
+        let tiers = Tiers::of(&v, true);
         assert_eq!(tiers.len(), 1);
         let cold = [Some(StoragePolicy::Cold)];
         assert_eq!(tiers.for_work(&v, FileCategory::Compaction, &cold), 0);
+    }
+
+    #[test]
+    fn without_tiers_per_storage_type_all_work_shares_one() {
+        let v = volumes(&[("ssd0", StorageType::Ssd), ("hdd0", StorageType::Hdd)]);
+        let tiers = Tiers::of(&v, false);
+        assert_eq!(tiers.len(), 1);
+        let cold = [Some(StoragePolicy::Cold)];
+        assert_eq!(tiers.for_work(&v, FileCategory::Flush, &cold), 0);
     }
 }

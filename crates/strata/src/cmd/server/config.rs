@@ -76,6 +76,8 @@ pub struct EngineConfig {
     pub blocking_store_files: Option<usize>,
     /// Placement passes over volumes much slower than their type's fastest (default true).
     pub avoid_slow_volumes: Option<bool>,
+    /// Background lanes once per storage type of the volumes (default true).
+    pub lanes_per_storage_type: Option<bool>,
     /// Background threads that only flush (HBase's `hbase.hstore.flusher.count`).
     pub flush_threads: Option<usize>,
     /// Threads for compactions up to `compaction_throttle_mb` of input
@@ -167,6 +169,9 @@ impl ServerConfig {
         }
         if let Some(v) = e.avoid_slow_volumes {
             engine.avoid_slow_volumes = v;
+        }
+        if let Some(v) = e.lanes_per_storage_type {
+            engine.lanes_per_storage_type = v;
         }
         apply_background_threads(e, &mut engine)?;
         super::l2_cache::apply(e.l2_cache_path.as_ref(), e.l2_cache_mb, &mut engine)?;

@@ -101,6 +101,7 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
         ),
         ConfigEntry::new("engine.blocking_store_files", e.blocking_store_files),
         ConfigEntry::new("engine.avoid_slow_volumes", e.avoid_slow_volumes),
+        ConfigEntry::new("engine.lanes_per_storage_type", e.lanes_per_storage_type),
         ConfigEntry::new("engine.flush_threads", e.flush_threads),
         ConfigEntry::new(
             "engine.compaction_small_threads",

@@ -122,11 +122,14 @@ mod tests {
     }
 
     #[test]
-    fn no_latency_keeps_the_plain_filesystem_and_the_chooser_switch_is_read() {
-        let plain = config("[engine]\navoid_slow_volumes = false\n").unwrap();
+    fn no_latency_keeps_the_plain_filesystem_and_the_comparison_switches_are_read() {
+        let text = "[engine]\navoid_slow_volumes = false\nlanes_per_storage_type = false\n";
+        let plain = config(text).unwrap();
         let engine = &plain.service.engine;
         assert!(format!("{:?}", engine.fs).contains("LocalFs"));
         assert!(!engine.avoid_slow_volumes);
-        assert!(config("").unwrap().service.engine.avoid_slow_volumes);
+        assert!(!engine.lanes_per_storage_type);
+        let defaults = config("").unwrap().service.engine;
+        assert!(defaults.avoid_slow_volumes && defaults.lanes_per_storage_type);
     }
 }
