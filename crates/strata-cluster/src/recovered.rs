@@ -5,7 +5,7 @@
 //! so its replayable objects are final when they are read here.
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use parking_lot::Mutex;
 use strata_engine::codec::WalEdit;
@@ -71,15 +71,40 @@ fn fenced_streams(node: &ClusterNode) -> strata_engine::Result<Vec<(StreamId, u6
         .map_err(|e| unavailable(e.to_string()))?
         .into_iter()
         .collect();
+    let live: HashSet<u64> = node
+        .coord
+        .live_servers()
+        .map_err(|e| unavailable(e.to_string()))?
+        .iter()
+        .filter_map(|s| s.sid.parse().ok())
+        .collect();
+    fenced_among(&node.store, node.stream(), &records, &live)
+        .map_err(|e| unavailable(e.to_string()))
+}
+
+/// [`fenced_streams`] over the store's streams, given the stream records and the live
+/// servers' ids. The streams of live servers are passed over without being read: the
+/// master fences only the streams of servers gone from the membership, and a server id
+/// never comes back once its lease is gone (ids are random per process). Listing them
+/// would cost a request per thousand objects of a stream that only grows until the
+/// garbage collector's minimum age, on every region open.
+fn fenced_among(
+    store: &BlockingStore,
+    own: StreamId,
+    records: &HashMap<String, strata_coord::StreamRecord>,
+    live: &HashSet<u64>,
+) -> strata_objstore::Result<Vec<(StreamId, u64)>> {
     let retry = RetryPolicy::default();
-    let streams = list_streams(&node.store, &retry).map_err(|e| unavailable(e.to_string()))?;
     let mut fenced = Vec::new();
-    for stream in streams.into_iter().filter(|s| *s != node.stream()) {
+    for stream in list_streams(store, &retry)? {
+        if stream == own || live.contains(&stream.server_id) {
+            continue;
+        }
         let record = records.get(&stream_name(stream));
         if record.is_some_and(|r| r.state == "replayed") {
             continue;
         }
-        if is_fenced(&node.store, stream, &retry).map_err(|e| unavailable(e.to_string()))? {
+        if is_fenced(store, stream, &retry)? {
             fenced.push((stream, record.and_then(|r| r.first_live_id).unwrap_or(0)));
         }
     }
@@ -95,3 +120,7 @@ fn is_fenced(
         .iter()
         .any(|o| o.is_fence()))
 }
+
+#[cfg(test)]
+#[path = "recovered_tests.rs"]
+mod tests;
