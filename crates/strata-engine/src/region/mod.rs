@@ -199,6 +199,12 @@ impl Region {
             .sum()
     }
 
+    /// Bytes in this region's memstores that no flush has set aside yet: what a flush
+    /// requested now would free.
+    pub fn active_memstore_bytes(&self) -> u64 {
+        self.stores.values().map(|s| s.view().memstore.size()).sum()
+    }
+
     /// Smallest sequence id not yet in an SSTable, if any. Writes in flight count: one may
     /// be in the WAL already and not yet in a memstore. (In-flight writes are looked at
     /// first: a write that completes meanwhile is then in a memstore.)

@@ -171,6 +171,28 @@ fn a_writer_blocked_on_files_goes_on_once_a_compaction_finishes() {
 }
 
 #[test]
+fn under_memory_pressure_a_region_flushes_only_once_it_holds_a_share_worth_a_file() {
+    let host = Arc::new(FakeHost::default());
+    let flush_size = 64 * 1024;
+    let ctx = context(limits(flush_size, 100), system());
+    // Another region's memstores (say, one whose flush is slow) hold half of the limit.
+    ctx.memory.charge(ctx.memory.used().max(1 << 29));
+    assert!(ctx.memory.should_flush());
+    let region = open(&ctx, &host);
+    put(&region, 0);
+    assert!(
+        !host.take().contains(&Notice::FlushWanted(9)),
+        "a flush of one small write was asked for"
+    );
+    let mut row = 1;
+    while region.active_memstore_bytes() < flush_size / flush::PRESSURE_FLUSH_SHARE {
+        put(&region, row);
+        row += 1;
+    }
+    assert!(host.take().contains(&Notice::FlushWanted(9)));
+}
+
+#[test]
 fn a_blocked_writer_times_out_by_the_region_clock() {
     let clock = Arc::new(ManualClock::new(0));
     let mut limits = limits(1 << 30, 1);
