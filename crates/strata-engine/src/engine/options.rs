@@ -63,6 +63,10 @@ pub struct EngineOptions {
     /// Writers to a store with this many SSTables wait for compaction (HBase's
     /// hbase.hstore.blockingStoreFiles), so reads cannot degrade without bound.
     pub blocking_store_files: usize,
+    /// Writers to a region whose memstores hold this many times `memstore_flush_size` wait
+    /// for its flush (HBase's hbase.hregion.memstore.block.multiplier, default 4), so one
+    /// region whose flushes are slow cannot take the whole memstore limit from the others.
+    pub memstore_block_multiplier: u64,
     /// Compaction bandwidth (default 512 MiB/s; lower it on shared or slow disks so
     /// compactions leave I/O to foreground work, at the price of compactions that take
     /// longer and keep more files around for reads); `None` = unlimited.
@@ -116,6 +120,7 @@ impl EngineOptions {
             row_cache_bytes: 0,
             compaction: CompactionConfig::default(),
             blocking_store_files: 16,
+            memstore_block_multiplier: 4,
             compaction_bytes_per_sec: Some(512 << 20),
             background_work: true,
             flush_threads: 1,
@@ -141,6 +146,7 @@ impl EngineOptions {
         RegionLimits {
             memstore_flush_size: self.memstore_flush_size,
             blocking_store_files: self.blocking_store_files,
+            memstore_block_multiplier: self.memstore_block_multiplier,
             write_wait_timeout: self.write_wait_timeout,
             compaction: self.compaction,
         }

@@ -1,7 +1,8 @@
 //! Backpressure on a region's writers: they wait while the process's memstores are over
-//! the memory limit or one of the region's stores has too many files, and fail with
-//! TooBusy if that lasts past the configured timeout. A finished flush or compaction wakes
-//! them (no polling), so a writer goes on as soon as the files are merged.
+//! the memory limit, the region's own memstores hold the blocking multiple of the flush
+//! size, or one of the region's stores has too many files, and fail with TooBusy if that
+//! lasts past the configured timeout. A finished flush or compaction wakes them (no
+//! polling), so a writer goes on as soon as the memory is freed or the files are merged.
 
 use std::time::Instant;
 
@@ -42,10 +43,47 @@ impl FileCountSignal {
 impl Region {
     /// Waits for room in the memstores and for stores under the blocking file count.
     pub(super) fn wait_for_capacity(&self) -> Result<()> {
+        self.wait_for_own_flush()?;
         self.ctx
             .memory
             .wait_for_room(&|| self.tell_host(|host| host.memory_pressure(self.id)))?;
         self.wait_for_compaction()
+    }
+
+    /// Waits while the region's memstores hold the blocking multiple of the flush size:
+    /// a region whose flushes are slow (its files on a slow device) then holds up only its
+    /// own writers, not every region's by filling the process's memory limit.
+    fn wait_for_own_flush(&self) -> Result<()> {
+        if !self.over_memstore_block() {
+            return Ok(()); // the common case: no clock read on the write path
+        }
+        let clock = self.ctx.clock.as_ref();
+        let deadline = clock.now() + self.ctx.limits.write_wait_timeout;
+        while self.over_memstore_block() {
+            self.maybe_request_flush();
+            let blocked = || self.over_memstore_block();
+            if self.files_changed.wait(blocked, clock, deadline) && self.over_memstore_block() {
+                let limits = &self.ctx.limits;
+                return Err(Error::TooBusy(format!(
+                    "region {} is over its memstore limit ({} bytes held, the limit {} x \
+                     {} bytes) and its flush did not free room within {:?}",
+                    self.id,
+                    self.memstore_bytes(),
+                    limits.memstore_block_multiplier,
+                    limits.memstore_flush_size,
+                    limits.write_wait_timeout
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn over_memstore_block(&self) -> bool {
+        let limits = &self.ctx.limits;
+        let block = limits
+            .memstore_flush_size
+            .saturating_mul(limits.memstore_block_multiplier.max(1));
+        self.memstore_bytes() >= block
     }
 
     /// Waits while a store has the blocking number of files, asking for a compaction.

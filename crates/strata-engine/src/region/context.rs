@@ -46,6 +46,9 @@ pub struct RegionLimits {
     pub memstore_flush_size: u64,
     /// Writers to a store with this many files wait for a compaction.
     pub blocking_store_files: usize,
+    /// Writers to a region whose memstores hold this many times the flush size wait for
+    /// its flush (HBase's `hbase.hregion.memstore.block.multiplier`).
+    pub memstore_block_multiplier: u64,
     /// How long a writer waits for memory or compaction before TooBusy.
     pub write_wait_timeout: Duration,
     pub compaction: CompactionConfig,

@@ -107,6 +107,7 @@ fn limits(memstore_flush_size: u64, blocking_store_files: usize) -> RegionLimits
     RegionLimits {
         memstore_flush_size,
         blocking_store_files,
+        memstore_block_multiplier: 4,
         write_wait_timeout: Duration::from_secs(30),
         compaction: CompactionConfig::default(),
     }
@@ -190,6 +191,55 @@ fn under_memory_pressure_a_region_flushes_only_once_it_holds_a_share_worth_a_fil
         row += 1;
     }
     assert!(host.take().contains(&Notice::FlushWanted(9)));
+}
+
+/// Fills region 9's memstores to the blocking multiple (4) of a 4 KiB flush size.
+fn fill_to_memstore_block(region: &Region) {
+    let mut row = 0;
+    while region.memstore_bytes() < 4 * 4 * 1024 {
+        put(region, row);
+        row += 1;
+    }
+}
+
+#[test]
+fn writers_to_a_region_over_its_memstore_block_wait_for_its_flush() {
+    let host = Arc::new(FakeHost::default());
+    let region = open(&context(limits(4 * 1024, 100), system()), &host);
+    fill_to_memstore_block(&region);
+    assert!(host.take().contains(&Notice::FlushWanted(9)));
+    let writer = {
+        let region = Arc::clone(&region);
+        std::thread::spawn(move || put(&region, 9999))
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !writer.is_finished(),
+        "the writer did not wait for the flush"
+    );
+    region.flush().unwrap();
+    writer.join().unwrap();
+    assert!(region.memstore_bytes() < 4 * 1024);
+}
+
+#[test]
+fn a_region_whose_flush_does_not_come_refuses_writes_after_the_timeout() {
+    let clock = Arc::new(ManualClock::new(0));
+    let mut limits = limits(4 * 1024, 100);
+    limits.write_wait_timeout = Duration::from_millis(20);
+    let host = Arc::new(FakeHost::default());
+    let region = open(&context(limits, Arc::clone(&clock) as _), &host);
+    fill_to_memstore_block(&region);
+    let writer = {
+        let region = Arc::clone(&region);
+        let cell = Cell::put("late", "cf", "q", 1, "v");
+        std::thread::spawn(move || region.mutate(vec![cell], Durability::SyncWal))
+    };
+    std::thread::sleep(Duration::from_millis(50));
+    clock.advance(20);
+    let err = writer.join().unwrap().unwrap_err();
+    assert!(matches!(err, Error::TooBusy(_)), "{err}");
+    assert!(err.to_string().contains("over its memstore limit"), "{err}");
 }
 
 #[test]

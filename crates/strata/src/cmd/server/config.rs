@@ -74,6 +74,9 @@ pub struct EngineConfig {
     pub wal_groups: Option<super::wal_groups::WalGroupsSetting>,
     pub compaction_mb_per_sec: Option<u64>,
     pub blocking_store_files: Option<usize>,
+    /// Writers to a region holding this many times memstore_flush_mb wait for its flush
+    /// (HBase's hbase.hregion.memstore.block.multiplier; default 4).
+    pub memstore_block_multiplier: Option<u64>,
     /// Placement passes over volumes much slower than their type's fastest (default true).
     pub avoid_slow_volumes: Option<bool>,
     /// Background lanes once per storage type of the volumes (default true).
@@ -166,6 +169,12 @@ impl ServerConfig {
         }
         if let Some(v) = e.blocking_store_files {
             engine.blocking_store_files = v;
+        }
+        if let Some(v) = e.memstore_block_multiplier {
+            if v == 0 {
+                return Err("[engine] memstore_block_multiplier must be at least 1".into());
+            }
+            engine.memstore_block_multiplier = v;
         }
         if let Some(v) = e.avoid_slow_volumes {
             engine.avoid_slow_volumes = v;

@@ -100,6 +100,10 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
             e.compaction_bytes_per_sec.map_or(0, |b| b / MIB),
         ),
         ConfigEntry::new("engine.blocking_store_files", e.blocking_store_files),
+        ConfigEntry::new(
+            "engine.memstore_block_multiplier",
+            e.memstore_block_multiplier,
+        ),
         ConfigEntry::new("engine.avoid_slow_volumes", e.avoid_slow_volumes),
         ConfigEntry::new("engine.lanes_per_storage_type", e.lanes_per_storage_type),
         ConfigEntry::new("engine.flush_threads", e.flush_threads),
