@@ -14,7 +14,7 @@
 # The memstores are held tight (memstore_limit_mb = LIMIT_MB, memstore_flush_mb = FLUSH_MB)
 # so that writers wait for flushes.
 #
-# Environment: STRATA_BIN, HDD_MS=300, LIMIT_MB=16, FLUSH_MB=2, HOT_THREADS=8,
+# Environment: STRATA_BIN, HDD_MS=2000, LIMIT_MB=64, FLUSH_MB=2, HOT_THREADS=8,
 #   HOT_ROWS=10000 (per thread), COLD_THREADS=2, VALUE_SIZE=1000, RUNS=3,
 #   CONFIGS="tiered shared", BASE=/dev/shm, PORT_BASE=19400, OUT (kept).
 # Rounds alternate the configurations. Prints the hot table's writes/s, p50, p99 and p99.9
@@ -24,8 +24,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 STRATA_BIN=${STRATA_BIN:-$ROOT/target/release/strata}
 [[ -x $STRATA_BIN ]] || { echo "no strata binary at $STRATA_BIN: cargo build --release -p strata" >&2; exit 1; }
-HDD_MS=${HDD_MS:-300}
-LIMIT_MB=${LIMIT_MB:-16}
+HDD_MS=${HDD_MS:-2000}
+LIMIT_MB=${LIMIT_MB:-64}
 FLUSH_MB=${FLUSH_MB:-2}
 HOT_THREADS=${HOT_THREADS:-8}
 HOT_ROWS=${HOT_ROWS:-10000}

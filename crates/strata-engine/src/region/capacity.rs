@@ -41,6 +41,12 @@ impl FileCountSignal {
 }
 
 impl Region {
+    /// Waits, as a write would, until the region has room for writes; a caller that takes
+    /// locks before writing calls it first, so that it waits holding none.
+    pub fn wait_for_write_capacity(&self) -> Result<()> {
+        self.wait_for_capacity()
+    }
+
     /// Waits for room in the memstores and for stores under the blocking file count.
     pub(super) fn wait_for_capacity(&self) -> Result<()> {
         self.wait_for_own_flush()?;

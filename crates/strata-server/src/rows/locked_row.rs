@@ -136,6 +136,8 @@ impl RowOperations {
             }
             RegionLocation::Peer(_) => return Err(state.regions[index].not_served_here(table)),
         };
+        // Room first, as in `mutate.rs`: a wait for a slow flush holds no lock stripe.
+        region.wait_for_write_capacity()?;
         let lock = self.row_locks.lock(table, row);
         // Taken before reading: if a WAL write fails after this, what the read saw may
         // never be logged, and the write below is refused instead of building on it.

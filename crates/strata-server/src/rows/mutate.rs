@@ -78,6 +78,7 @@ impl RowOperations {
             state.check_enabled()?;
             cells.iter().try_for_each(|c| state.check_family(&c.family))
         })?;
+        wait_for_room(&state, &cells)?;
         // Row locks make plain writes wait for a read-modify-write of the same row, as in
         // HBase, so an increment never overwrites a put that landed between its read and
         // its write. They are held only while the writes are queued: see `locked_row.rs`.
@@ -184,6 +185,25 @@ impl QueuedShare {
 }
 
 /// Groups `cells` by the region of `state` that holds their row.
+/// Waits until every region here that `cells` go to has room for writes (memory, its own
+/// memstores, its store files), before the caller takes row locks: as HBase's
+/// `checkResources` runs before its row locks. A writer waiting for a slow flush then
+/// holds no lock stripe that writers of other tables or regions need (one waiting batch
+/// of 100 rows holds about a third of the 256 stripes). The region checks again when the
+/// write is queued, which waits only if room ran out in between.
+fn wait_for_room(state: &TableState, cells: &[Cell]) -> Result<()> {
+    let mut checked: Vec<u64> = Vec::new();
+    for cell in cells {
+        if let RegionLocation::Here(region) = &state.region_for(&cell.row).location {
+            if !checked.contains(&region.id()) {
+                checked.push(region.id());
+                region.wait_for_write_capacity()?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn split_by_region(
     state: &TableState,
     cells: Vec<Cell>,
