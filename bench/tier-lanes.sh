@@ -17,8 +17,8 @@
 # Environment: STRATA_BIN, HDD_MS=2000, LIMIT_MB=64, FLUSH_MB=2, HOT_THREADS=8,
 #   HOT_ROWS=10000 (per thread), COLD_THREADS=2, VALUE_SIZE=1000, RUNS=3,
 #   CONFIGS="tiered shared", BASE=/dev/shm, PORT_BASE=19400, OUT (kept).
-# Rounds alternate the configurations. Prints the hot table's writes/s, p50, p99 and p99.9
-# per run, then the medians.
+# Rounds alternate the configurations. Prints the hot table's writes/s, p50, p99, p99.9 and
+# the slowest write per run, then the medians.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -129,7 +129,7 @@ done
 python3 - "$OUT" $CONFIGS <<'EOF'
 import json, statistics, sys, glob, os
 out, configs = sys.argv[1], sys.argv[2:]
-print("config\trun\twrites/s\tp50 us\tp99 us\tp99.9 us")
+print("config\trun\twrites/s\tp50 us\tp99 us\tp99.9 us\tmax us")
 medians = {}
 for name in configs:
     rows = []
@@ -137,12 +137,12 @@ for name in configs:
         with open(path) as f:
             phase = [json.loads(line) for line in f if line.strip()][-1]
         op = phase["operations"][0]
-        row = (phase["ops_per_sec"], op["p50_us"], op["p99_us"], op["p999_us"])
+        row = (phase["ops_per_sec"], op["p50_us"], op["p99_us"], op["p999_us"], op["max_us"])
         rows.append(row)
-        print("%s\t%s\t%.0f\t%d\t%d\t%d" % ((name, path.split(".")[-3]) + row))
-    medians[name] = [statistics.median(r[i] for r in rows) for i in range(4)]
+        print("%s\t%s\t%.0f\t%d\t%d\t%d\t%d" % ((name, path.split(".")[-3]) + row))
+    medians[name] = [statistics.median(r[i] for r in rows) for i in range(5)]
 print("\nmedians")
 for name, m in medians.items():
-    print("%s\t%.0f writes/s\tp50 %d us\tp99 %d us\tp99.9 %d us" % (name, *m))
+    print("%s\t%.0f writes/s\tp50 %d us\tp99 %d us\tp99.9 %d us\tmax %d us" % (name, *m))
 EOF
 echo "raw results: $OUT" >&2
