@@ -268,5 +268,4 @@ fn leak_slice(types: Vec<StorageType>) -> &'static [StorageType] {
 }
 
 #[cfg(test)]
-#[path = "storage_policy_tests.rs"]
 mod tests;

@@ -276,5 +276,4 @@ pub fn chunk_from_msg(request: m::ScanChunkRequest) -> Result<(PeerTable, ScanCh
 }
 
 #[cfg(test)]
-#[path = "convert_tests.rs"]
 mod tests;

@@ -246,5 +246,4 @@ impl Drop for RunningTask<'_> {
 }
 
 #[cfg(test)]
-#[path = "lanes_tests.rs"]
 mod tests;
