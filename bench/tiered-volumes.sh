@@ -34,6 +34,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$ROOT/bench/lib.sh"
 STRATA_BIN=${STRATA_BIN:-$ROOT/target/release/strata}
 [[ -x $STRATA_BIN ]] || { echo "no strata binary at $STRATA_BIN: cargo build --release -p strata" >&2; exit 1; }
 RECORDS=${RECORDS:-100000}
@@ -105,13 +106,7 @@ one_run() { # one_run CONFIG ROUND
   local name=$1 round=$2 tag="$1.$2"
   DIR=$(mktemp -d "$BASE/strata-tiered.XXXXXX")
   config "$name" "$DIR" >"$OUT/$name.toml"
-  "$STRATA_BIN" server --config "$OUT/$name.toml" >"$OUT/$tag.server.log" 2>&1 &
-  SERVER_PID=$!
-  for _ in $(seq 1 200); do
-    curl -sf "http://127.0.0.1:$HTTP_PORT/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-  curl -sf "http://127.0.0.1:$HTTP_PORT/readyz" >/dev/null || { cat "$OUT/$tag.server.log" >&2; exit 1; }
+  start_server "$OUT/$name.toml" "$OUT/$tag.server.log" "$HTTP_PORT"
   printf '%s\t%s\t%s\n' "$name" "$round" "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.tsv"
   echo "== $name, round $round (load average $(cut -d' ' -f1 /proc/loadavg))" >&2
   "$STRATA_BIN" bench ycsb both a --target grpc --port "$GRPC_PORT" --presplit "$REGIONS" \
