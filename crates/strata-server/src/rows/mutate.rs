@@ -79,12 +79,6 @@ impl RowOperations {
             cells.iter().try_for_each(|c| state.check_family(&c.family))
         })?;
         wait_for_room(&state, &cells)?;
-        // Row locks make plain writes wait for a read-modify-write of the same row, as in
-        // HBase, so an increment never overwrites a put that landed between its read and
-        // its write. They are held only while the writes are queued: see `locked_row.rs`.
-        let locks = self
-            .row_locks
-            .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
         let mut queued: Option<QueuedShare> = None;
         let mut outcomes = Vec::new();
         let mut pending = cells;
@@ -126,6 +120,14 @@ impl RowOperations {
                         continue;
                     }
                 };
+                // Row locks make plain writes wait for a read-modify-write of the same row,
+                // as in HBase, so an increment never overwrites a put that landed between its
+                // read and its write. They are taken per share, only for rows served here,
+                // and held only while the share is queued (`locked_row.rs`): never while a
+                // peer applies its share or an earlier share becomes durable.
+                let _locks = self
+                    .row_locks
+                    .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
                 match region.mutate_queued(cells.clone(), state.durability_for(durability), None) {
                     Ok(write) => {
                         queued = Some(QueuedShare {
@@ -159,7 +161,6 @@ impl RowOperations {
             state = self.directory.table(table)?;
             state.check_enabled()?;
         }
-        drop(locks);
         outcomes.extend(queued.take().map(QueuedShare::wait));
         for (outcome, region, regions) in outcomes {
             outcome?;
@@ -184,7 +185,6 @@ impl QueuedShare {
     }
 }
 
-/// Groups `cells` by the region of `state` that holds their row.
 /// Waits until every region here that `cells` go to has room for writes (memory, its own
 /// memstores, its store files), before the caller takes row locks: as HBase's
 /// `checkResources` runs before its row locks. A writer waiting for a slow flush then
@@ -204,6 +204,7 @@ fn wait_for_room(state: &TableState, cells: &[Cell]) -> Result<()> {
     Ok(())
 }
 
+/// Groups `cells` by the region of `state` that holds their row.
 fn split_by_region(
     state: &TableState,
     cells: Vec<Cell>,

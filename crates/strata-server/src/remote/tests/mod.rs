@@ -15,6 +15,9 @@ use crate::{ErrorKind, Service, ServiceError, ServiceOptions};
 #[derive(Debug, Default)]
 struct LoopbackPeer {
     target: OnceLock<Weak<Service>>,
+    /// Forwarded mutations take it shared; a test holding it keeps them waiting, as a
+    /// slow or overloaded owner would.
+    mutations: parking_lot::RwLock<()>,
 }
 
 impl LoopbackPeer {
@@ -46,6 +49,7 @@ impl RegionPeer for LoopbackPeer {
         self.service()?.serve_get(table, get)
     }
     fn mutate(&self, table: &PeerTable, cells: Vec<Cell>, write: PeerWrite) -> Result<()> {
+        let _waits_while_held = self.mutations.read();
         self.service()?.serve_mutate(table, cells, write)
     }
     fn mutate_if(
@@ -124,6 +128,8 @@ struct Cluster {
     /// Where A and B place regions; change, then `refresh_placements`.
     a_places: Arc<StaticPlacement>,
     b_places: Arc<StaticPlacement>,
+    /// A's peer for B's regions.
+    to_b: Arc<LoopbackPeer>,
     reference: Arc<Service>,
     _dirs: Vec<tempfile::TempDir>,
 }
@@ -159,6 +165,7 @@ fn cluster() -> Cluster {
         b,
         a_places,
         b_places,
+        to_b,
         reference,
         _dirs: dirs,
     }
@@ -209,3 +216,4 @@ mod admin;
 mod admin_wire;
 mod cases;
 mod differential;
+mod locks;
