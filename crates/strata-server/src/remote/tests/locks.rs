@@ -1,5 +1,6 @@
 //! Row locks are taken only for rows served here, and never held while a peer applies its
 //! share of a write.
+#![allow(clippy::disallowed_methods)] // these tests race real threads in real time
 
 use std::time::{Duration, Instant};
 
