@@ -166,9 +166,12 @@ pub fn replay_stream(
 }
 
 /// Live objects counted as one local WAL segment by the flush policy: with its limit of
-/// 32 segments, a stream keeps at most about 4,000 unflushed objects, which a new master
-/// reads in about a second with 32 GETs in flight.
-pub const OBJECTS_PER_UNIT: u64 = 128;
+/// 32 segments, a stream keeps at most about 1,000 unflushed objects. A new owner reads a
+/// dead server's stream whole before its regions serve again, 32 GETs in flight, and that
+/// read is inside the 5 s failover budget after about 3 s of lease expiry and election: a
+/// debug build read 1,859 objects in 0.86 s, so the former 4,000 (128 per unit) could
+/// alone take 2 s, and master kills took up to 4.96 s once writes got faster.
+pub const OBJECTS_PER_UNIT: u64 = 32;
 
 /// Where a stream stands, for the cluster layer to publish: objects below `first_live_id`
 /// hold only flushed edits; `next_id` is the next object to be written.
