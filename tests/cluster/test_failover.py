@@ -78,7 +78,8 @@ def test_kill9_of_the_server_owning_most_regions_under_8_writers_loses_nothing(c
         writers.stop()
         first_acks = writers.first_ack_per_region_after(t0, dead)
         assert len(first_acks) == 4, "regions without a write after the kill: %r" % first_acks
-        assert writers.errors == errors_before, "the router must hold writes, not fail them"
+        assert writers.errors == errors_before, (
+            "the router must hold writes, not fail them: %r" % writers.error_messages)
         durations.append(max(first_acks.values()))
         acked.update(writers.acked)
         lost = missing_rows(master.thrift, "t", acked)

@@ -23,6 +23,7 @@ class Writers:
         self.acked = {}  # row -> value
         self.ack_times = []  # (sent, acknowledged, region), monotonic times
         self.errors = 0
+        self.error_messages = []  # the first few, for assertion messages
         self.lock = threading.Lock()
         self.stop_flag = threading.Event()
         self.threads = [threading.Thread(target=self._run, args=(i,), daemon=True)
@@ -53,9 +54,11 @@ class Writers:
                     conn, table = self._connect()
                 sent = time.monotonic()
                 table.put(row, {b"cf:q": value})
-            except Exception:
+            except Exception as e:
                 with self.lock:
                     self.errors += 1
+                    if len(self.error_messages) < 5:
+                        self.error_messages.append("%s: %r" % (type(e).__name__, e))
                 if conn is not None:
                     try:
                         conn.close()
