@@ -11,12 +11,13 @@ use strata_server::remote::RegionWork;
 use crate::moves::{table_and_span, unavailable, ClusterMoves};
 
 impl ClusterMoves {
-    pub(crate) fn leadership(&self) -> Result<strata_coord::Leadership> {
+    /// The master's term, or Unavailable naming what only the master does (`action`).
+    pub(crate) fn leadership(&self, action: &str) -> Result<strata_coord::Leadership> {
         self.ownership
             .leadership
             .read()
             .clone()
-            .ok_or_else(|| unavailable("only the master assigns regions"))
+            .ok_or_else(|| unavailable(format!("only the master {action}")))
     }
 
     /// Region `id` as the directory says now.
@@ -33,7 +34,7 @@ impl ClusterMoves {
 
     /// [`ClusterAdmin::unassign`].
     pub(crate) fn close_region(&self, id: u64) -> Result<()> {
-        let lead = self.leadership()?;
+        let lead = self.leadership("assigns regions")?;
         let service = self
             .service
             .upgrade()

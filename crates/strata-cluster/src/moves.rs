@@ -269,17 +269,13 @@ impl ClusterAdmin for ClusterMoves {
         }
         Ok(moved)
     }
+
     fn set_balancer(&self, on: bool) -> Result<bool> {
         Ok(self.balancer.on.swap(on, Ordering::AcqRel))
     }
 
     fn decommission(&self, server: &str, on: bool) -> Result<usize> {
-        let lead = self
-            .ownership
-            .leadership
-            .read()
-            .clone()
-            .ok_or_else(|| unavailable("only the master decommissions servers"))?;
+        let lead = self.leadership("decommissions servers")?;
         let coord = &self.ownership.node.coord;
         if !on {
             coord
@@ -347,23 +343,13 @@ impl ClusterAdmin for ClusterMoves {
 impl ClusterMoves {
     /// A move, with `moving` held by the caller.
     fn move_region_locked(&self, id: u64, target: Option<&str>) -> Result<String> {
-        let lead = self
-            .ownership
-            .leadership
-            .read()
-            .clone()
-            .ok_or_else(|| unavailable("only the master moves regions"))?;
+        let lead = self.leadership("moves regions")?;
         let service = self
             .service
             .upgrade()
             .ok_or_else(|| unavailable("closing"))?;
-        self.ownership.refresh_view().map_err(unavailable)?;
+        let region = self.region(id)?;
         let view = self.ownership.view.read().clone();
-        let region = view
-            .regions
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| ServiceError::InvalidArgument(format!("no region {id}")))?;
         let owner = region.record.owner.clone();
         let target = match target {
             Some(t) if view.live.contains_key(t) => t.to_string(),

@@ -58,7 +58,7 @@ impl EngineHost {
     /// The tier whose threads run work on region `id` writing `category` files.
     fn tier_of(&self, id: u64, category: FileCategory) -> usize {
         if self.tiers.len() <= 1 {
-            return 0;
+            return 0; // one tier (the default): no need to look at the region's families
         }
         let policies = self
             .regions

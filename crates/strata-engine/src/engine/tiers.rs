@@ -1,4 +1,4 @@
-//! Which tier of the background lanes (`lanes.rs`) a region's flush or compaction runs in.
+//! Which tier of the background lanes (`lanes/`) a region's flush or compaction runs in.
 //!
 //! The tiers are the storage types the volumes have, in the order they are first
 //! configured. Work goes to the tier of the storage type its files will be written on, so
@@ -42,16 +42,14 @@ impl Tiers {
         self.types.get(tier).copied()
     }
 
-    /// The tier of work writing `category` files for families with `policies`.
+    /// The tier of work writing `category` files for families with `policies` (0 when no
+    /// family's type has a tier of its own).
     pub fn for_work(
         &self,
         volumes: &Volumes,
         category: FileCategory,
         policies: &[Option<StoragePolicy>],
     ) -> usize {
-        if self.types.len() <= 1 {
-            return 0;
-        }
         policies
             .iter()
             .filter_map(|&policy| volumes.preferred_type(category, policy))

@@ -1,4 +1,4 @@
-//! The background threads: each serves one lane of one tier of the scheduler (`lanes.rs`),
+//! The background threads: each serves one lane of one tier of the scheduler (`lanes/`),
 //! running the region flushes or compactions queued there.
 
 use std::sync::{Arc, Weak};
@@ -10,8 +10,9 @@ use super::options::LaneThreads;
 use crate::error::{Error, Result};
 use crate::util::thread;
 
-/// Starts every lane's threads, `threads` of each lane in every tier. They hold only a weak reference to the host, so they never
-/// keep a closed engine alive. If a thread cannot be started, the ones started are stopped.
+/// Starts every lane's threads, `threads` of each lane in every tier. They hold only a weak
+/// reference to the host, so they never keep a closed engine alive. If a thread cannot be
+/// started, the ones started are stopped.
 pub fn spawn(
     host: &Weak<EngineHost>,
     scheduler: &Arc<Scheduler>,

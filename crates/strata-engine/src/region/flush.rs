@@ -12,8 +12,8 @@ use crate::store::Store;
 /// Under memory pressure a region flushes once its memstores (not counting what a flush has
 /// set aside) hold at least this fraction of the flush size. Without it, while one slow
 /// flush held most of the memory, every other region flushed after each of its writes: a
-/// run of near-empty files and the compactions to merge them (a benchmark with an HDD
-/// volume slowed to 2 s per sync saw 3,468 flushes and 774 compactions during 80,000 writes). A
+/// run of near-empty files and the compactions to merge them (`bench/tier-lanes.sh`, an HDD
+/// slowed to 2 s per sync: 3,468 flushes and 774 compactions during 80,000 writes). A
 /// writer that finds no room at all still flushes the largest region, however small.
 pub const PRESSURE_FLUSH_SHARE: u64 = 16;
 

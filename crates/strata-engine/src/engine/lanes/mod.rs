@@ -41,6 +41,16 @@ impl Lane {
         }
     }
 
+    /// The lanes holding the same kind of work (a region is queued once per kind).
+    fn same_kind(self) -> &'static [Lane] {
+        match self {
+            Lane::Flush => &[Lane::Flush],
+            Lane::SmallCompaction | Lane::LargeCompaction => {
+                &[Lane::SmallCompaction, Lane::LargeCompaction]
+            }
+        }
+    }
+
     fn index(self) -> usize {
         match self {
             Lane::Flush => 0,
@@ -95,13 +105,11 @@ impl State {
 
     /// Whether the same kind of work on `region` waits already, in any tier.
     fn is_queued(&self, lane: Lane, region: u64) -> bool {
-        let lanes: &[usize] = match lane {
-            Lane::Flush => &[0],
-            Lane::SmallCompaction | Lane::LargeCompaction => &[1, 2],
-        };
-        self.queues
-            .iter()
-            .any(|tier| lanes.iter().any(|&l| tier[l].contains(&region)))
+        self.queues.iter().any(|tier| {
+            lane.same_kind()
+                .iter()
+                .any(|l| tier[l.index()].contains(&region))
+        })
     }
 
     /// Takes the queue's first task whose region is not busy with the same kind of work.
@@ -121,7 +129,7 @@ impl State {
 }
 
 /// The lanes' queues, shared by the requesters and the background threads.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Scheduler {
     state: Mutex<State>,
     /// Signalled on every new task, finished task and stop; every waiting thread re-checks
