@@ -6,7 +6,10 @@
 //! server dies its WAL stream is sealed and its regions reopen elsewhere, replaying their
 //! sections. No data is copied.
 //!
-//! - [`node`]: joining (etcd, store probe, lease, keepalive) and the election;
+//! - [`server`]: [`ClusterServer`], one server assembled from a configuration and the
+//!   [`ClusterDeps`] a composition root hands in ([`deps`]); [`master_role`]: what exists
+//!   only while it leads;
+//! - [`node`]: joining (store probe, lease, keepalive) and the election;
 //! - [`catalog`]: the service's catalog in etcd;
 //! - [`ownership`]: regions owned, with epochs (the registry and the manifest pointers);
 //! - [`placement`]: where each region is served, and the master's assignments;
@@ -26,6 +29,7 @@ pub mod assignment;
 pub mod balance_load;
 pub mod catalog;
 pub mod config;
+pub mod deps;
 pub mod directory_care;
 pub mod error;
 pub mod follower;
@@ -33,18 +37,22 @@ pub mod gc;
 pub mod load_meter;
 pub mod maintenance;
 pub mod master_link;
+pub mod master_role;
 pub mod moves;
 pub mod node;
 pub mod ownership;
 pub mod placement;
 pub mod recovered;
 pub mod retire;
+pub mod server;
 pub mod status;
 pub mod takeover;
 pub mod unclaimed;
 
 pub use config::{ClusterConfig, Endpoints};
+pub use deps::{ClusterDeps, RandomIds, SeededIds, ServerIds};
 pub use error::{Error, Result};
 pub use node::ClusterNode;
 pub use ownership::Ownership;
+pub use server::{ClusterServer, ClusterServerConfig};
 pub use status::ClusterStatus;

@@ -3,38 +3,35 @@
 //! Joining checks both pieces of infrastructure before anything else, so a bad setting is
 //! one clear error at start: etcd must answer, and the object store must answer and pass
 //! the create-if-absent probe (a store that cannot fence a zombie is refused). The server
-//! then takes a fresh random id, so its WAL stream has no history, registers under a
-//! lease and keeps the lease alive on a thread of its own.
+//! then takes a fresh id, so its WAL stream has no history, registers under a lease and
+//! keeps the lease alive on a thread of its own. Both stores, the clock and the ids come
+//! from [`ClusterDeps`]: this file connects to nothing itself.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::Mutex;
-use rand::Rng;
 use strata_coord::{
-    Campaign, CoordOptions, Coordinator, EtcdCoordinator, EtcdKv, Incarnation, KeepAlive,
-    Leadership, Lease, MasterInfo,
+    Campaign, CoordOptions, Coordinator, Incarnation, KeepAlive, Leadership, Lease, MasterInfo,
+    SharedCoordinator,
 };
-use strata_engine::util::clock::{self, Clock};
+use strata_engine::util::clock::Clock;
 use strata_objstore::{
-    open_store_with, probe_atomic_create, AckGate, BlockingStore, RandomTokens, RetryPolicy,
-    StoreOptions, StreamId,
+    probe_atomic_create, AckGate, BlockingStore, RetryPolicy, StreamId, TokenSource, WriterDeps,
 };
 
 use crate::config::{ClusterConfig, Endpoints};
+use crate::deps::ClusterDeps;
 use crate::error::{Error, Result};
 
 /// The pause between campaigns that could not run (etcd unreachable, lease past its
 /// deadline) or found the key free but lost the race.
 const CAMPAIGN_RETRY: Duration = Duration::from_millis(100);
 
-/// How long one etcd request may take before it counts as failed.
-const ETCD_TIMEOUT: Duration = Duration::from_millis(500);
-
 /// A server that joined a cluster.
 pub struct ClusterNode {
     pub config: ClusterConfig,
-    pub coord: Arc<EtcdCoordinator>,
+    pub coord: Arc<SharedCoordinator>,
     pub store: BlockingStore,
     pub lease: Arc<Lease>,
     /// The server id: random per process, in decimal (`/servers/<sid>`).
@@ -43,12 +40,18 @@ pub struct ClusterNode {
     pub incarnation: Incarnation,
     pub endpoints: Endpoints,
     pub clock: Arc<dyn Clock>,
+    /// The writer tokens of this server's WAL objects and of the fences it writes.
+    pub tokens: Arc<dyn TokenSource>,
     keepalive: Mutex<Option<KeepAlive>>,
 }
 
 impl ClusterNode {
-    /// Connects to etcd and the store, checks the store can fence, and registers.
-    pub fn join(config: ClusterConfig, endpoints: Endpoints) -> Result<Arc<ClusterNode>> {
+    /// Checks etcd and the store answer and the store can fence, and registers.
+    pub fn join(
+        config: ClusterConfig,
+        endpoints: Endpoints,
+        deps: &ClusterDeps,
+    ) -> Result<Arc<ClusterNode>> {
         config.validate()?;
         let etcd_error = |source| Error::Etcd {
             endpoints: config.etcd.clone(),
@@ -58,20 +61,17 @@ impl ClusterNode {
             url: config.store.clone(),
             source,
         };
-        let clock = clock::system();
-        let kv = EtcdKv::connect(&config.etcd, ETCD_TIMEOUT).map_err(etcd_error)?;
+        let clock = Arc::clone(&deps.clock);
         let mut options = CoordOptions::new(&config.name);
         options.ttl = config.lease_ttl;
-        let coord =
-            Arc::new(EtcdCoordinator::new(kv, Arc::clone(&clock), options).map_err(etcd_error)?);
-        let options = StoreOptions {
-            added_latency: config.store_latency,
-        };
-        let store = open_store_with(&config.store, options).map_err(store_error)?;
-        probe_atomic_create(&store, &RandomTokens, &RetryPolicy::default()).map_err(store_error)?;
-        // Below 2^48 so ids stay short in keys and logs; collisions are checked by etcd
-        // (registration creates the key only if absent).
-        let server_id = rand::rng().random_range(1..(1u64 << 48));
+        let coord = Arc::new(
+            SharedCoordinator::new(Arc::clone(&deps.kv), Arc::clone(&clock), options)
+                .map_err(etcd_error)?,
+        );
+        let store = deps.store.clone();
+        probe_atomic_create(&store, deps.tokens.as_ref(), &RetryPolicy::default())
+            .map_err(store_error)?;
+        let server_id = deps.ids.next_id();
         let sid = server_id.to_string();
         let lease = coord.grant_lease().map_err(etcd_error)?;
         let incarnation = coord
@@ -99,6 +99,7 @@ impl ClusterNode {
             incarnation: incarnation.max(1),
             endpoints,
             clock,
+            tokens: Arc::clone(&deps.tokens),
             keepalive: Mutex::new(Some(keepalive)),
         }))
     }
@@ -110,6 +111,16 @@ impl ClusterNode {
 
     fn incarnation_number(&self) -> u64 {
         u64::try_from(self.incarnation).unwrap_or(1)
+    }
+
+    /// What this server's WAL writers and fencers use: its tokens, its clock, the
+    /// default retries.
+    pub fn writer_deps(&self) -> WriterDeps {
+        WriterDeps {
+            tokens: Arc::clone(&self.tokens),
+            clock: Arc::clone(&self.clock),
+            retry: RetryPolicy::default(),
+        }
     }
 
     /// The tag in the names of the SSTables this process writes.
@@ -207,12 +218,18 @@ impl ClusterNode {
         }
     }
 
-    /// Leaves the cluster: stops the keepalive and revokes the lease, so this server's
-    /// keys (membership, ownership, election) vanish at once rather than at expiry.
-    pub fn leave(&self) {
+    /// Stops renewing the lease without revoking it: it expires by itself, as a crashed
+    /// process's would.
+    pub fn stop_keepalive(&self) {
         if let Some(keepalive) = self.keepalive.lock().take() {
             let _ = keepalive.stop();
         }
+    }
+
+    /// Leaves the cluster: stops the keepalive and revokes the lease, so this server's
+    /// keys (membership, ownership, election) vanish at once rather than at expiry.
+    pub fn leave(&self) {
+        self.stop_keepalive();
         if let Err(e) = self.coord.revoke(&self.lease) {
             tracing::warn!(error = %e, "could not revoke the lease; it expires by itself");
         }

@@ -10,8 +10,7 @@ use std::collections::{HashMap, HashSet};
 use parking_lot::Mutex;
 use strata_engine::codec::WalEdit;
 use strata_objstore::{
-    list_stream, list_streams, replay_stream, BlockingStore, RandomTokens, RetryPolicy, StreamId,
-    WriterDeps,
+    list_stream, list_streams, replay_stream, BlockingStore, RetryPolicy, StreamId,
 };
 
 use crate::node::ClusterNode;
@@ -37,10 +36,16 @@ impl DeadStreams {
                 Entry::Occupied(read) => read.into_mut(),
                 Entry::Vacant(slot) => {
                     let mut by_region: HashMap<u64, Vec<WalEdit>> = HashMap::new();
-                    replay_stream(&node.store, stream, first_id, &deps(node), &mut |edit| {
-                        by_region.entry(edit.region_id).or_default().push(edit);
-                        Ok(())
-                    })?;
+                    replay_stream(
+                        &node.store,
+                        stream,
+                        first_id,
+                        &node.writer_deps(),
+                        &mut |edit| {
+                            by_region.entry(edit.region_id).or_default().push(edit);
+                            Ok(())
+                        },
+                    )?;
                     slot.insert(by_region)
                 }
             };
@@ -50,14 +55,6 @@ impl DeadStreams {
             }
         }
         Ok(edits)
-    }
-}
-
-fn deps(node: &ClusterNode) -> WriterDeps {
-    WriterDeps {
-        tokens: std::sync::Arc::new(RandomTokens),
-        clock: std::sync::Arc::clone(&node.clock),
-        retry: RetryPolicy::default(),
     }
 }
 
@@ -131,7 +128,9 @@ mod tests {
     use strata_engine::codec::WalEdit;
     use strata_engine::Cell;
     use strata_objstore::testing::{Fault, FaultyStore, Op};
-    use strata_objstore::{fence_stream, RandomTokens, WalObjectBuilder, WalStreamWriter};
+    use strata_objstore::{
+        fence_stream, RandomTokens, WalObjectBuilder, WalStreamWriter, WriterDeps,
+    };
 
     use super::*;
 

@@ -65,8 +65,8 @@ impl ClusterStatus {
     }
 
     /// Reads the status through an open coordinator (a server's own).
-    pub fn from_coordinator(
-        coord: &EtcdCoordinator,
+    pub fn from_coordinator<K: strata_coord::MetaKv>(
+        coord: &strata_coord::KvCoordinator<K>,
         etcd: &str,
         name: &str,
     ) -> Result<ClusterStatus> {

@@ -15,8 +15,7 @@ use std::sync::Arc;
 use strata_coord::{Leadership, StreamRecord};
 use strata_engine::EngineOptions;
 use strata_objstore::{
-    fence_stream, list_stream, list_streams, ObjectFs, ObjectWalOpener, RandomTokens, RetryPolicy,
-    StreamId, StreamProgress, WriterDeps,
+    fence_stream, list_stream, list_streams, ObjectFs, ObjectWalOpener, StreamId, StreamProgress,
 };
 
 use crate::error::{Error, Result};
@@ -29,14 +28,6 @@ pub const DATA_ROOT: &str = "data";
 /// The name a stream is recorded under in etcd (`/wal/<name>`).
 pub fn stream_name(stream: StreamId) -> String {
     format!("{}-{}", stream.server_id, stream.incarnation)
-}
-
-fn deps(node: &ClusterNode) -> WriterDeps {
-    WriterDeps {
-        tokens: Arc::new(RandomTokens),
-        clock: Arc::clone(&node.clock),
-        retry: RetryPolicy::default(),
-    }
 }
 
 /// Seals every stream a new master must replay, and returns them, each with the first
@@ -63,7 +54,7 @@ pub fn seal_dead_streams(node: &ClusterNode) -> Result<Vec<(StreamId, u64)>> {
         .into_iter()
         .map(|s| s.sid)
         .collect();
-    let deps = deps(node);
+    let deps = node.writer_deps();
     let mut sealed = Vec::new();
     for stream in list_streams(&node.store, &deps.retry).map_err(store_error)? {
         let own = stream == node.stream();
@@ -113,7 +104,7 @@ pub fn cluster_engine_options(
     progress: Arc<StreamProgress>,
     cache_dir: PathBuf,
 ) -> EngineOptions {
-    let deps = deps(node);
+    let deps = node.writer_deps();
     engine.data_dir = PathBuf::from(DATA_ROOT);
     // Volumes describe local devices; in cluster mode every durable file is an object.
     engine.volumes = Vec::new();

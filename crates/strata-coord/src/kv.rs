@@ -157,3 +157,34 @@ pub trait MetaKv: Send + Sync + std::fmt::Debug {
     /// Watches every key under `prefix` from `start_revision` on.
     fn watch_prefix(&self, prefix: &str, start_revision: Revision) -> Result<WatchReceiver>;
 }
+
+/// A KV handle shared behind a pointer: what a composition root hands over, so the code
+/// above it is written once for etcd and for the in-memory twin.
+pub type SharedKv = std::sync::Arc<dyn MetaKv>;
+
+impl<T: MetaKv + ?Sized> MetaKv for std::sync::Arc<T> {
+    fn endpoint(&self) -> &str {
+        (**self).endpoint()
+    }
+    fn get(&self, key: &str) -> Result<Option<KeyValue>> {
+        (**self).get(key)
+    }
+    fn range_prefix(&self, prefix: &str) -> Result<(Vec<KeyValue>, Revision)> {
+        (**self).range_prefix(prefix)
+    }
+    fn txn(&self, txn: &Txn) -> Result<TxnOutcome> {
+        (**self).txn(txn)
+    }
+    fn grant_lease(&self, ttl: Duration) -> Result<LeaseId> {
+        (**self).grant_lease(ttl)
+    }
+    fn keep_alive(&self, lease: LeaseId) -> Result<bool> {
+        (**self).keep_alive(lease)
+    }
+    fn revoke_lease(&self, lease: LeaseId) -> Result<()> {
+        (**self).revoke_lease(lease)
+    }
+    fn watch_prefix(&self, prefix: &str, start_revision: Revision) -> Result<WatchReceiver> {
+        (**self).watch_prefix(prefix, start_revision)
+    }
+}

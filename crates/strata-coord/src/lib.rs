@@ -41,7 +41,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use etcd::EtcdKv;
 pub use keeper::KeepAlive;
 pub use keys::{Keys, RegionId};
-pub use kv::MetaKv;
+pub use kv::{MetaKv, SharedKv};
 pub use lease::Lease;
 pub use mem::MemKv;
 pub use records::{
@@ -53,3 +53,6 @@ pub type EtcdCoordinator = KvCoordinator<EtcdKv>;
 
 /// The coordinator on the in-memory twin.
 pub type MemCoordinator = KvCoordinator<MemKv>;
+
+/// The coordinator on whichever KV the composition root handed over.
+pub type SharedCoordinator = KvCoordinator<SharedKv>;

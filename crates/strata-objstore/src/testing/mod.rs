@@ -2,10 +2,12 @@
 //! crate's and, later, the engine's and the master's). Not for production use.
 
 mod clocked;
+mod cut;
 mod faulty;
 mod non_atomic;
 
 pub use clocked::ClockedStore;
+pub use cut::CutStore;
 pub use faulty::{Fault, FaultyStore, Op};
 pub use non_atomic::CheckThenPutStore;
 

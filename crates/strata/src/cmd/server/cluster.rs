@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use strata_cluster::gc::{GcConfig, GcStats};
-use strata_cluster::maintenance::Maintenance;
 use strata_cluster::{ClusterConfig, ClusterNode, Endpoints};
 
 use super::config::ServerConfig;
@@ -112,103 +111,46 @@ pub(super) async fn blocking<T: Send + 'static>(
 
 /// Runs the server in cluster mode until SIGINT or SIGTERM, or until etcd drops its lease
 /// (then it exits with status 3: its regions may already be someone else's).
-pub async fn serve_cluster(config: ServerConfig, shutdown: ShutdownSignal) -> Result<(), String> {
+pub async fn serve_cluster(
+    config: ServerConfig,
+    mut shutdown: ShutdownSignal,
+) -> Result<(), String> {
     let cluster = config.cluster.resolve(&config)?;
     let endpoints = endpoints(&config, &cluster);
-    let node =
-        blocking(move || ClusterNode::join(cluster, endpoints).map_err(|e| e.to_string())).await?;
-    let outcome = run_cluster(config, Arc::clone(&node), shutdown).await;
-    // Also on errors: the node's etcd client and store own runtimes that must not be
-    // dropped on this async runtime.
-    leave(node).await?;
-    outcome?;
+    let name = cluster.name.clone();
+    let member = Member::join(&config, cluster, endpoints).await?;
+    let sid = member.server().node().sid.clone();
+    println!(
+        "strata server joined cluster {name} as server {sid}; serving clients and its regions, standing by as master"
+    );
+    let mut leading = false;
+    let mut ticks = tokio::time::interval(Duration::from_millis(100));
+    loop {
+        tokio::select! {
+            _ = shutdown.wait() => break,
+            _ = ticks.tick() => {}
+        }
+        let server = member.server();
+        if server.lease_lost() {
+            lease_lost(&sid);
+        }
+        if !leading && server.is_master() {
+            leading = true;
+            println!("strata server {sid} elected master");
+            println!("strata server {sid} acting as master");
+        }
+    }
+    tracing::info!("shutting down: closing connections, then flushing memstores");
+    member.stop().await?;
     println!("strata server stopped");
     Ok(())
 }
 
-/// Serves clients and its regions, and stands by as master until elected, then also leads;
-/// until a signal.
-async fn run_cluster(
-    config: ServerConfig,
-    node: Arc<ClusterNode>,
-    mut shutdown: ShutdownSignal,
-) -> Result<(), String> {
-    let mut member = Member::join(&config, Arc::clone(&node)).await?;
-    println!(
-        "strata server joined cluster {} as server {}; serving clients and its regions, standing by as master",
-        node.config.name, node.sid
-    );
-    let campaign = {
-        let (node, master) = (Arc::clone(&node), member.master_pointer());
-        tokio::task::spawn_blocking(move || {
-            node.wait_for_leadership(&|info| master.heard(info.as_ref()))
-        })
-    };
-    let won = tokio::select! {
-        won = campaign => won.map_err(|e| format!("campaign failed: {e}"))?,
-        _ = shutdown.wait() => return member.stop().await,
-        _ = wait_for_lost_lease(Arc::clone(&node)) => lease_lost(&node),
-    };
-    let leadership = match won {
-        Ok(leadership) => leadership,
-        Err(_) if node.lease_lost() => lease_lost(&node),
-        Err(e) => return Err(e.to_string()),
-    };
-    println!("strata server {} elected master", node.sid);
-    member.lead(leadership);
-    println!("strata server {} acting as master", node.sid);
-    tokio::select! {
-        _ = shutdown.wait() => {}
-        _ = wait_for_lost_lease(Arc::clone(&node)) => lease_lost(&node),
-    }
-    tracing::info!("shutting down: closing connections, then flushing memstores");
-    member.stop().await
-}
-
 /// Exits: without its lease a server may already have been replaced, and its memory may
 /// hold what it must not commit. Not flushing: each region's next owner replays its WAL.
-fn lease_lost(node: &ClusterNode) -> ! {
-    eprintln!(
-        "strata server {}: the cluster lease was lost; exiting",
-        node.sid
-    );
+fn lease_lost(sid: &str) -> ! {
+    eprintln!("strata server {sid}: the cluster lease was lost; exiting");
     std::process::exit(3);
-}
-
-/// Revokes the lease (blocking etcd calls), and drops the node off the async runtime: its
-/// etcd client and object store own runtimes of their own.
-async fn leave(node: Arc<ClusterNode>) -> Result<(), String> {
-    blocking(move || {
-        node.leave();
-        drop(node);
-        Ok(())
-    })
-    .await
-}
-
-/// Runs the server's housekeeping every second while the service exists. It holds the
-/// service weakly: the service (with its engine, whose object store owns a runtime) must
-/// be dropped by its closing, never inside this async task.
-pub(super) fn start_maintenance(maintenance: Maintenance, service: &Arc<strata_server::Service>) {
-    let maintenance = Arc::new(maintenance);
-    let service = Arc::downgrade(service);
-    tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(Duration::from_secs(1));
-        loop {
-            ticks.tick().await;
-            let (m, weak) = (Arc::clone(&maintenance), service.clone());
-            let round = tokio::task::spawn_blocking(move || match weak.upgrade() {
-                Some(service) => {
-                    m.tick(service.directory().engine());
-                    true
-                }
-                None => false,
-            });
-            if !matches!(round.await, Ok(true)) {
-                return;
-            }
-        }
-    });
 }
 
 /// The status pages' view of the cluster, through this server's own etcd client. Weak,
@@ -276,13 +218,6 @@ impl strata_http::ClusterView for NodeView {
                 f.strata_gc_last_pass_duration_ms,
             ),
         ]
-    }
-}
-
-/// Resolves once etcd no longer holds this server's lease.
-async fn wait_for_lost_lease(node: Arc<ClusterNode>) {
-    while !node.lease_lost() {
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 

@@ -1,156 +1,127 @@
-//! [`Member`]: what every server of a cluster runs from joining to leaving: the database on
-//! the object store with the catalog in etcd, serving the regions assigned to it; the
-//! internal RPC other servers forward requests to; the follower loop that keeps it in step
-//! with the cluster; its housekeeping; and the client APIs. Elected master, it also writes
-//! the catalog and assigns regions, and carries out the administration other servers send.
+//! [`Member`]: a cluster server as the binary runs it: the [`ClusterServer`] (assembled
+//! from the real dependencies built here: etcd, the object store from its URL, TCP peers,
+//! the system clock, random ids), the internal RPC other servers forward requests to, and
+//! the client APIs over its service.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use strata_cluster::catalog::EtcdCatalog;
-use strata_cluster::follower::Follower;
-use strata_cluster::gc::runner::start_on_master;
-use strata_cluster::gc::{GcRunner, GcStats};
-use strata_cluster::maintenance::Maintenance;
-use strata_cluster::master_link::MasterPointer;
-use strata_cluster::moves::{Balancer, ClusterMoves};
 use strata_cluster::placement::PeerConnector;
-use strata_cluster::takeover::cluster_engine_options;
-use strata_cluster::{ClusterNode, Endpoints, Ownership};
-use strata_coord::{EtcdKv, Leadership};
-use strata_objstore::StreamProgress;
+use strata_cluster::{ClusterConfig, ClusterDeps, ClusterServer, ClusterServerConfig, Endpoints};
+use strata_coord::EtcdKv;
+use strata_objstore::{open_store_with, RandomTokens, StoreOptions};
 use strata_server::remote::{RegionPeer, ServerAddress, Unplaced};
 
-use super::cluster::{blocking, cache_dir, start_maintenance, NodeView};
+use super::cluster::{blocking, cache_dir, NodeView};
 use super::config::ServerConfig;
-use super::{open_db, serve_db, Endpoint, Serving};
+use super::{serve_db, Endpoint, Serving};
+
+/// How long one etcd request may take before it counts as failed.
+const ETCD_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// A server's part in the cluster.
 pub(crate) struct Member {
-    node: Arc<ClusterNode>,
-    ownership: Arc<Ownership>,
-    master: Arc<MasterPointer>,
-    catalog: Arc<EtcdCatalog<EtcdKv>>,
+    server: ClusterServer,
     peer: Endpoint,
-    follower: Follower,
     serving: Serving,
-    /// The master's moves and balancer once it leads, held for the service and the
-    /// follower, which see them weakly.
-    moves: Option<Arc<ClusterMoves>>,
-    /// The garbage collector's counters (the status page shows them) and, once this
-    /// server leads, its thread.
-    gc_stats: Arc<GcStats>,
-    gc: Option<GcRunner>,
 }
 
 impl Member {
-    /// Opens the database (placing every region as the cluster's directory says), starts
-    /// the internal RPC, the follower loop and the housekeeping, and serves clients.
+    /// Starts the cluster server on the real dependencies, then the internal RPC and the
+    /// client APIs over its service.
     pub(crate) async fn join(
         config: &ServerConfig,
-        node: Arc<ClusterNode>,
+        cluster: ClusterConfig,
+        endpoints: Endpoints,
     ) -> Result<Self, String> {
-        let ownership = Ownership::new(Arc::clone(&node), None, connector());
-        let catalog = EtcdCatalog::new(Arc::clone(&node.coord));
-        {
-            let ownership = Arc::clone(&ownership);
-            blocking(move || ownership.refresh_view().map_err(|e| e.to_string())).await?;
-        }
-        let master = MasterPointer::new(Arc::clone(&ownership));
-        let progress = Arc::new(StreamProgress::default());
-        let mut service = config.service.clone();
-        service.engine = cluster_engine_options(
-            &node,
-            service.engine.clone(),
-            Arc::clone(&ownership),
-            Arc::clone(&progress),
-            cache_dir(config),
-        );
-        service.region_registry = Some(Arc::clone(&ownership) as _);
-        service.catalog = Some(Arc::clone(&catalog) as _);
-        service.serving_gate = Some(node.serving_gate());
-        service.master_link = Some(Arc::clone(&master) as _);
-        service.advertised_host = Some(node.config.advertise.clone());
-        let description = format!("cluster {} (store {})", node.config.name, node.config.store);
-        let db = open_db(service, &description).await?;
-        let peer = start_peer(config, db.service()).await?;
-        let follower = Follower::start(Arc::clone(&ownership), Arc::downgrade(db.service()))
-            .map_err(|e| format!("cannot start the cluster follower: {e}"))?;
-        start_maintenance(Maintenance::new(Arc::clone(&node), progress), db.service());
-        let serving = serve_db(config, db, &description).await?;
-        let gc_stats = Arc::new(GcStats::default());
+        let description = format!("cluster {} (store {})", cluster.name, cluster.store);
+        let server_config = ClusterServerConfig {
+            cluster,
+            endpoints,
+            service: config.service.clone(),
+            cache_dir: cache_dir(config),
+        };
+        let server = blocking(move || {
+            let deps = real_deps(&server_config.cluster).map_err(|e| e.to_string())?;
+            ClusterServer::start(server_config, deps).map_err(|e| e.to_string())
+        })
+        .await?;
+        let service = Arc::clone(server.service());
+        let peer = match start_peer(config, &service).await {
+            Ok(peer) => peer,
+            Err(e) => return Err(stop_after(server, e).await),
+        };
+        let db = strata_db::Db::from_service(service);
+        let serving = match serve_db(config, db, &description).await {
+            Ok(serving) => serving,
+            Err(e) => {
+                peer.stop().await;
+                return Err(stop_after(server, e).await);
+            }
+        };
         if let Some(http) = serving.http_state() {
             http.set_cluster(Arc::new(NodeView(
-                Arc::downgrade(&node),
-                Arc::clone(&gc_stats),
+                Arc::downgrade(server.node()),
+                Arc::clone(server.gc_stats()),
             )));
         }
         Ok(Member {
-            node,
-            ownership,
-            master,
-            catalog,
+            server,
             peer,
-            follower,
             serving,
-            moves: None,
-            gc_stats,
-            gc: None,
         })
     }
 
-    /// Where this server believes the master is; the election keeps it current.
-    pub(crate) fn master_pointer(&self) -> Arc<MasterPointer> {
-        Arc::clone(&self.master)
+    /// The cluster server.
+    pub(crate) fn server(&self) -> &ClusterServer {
+        &self.server
     }
 
-    /// Becomes master under `leadership`: writes the catalog, assigns and moves regions,
-    /// and carries out the administration the other servers send it.
-    pub(crate) fn lead(&mut self, leadership: Leadership) {
-        self.ownership.lead(leadership.clone());
-        self.catalog.lead(leadership);
-        let service = self.serving.db.service();
-        if let Err(e) = self.ownership.reserve_region_ids(service.directory()) {
-            // A region created with a reused id is refused when it is claimed (its record
-            // names another table or range), so this is not silent.
-            tracing::error!(error = %e, "cannot read the region ids in use");
-        }
-        let moves = Arc::new(ClusterMoves::new(
-            Arc::clone(&self.ownership),
-            Arc::downgrade(service),
-            Arc::new(Balancer::default()),
-        ));
-        self.ownership.set_moves(&moves);
-        service.set_cluster_admin(Arc::clone(&moves) as _);
-        self.moves = Some(moves);
-        match start_on_master(&self.ownership, Arc::clone(&self.gc_stats)) {
-            Ok(runner) => self.gc = runner,
-            Err(e) => {
-                tracing::error!(error = %e, "cannot start the garbage collector; objects accumulate")
-            }
-        }
-        self.master.leading();
-    }
-
-    /// Stops forwarding and following, then the client APIs and the database.
+    /// Stops forwarding and the client APIs, then the cluster server (following, the
+    /// master's work, the database, the lease).
     pub(crate) async fn stop(self) -> Result<(), String> {
         self.peer.stop().await;
-        let (follower, gc) = (self.follower, self.gc);
-        blocking(move || {
-            drop(gc);
-            drop(follower);
-            Ok(())
-        })
-        .await?;
         self.serving.stop().await?;
-        // The peers' clients and the node own runtimes: dropped off the async runtime.
-        let rest = (self.ownership, self.master, self.moves, self.node);
-        blocking(move || {
-            drop(rest);
-            Ok(())
-        })
-        .await
+        // The server owns runtimes (etcd's client, the store's): stopped off this one.
+        let server = self.server;
+        blocking(move || server.stop().map_err(|e| e.to_string())).await
     }
+}
+
+/// Stops a server whose start did not complete, and returns the start's error.
+async fn stop_after(server: ClusterServer, error: String) -> String {
+    if let Err(e) = blocking(move || server.stop().map_err(|e| e.to_string())).await {
+        tracing::warn!(error = %e, "cannot stop the cluster server cleanly");
+    }
+    error
+}
+
+/// etcd, the object store, the system clock, random ids and tokens, TCP peers.
+fn real_deps(cluster: &ClusterConfig) -> strata_cluster::Result<ClusterDeps> {
+    let kv = EtcdKv::connect(&cluster.etcd, ETCD_TIMEOUT).map_err(|source| {
+        strata_cluster::Error::Etcd {
+            endpoints: cluster.etcd.clone(),
+            source,
+        }
+    })?;
+    let options = StoreOptions {
+        added_latency: cluster.store_latency,
+    };
+    let store = open_store_with(&cluster.store, options).map_err(|source| {
+        strata_cluster::Error::Store {
+            url: cluster.store.clone(),
+            source,
+        }
+    })?;
+    Ok(ClusterDeps {
+        kv: Arc::new(kv),
+        store,
+        clock: strata_engine::util::clock::system(),
+        ids: Arc::new(strata_cluster::RandomIds),
+        tokens: Arc::new(RandomTokens),
+        peers: connector(),
+    })
 }
 
 /// Clients of other servers' internal RPC.
