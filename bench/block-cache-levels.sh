@@ -29,7 +29,8 @@
 #   and bloom blocks in the LruBlockCache, so the l2 configurations move L1's memory into
 #   the BucketCache: LruBlockCache HBASE_L2_LRU_MB=32, heap HBASE_L2_HEAP_MB (default
 #   HBASE_HEAP_MB - L1_MB + HBASE_L2_LRU_MB), BucketCache L1_MB + the L2 size.
-#   STRATA_BIN, HBASE_ANCHOR=/work/shared/anchors/hbase (copied, never modified),
+#   STRATA_BIN, HBASE_ANCHOR=../shared/anchors/hbase from the repository root (copied,
+#   never modified),
 #   OUT (default: a new /tmp/strata-cache-levels.XXXXXX; on disk: the disk L2 goes there),
 #   SHM_DIR=/dev/shm, STRATA_PORT=19190, STRATA_HTTP_PORT=19191 (cache statistics),
 #   DROP_CACHES=1, KEEP_OUT=1 (keep the databases too; the results always stay in OUT)
@@ -54,7 +55,7 @@ HBASE_HEAP_MB=${HBASE_HEAP_MB:-448}
 HBASE_L2_LRU_MB=${HBASE_L2_LRU_MB:-32}
 HBASE_L2_HEAP_MB=${HBASE_L2_HEAP_MB:-$(( HBASE_HEAP_MB - L1_MB + HBASE_L2_LRU_MB ))}
 HBASE_LOAD_HEAP=${HBASE_LOAD_HEAP:-2g}
-HBASE_ANCHOR=${HBASE_ANCHOR:-/work/shared/anchors/hbase}
+HBASE_ANCHOR=${HBASE_ANCHOR:-$ROOT/../shared/anchors/hbase}
 SHM_DIR=${SHM_DIR:-/dev/shm}
 STRATA_PORT=${STRATA_PORT:-19190}
 STRATA_HTTP_PORT=${STRATA_HTTP_PORT:-19191}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Strata against Apache HBase through the same Thrift1 client code (`strata bench --target
-# thrift`): starts the HBase anchor (/work/shared/anchors/hbase, Thrift on 127.0.0.1:9090,
+# thrift`): starts the HBase anchor (../shared/anchors/hbase, Thrift on 127.0.0.1:9090,
 # buffered binary), runs the workloads, stops it, then starts `strata server` on a temporary
 # data dir and runs the same workloads. Prints throughput and p50/p99/p99.9 per workload with
 # the Strata/HBase ratios, then a gRPC point-read run against Strata alone.
@@ -10,8 +10,9 @@
 #   OPERATIONS=200000 (YCSB; 10 fields x FIELD_LENGTH=100 bytes = 1 KB records)
 #   GRPC_THREADS=16 GRPC_ROWS=100000 GRPC_READS=1000000 (1 KB rows, cached point reads)
 #   STRATA_BIN (default: target/release/strata, or $CARGO_TARGET_DIR/release/strata)
-#   HBASE_ANCHOR (default /work/shared/anchors/hbase), STRATA_THRIFT_PORT=19090,
-#   STRATA_GRPC_PORT=50551, SKIP_HBASE=1, SKIP_GRPC=1, KEEP_OUT=1 (keep the JSON results)
+#   HBASE_ANCHOR (default ../shared/anchors/hbase from the repository root),
+#   STRATA_THRIFT_PORT=19090, STRATA_GRPC_PORT=50551, SKIP_HBASE=1, SKIP_GRPC=1,
+#   KEEP_OUT=1 (keep the JSON results)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +25,7 @@ FIELD_LENGTH=${FIELD_LENGTH:-100}
 GRPC_THREADS=${GRPC_THREADS:-16}
 GRPC_ROWS=${GRPC_ROWS:-100000}
 GRPC_READS=${GRPC_READS:-1000000}
-HBASE_ANCHOR=${HBASE_ANCHOR:-/work/shared/anchors/hbase}
+HBASE_ANCHOR=${HBASE_ANCHOR:-$ROOT/../shared/anchors/hbase}
 STRATA_THRIFT_PORT=${STRATA_THRIFT_PORT:-19090}
 STRATA_GRPC_PORT=${STRATA_GRPC_PORT:-50551}
 STRATA_BIN=${STRATA_BIN:-$ROOT/target/release/strata}

@@ -21,7 +21,7 @@ HOT_ROWS=${HOT_ROWS:-2000}
 SPREAD_ROWS=${SPREAD_ROWS:-2000}
 EMBEDDED_ROWS=${EMBEDDED_ROWS:-50000}
 HBASE_ROWS=${HBASE_ROWS:-300}
-HBASE_ANCHOR=${HBASE_ANCHOR:-/work/shared/anchors/hbase}
+HBASE_ANCHOR=${HBASE_ANCHOR:-$ROOT/../shared/anchors/hbase}
 STRATA_THRIFT_PORT=${STRATA_THRIFT_PORT:-19090}
 STRATA_BIN=${STRATA_BIN:-$ROOT/target/release/strata}
 [[ -x $STRATA_BIN ]] || { echo "no strata binary at $STRATA_BIN: cargo build --release -p strata" >&2; exit 1; }

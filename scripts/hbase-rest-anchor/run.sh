@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # HBase's own REST server (org.apache.hadoop.hbase.rest.RESTServer, hbase-rest 2.6.1) next to
-# the HBase anchor in /work/shared/anchors/hbase, for comparing Strata's REST gateway with it
-# (tests/rest/compare.py). Loopback only; jars come from Maven Central into
-# $HOME/.cache/strata-anchors/hbase-rest.
+# the HBase anchor (HBASE_ANCHOR, default ../shared/anchors/hbase from the repository root),
+# for comparing Strata's REST gateway with it (tests/rest/compare.py). Loopback only; jars
+# come from Maven Central into $HOME/.cache/strata-anchors/hbase-rest.
 #
 #   scripts/hbase-rest-anchor/run.sh setup   # resolve the jars (once)
 #   scripts/hbase-rest-anchor/run.sh start   # needs the anchor HBase up (its start.sh --no-thrift)
@@ -10,7 +10,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-HBASE_ANCHOR="${HBASE_ANCHOR:-/work/shared/anchors/hbase}"
+ROOT="$(cd "$HERE/../.." && pwd)"
+HBASE_ANCHOR="${HBASE_ANCHOR:-$ROOT/../shared/anchors/hbase}"
 # shellcheck source=/dev/null
 source "$HBASE_ANCHOR/common.sh"
 

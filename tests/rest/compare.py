@@ -4,7 +4,7 @@ where the answers differ (status, media type, Location / X-Timestamp headers, bo
 server-assigned timestamps and scanner ids masked).
 
 Opt-in, not part of CI. Start both first:
-  /work/shared/anchors/hbase/start.sh --no-thrift && scripts/hbase-rest-anchor/run.sh start
+  ../shared/anchors/hbase/start.sh --no-thrift && scripts/hbase-rest-anchor/run.sh start
   cargo run -p strata-rest --example serve -- --data-dir /tmp/strata-rest-cmp --port 18081
   python3 tests/rest/compare.py --hbase http://127.0.0.1:8081 --strata http://127.0.0.1:18081
 """
