@@ -11,6 +11,7 @@ use crate::client::embedded::EmbeddedTarget;
 use crate::client::grpc::GrpcTarget;
 use crate::client::thrift::ThriftTarget;
 use crate::client::{TableSpec, Target};
+use crate::config::Workload;
 use crate::driver::PhaseReport;
 use crate::error::{BenchError, BenchResult};
 use crate::pe::{self, PeWorkload};
@@ -29,6 +30,25 @@ pub enum TargetKind {
     Thrift,
     /// A Cloud Bigtable v2 gRPC server (Strata or the Bigtable emulator).
     Grpc,
+}
+
+/// `strata bench --help`'s line for `engine`. The workloads are named from [`Workload::ALL`]
+/// (a test checks it holds every workload `--workloads` accepts) rather than by hand.
+pub fn engine_about() -> String {
+    let names: Vec<_> = Workload::ALL.iter().map(|w| w.as_str()).collect();
+    format!(
+        "db_bench-style engine benchmark ({}) with latency percentiles",
+        names.join(", ")
+    )
+}
+
+/// `strata bench --help`'s line for `pe`, naming the workloads from [`PeWorkload::ALL`].
+pub fn pe_about() -> String {
+    format!(
+        "HBase PerformanceEvaluation-style workloads ({}) against the embedded, thrift or grpc \
+         target",
+        PeWorkload::names()
+    )
 }
 
 /// Options shared by PE and YCSB.
@@ -88,10 +108,11 @@ pub struct CommonArgs {
 /// `strata bench pe`.
 #[derive(Debug, Clone, Args)]
 pub struct PeArgs {
-    /// sequentialWrite, randomWrite, randomRead, scan, scanRange10, scanRange100,
-    /// increment, checkAndPut or multiGet (any case); several may be given, run in order.
-    #[arg(required = true)]
-    pub workloads: Vec<String>,
+    // No list of names here: clap's possible values come from `PeWorkload::ALL`, so the help
+    // cannot leave a workload out (a hand-written list here once missed hotIncrement).
+    /// Workloads to run, in order, under HBase PerformanceEvaluation's names (any case).
+    #[arg(required = true, value_enum, ignore_case = true)]
+    pub workloads: Vec<PeWorkload>,
     /// Rows per client thread (PE's --rows).
     #[arg(long, default_value_t = 1_048_576)]
     pub rows: u64,
@@ -221,11 +242,6 @@ pub fn print_report(report: &PhaseReport, json: bool) -> BenchResult<()> {
 pub fn run_pe(args: &PeArgs) -> BenchResult<Vec<PhaseReport>> {
     check_common(&args.common)?;
     check_size("--value-size", args.value_size)?;
-    let workloads: Vec<PeWorkload> = args
-        .workloads
-        .iter()
-        .map(|w| w.parse())
-        .collect::<BenchResult<_>>()?;
     let opts = pe::PeOptions {
         rows: args.rows,
         key_rows: args.key_rows,
@@ -248,7 +264,7 @@ pub fn run_pe(args: &PeArgs) -> BenchResult<Vec<PhaseReport>> {
     };
     let target = open_target(&args.common, spec)?;
     let mut reports = Vec::new();
-    for workload in workloads {
+    for &workload in &args.workloads {
         let report = pe::run(target.as_ref(), workload, &opts)?;
         print_report(&report, args.common.json)?;
         reports.push(report);
@@ -307,4 +323,95 @@ pub fn run_ycsb(args: &YcsbArgs) -> BenchResult<Vec<PhaseReport>> {
     }
     target.finish()?;
     Ok(reports)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args, Parser, ValueEnum};
+
+    use super::*;
+
+    /// `strata bench pe` on its own, as the strata binary mounts it.
+    #[derive(Debug, Parser)]
+    #[command(name = "pe")]
+    struct Pe {
+        #[command(flatten)]
+        args: PeArgs,
+    }
+
+    /// The words of a help text: a name must appear whole ("scan" is not found in
+    /// "scanRange10").
+    fn words(text: &str) -> Vec<&str> {
+        text.split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+            .collect()
+    }
+
+    #[test]
+    fn pe_help_lists_every_workload_the_dispatcher_accepts() {
+        let command = || PeArgs::augment_args(clap::Command::new("pe"));
+        let short = command().render_help().to_string();
+        let long = command().render_long_help().to_string();
+        for &w in PeWorkload::ALL {
+            // Accepted: clap hands the dispatcher this workload for its name, in any case.
+            let parsed =
+                Pe::try_parse_from(["pe", w.name().to_ascii_uppercase().as_str()]).unwrap();
+            assert_eq!(parsed.args.workloads, vec![w]);
+            // And listed: by name in `-h`, with its line of help in `--help`.
+            assert!(
+                words(&short).contains(&w.name()),
+                "{} not in:\n{short}",
+                w.name()
+            );
+            assert!(
+                words(&long).contains(&w.name()),
+                "{} not in:\n{long}",
+                w.name()
+            );
+            assert!(
+                long.contains(w.help()),
+                "help of {} not in:\n{long}",
+                w.name()
+            );
+            assert!(words(&pe_about()).contains(&w.name()), "{}", pe_about());
+        }
+        assert!(words(&long).contains(&"hotIncrement"), "{long}");
+    }
+
+    #[test]
+    fn pe_refuses_a_name_it_does_not_list() {
+        let err = Pe::try_parse_from(["pe", "randomReads"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::InvalidValue);
+        assert!(
+            Pe::try_parse_from(["pe"]).is_err(),
+            "a workload is required"
+        );
+    }
+
+    #[test]
+    fn engine_about_names_every_workload_engine_accepts() {
+        // `--workloads` parses with clap's derived ValueEnum; the about line and the
+        // default come from Workload::ALL and as_str: the three must agree.
+        let accepted: Vec<_> = Workload::value_variants()
+            .iter()
+            .map(|w| w.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        let listed: Vec<_> = Workload::ALL.iter().map(|w| w.as_str()).collect();
+        assert_eq!(accepted, listed);
+        let about = engine_about();
+        for name in listed {
+            assert!(words(&about).contains(&name), "{name} not in {about:?}");
+        }
+    }
+
+    #[test]
+    fn docs_bench_md_has_a_row_for_every_pe_workload() {
+        let doc = include_str!("../../../docs/bench.md");
+        for &w in PeWorkload::ALL {
+            let cell = format!("`{}`", w.name());
+            assert!(
+                doc.lines().any(|l| l.starts_with('|') && l.contains(&cell)),
+                "docs/bench.md has no table row for {cell}"
+            );
+        }
+    }
 }

@@ -21,50 +21,61 @@ pub fn format_row(n: u64) -> Vec<u8> {
     format!("{n:0ROW_LENGTH$}").into_bytes()
 }
 
-/// A PerformanceEvaluation workload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PeWorkload {
-    SequentialWrite,
-    RandomWrite,
-    RandomRead,
-    Scan,
-    ScanRange10,
-    ScanRange100,
-    Increment,
-    /// Every client increments the same cell of one row: a hot counter.
-    HotIncrement,
-    CheckAndPut,
-    MultiGet,
+/// Declares the workloads in one table: the enum, [`PeWorkload::ALL`], each one's PE name and
+/// its line of help. Parsing (`FromStr` and clap's `ValueEnum`) and `--help` are built from
+/// `ALL`, and the dispatcher (`run::PeThread::run`) matches the enum exhaustively, so a row
+/// added here is at once accepted, listed in the help and (the compiler insists) run.
+macro_rules! pe_workloads {
+    ($($variant:ident => $name:literal, $help:literal;)+) => {
+        /// A PerformanceEvaluation workload.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum PeWorkload {
+            $(#[doc = $help] $variant,)+
+        }
+
+        impl PeWorkload {
+            /// Every workload, in the order the help lists them.
+            pub const ALL: &'static [PeWorkload] = &[$(PeWorkload::$variant),+];
+
+            /// PE's spelling.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(PeWorkload::$variant => $name,)+
+                }
+            }
+
+            /// What each client (thread) does, for `--help` (no final period, as clap's
+            /// other lines).
+            pub fn help(self) -> &'static str {
+                match self {
+                    $(PeWorkload::$variant => $help,)+
+                }
+            }
+        }
+    };
+}
+
+pe_workloads! {
+    SequentialWrite => "sequentialWrite",
+        "Writes its own rows in order, --batch-size rows per call";
+    RandomWrite => "randomWrite", "Writes --rows random rows";
+    RandomRead => "randomRead", "--rows point reads of random rows";
+    Scan => "scan", "Scans its own rows in pages of 100 rows";
+    ScanRange10 => "scanRange10", "--rows scans of 10 consecutive rows from a random start";
+    ScanRange100 => "scanRange100", "--rows scans of 100 consecutive rows from a random start";
+    Increment => "increment", "Increments a counter (qualifier `counter`) in each of its own rows";
+    HotIncrement => "hotIncrement",
+        "--rows increments of one cell (row 0's counter) that every client shares: a hot counter";
+    CheckAndPut => "checkAndPut",
+        "Per row: writes the row key as the value, then check-and-put on that value";
+    MultiGet => "multiGet", "--rows random reads in calls of --multi-get keys";
 }
 
 impl PeWorkload {
-    pub const ALL: [PeWorkload; 10] = [
-        PeWorkload::SequentialWrite,
-        PeWorkload::RandomWrite,
-        PeWorkload::RandomRead,
-        PeWorkload::Scan,
-        PeWorkload::ScanRange10,
-        PeWorkload::ScanRange100,
-        PeWorkload::Increment,
-        PeWorkload::HotIncrement,
-        PeWorkload::CheckAndPut,
-        PeWorkload::MultiGet,
-    ];
-
-    /// PE's spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            PeWorkload::SequentialWrite => "sequentialWrite",
-            PeWorkload::RandomWrite => "randomWrite",
-            PeWorkload::RandomRead => "randomRead",
-            PeWorkload::Scan => "scan",
-            PeWorkload::ScanRange10 => "scanRange10",
-            PeWorkload::ScanRange100 => "scanRange100",
-            PeWorkload::Increment => "increment",
-            PeWorkload::HotIncrement => "hotIncrement",
-            PeWorkload::CheckAndPut => "checkAndPut",
-            PeWorkload::MultiGet => "multiGet",
-        }
+    /// The names, comma-separated, in [`PeWorkload::ALL`]'s order.
+    pub fn names() -> String {
+        let names: Vec<_> = PeWorkload::ALL.iter().map(|w| w.name()).collect();
+        names.join(", ")
     }
 
     /// Whether the workload expects the rows of a write workload to be there.
@@ -85,15 +96,27 @@ impl FromStr for PeWorkload {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         PeWorkload::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|w| w.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
-                let names: Vec<_> = PeWorkload::ALL.iter().map(|w| w.name()).collect();
                 BenchError::Config(format!(
                     "unknown PE workload {s:?}; choose one of {}",
-                    names.join(", ")
+                    PeWorkload::names()
                 ))
             })
+    }
+}
+
+/// For clap: `--help` lists [`PeWorkload::ALL`] with each one's help, and clap parses the
+/// names (case-insensitively where the argument sets `ignore_case`).
+impl clap::ValueEnum for PeWorkload {
+    fn value_variants<'a>() -> &'a [Self] {
+        PeWorkload::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.help()))
     }
 }
 
@@ -119,7 +142,7 @@ mod tests {
             "scanrange100".parse::<PeWorkload>().unwrap(),
             PeWorkload::ScanRange100
         );
-        for w in PeWorkload::ALL {
+        for &w in PeWorkload::ALL {
             assert_eq!(w.name().parse::<PeWorkload>().unwrap(), w);
         }
         assert!("randomReads".parse::<PeWorkload>().is_err());
