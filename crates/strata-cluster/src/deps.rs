@@ -15,7 +15,7 @@ use strata_coord::SharedKv;
 use strata_engine::util::clock::Clock;
 use strata_objstore::{BlockingStore, TokenSource};
 
-use crate::placement::PeerConnector;
+use crate::peers::PeerConnector;
 
 /// Where server ids come from: a fresh id per process, so a WAL stream has no history.
 pub trait ServerIds: Send + Sync + fmt::Debug {

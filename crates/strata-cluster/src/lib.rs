@@ -6,48 +6,45 @@
 //! server dies its WAL stream is sealed and its regions reopen elsewhere, replaying their
 //! sections. No data is copied.
 //!
+//! Every server runs:
 //! - [`server`]: [`ClusterServer`], one server assembled from a configuration and the
-//!   [`ClusterDeps`] a composition root hands in ([`deps`]); [`master_role`]: what exists
-//!   only while it leads;
+//!   [`ClusterDeps`] a composition root hands in ([`deps`]);
 //! - [`node`]: joining (store probe, lease, keepalive) and the election;
+//! - [`ownership`]: the regions it claims, with epochs (the registry and the manifest
+//!   pointers), placed by the [`view`] of the directory it follows, through its [`peers`];
+//! - [`follower`]: the loop that keeps it in step with the cluster ([`rounds`]);
+//! - [`recovered`]: replaying a dead server's stream per region as it opens here;
+//! - [`engine_options`]: its engine on the object store ([`objects`]: the names there);
 //! - [`catalog`]: the service's catalog in etcd;
-//! - [`ownership`]: regions owned, with epochs (the registry and the manifest pointers);
-//! - [`placement`]: where each region is served, and the master's assignments;
-//! - [`recovered`], [`retire`]: replaying a dead server's stream per region, and retiring it;
-//! - [`moves`]: moves, the balancer, decommissioning, split requests;
-//! - [`assignment`]: `unassign` and `assign`;
-//! - [`follower`]: the loop that keeps a server in step with the cluster;
-//! - [`takeover`]: sealing dead streams and pointing the engine at the store;
-//! - [`directory_care`]: region ids above all in use, records no table lists removed (RFC 0010);
-//! - [`unclaimed`]: assigning again what nobody took up (a move a dead master left half done);
-//! - [`gc`]: the master's garbage collector, the only deleter of objects;
-//! - [`maintenance`]: a server's housekeeping (a short live WAL, its progress in etcd);
-//! - [`master_link`]: where the master is, for the administration other servers send it;
+//! - [`maintenance`], [`load_meter`]: its housekeeping (a short live WAL, its progress and
+//!   load in etcd);
+//! - [`master_link`]: where the master is, for the administration it sends it;
 //! - [`status`]: `strata cluster status`.
+//!
+//! Only the master, while it leads:
+//! - [`master`]: assignment, moves, balancing, sealing, retirement ([`master::MasterRole`]);
+//! - [`gc`]: the garbage collector, the only deleter of objects.
 
-pub mod assignment;
-pub mod balance_load;
 pub mod catalog;
 pub mod config;
 pub mod deps;
-pub mod directory_care;
+pub mod engine_options;
 pub mod error;
 pub mod follower;
 pub mod gc;
 pub mod load_meter;
 pub mod maintenance;
+pub mod master;
 pub mod master_link;
-pub mod master_role;
-pub mod moves;
 pub mod node;
+pub mod objects;
 pub mod ownership;
-pub mod placement;
+pub mod peers;
 pub mod recovered;
-pub mod retire;
+pub mod rounds;
 pub mod server;
 pub mod status;
-pub mod takeover;
-pub mod unclaimed;
+pub mod view;
 
 pub use config::{ClusterConfig, Endpoints};
 pub use deps::{ClusterDeps, RandomIds, SeededIds, ServerIds};

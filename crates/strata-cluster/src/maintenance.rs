@@ -12,9 +12,8 @@ use parking_lot::Mutex;
 use strata_engine::Engine;
 use strata_objstore::StreamProgress;
 
-use crate::gc::live::path_key;
 use crate::node::ClusterNode;
-use crate::takeover::stream_name;
+use crate::objects::{path_key, stream_name};
 
 /// A server's housekeeping state. It holds the node weakly: the node owns runtimes
 /// (etcd's client, the store's), so it must not be dropped by an async task.

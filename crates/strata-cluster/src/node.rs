@@ -45,6 +45,16 @@ pub struct ClusterNode {
     keepalive: Mutex<Option<KeepAlive>>,
 }
 
+impl std::fmt::Debug for ClusterNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterNode")
+            .field("sid", &self.sid)
+            .field("incarnation", &self.incarnation)
+            .field("cluster", &self.config.name)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ClusterNode {
     /// Checks etcd and the store answer and the store can fence, and registers.
     pub fn join(

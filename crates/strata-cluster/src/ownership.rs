@@ -1,36 +1,53 @@
-//! [`Ownership`]: the regions this server owns, with their epochs, behind the seams the
-//! service and the engine ask through: where a region is served and the claim before it
-//! opens here ([`RegionRegistry`], with the placement in `placement.rs`), and the move of
-//! a store's manifest pointer ([`ManifestPointers`]).
+//! [`Ownership`]: every server's region claims, behind the seams the service and the
+//! engine ask through: where a region is served and the claim before it opens here
+//! ([`RegionRegistry`]), and the move of a store's manifest pointer ([`ManifestPointers`]).
 //!
 //! The master assigns regions (`/regions/<rid>` names the owner; each assignment moves the
 //! region's epoch); a server claims a region assigned to it (`/own/<rid>`, under its lease,
 //! at that epoch) before it opens it. From the assignment on, every manifest commit by an
 //! earlier owner compares an old epoch and is refused by etcd, whatever that owner
-//! believes. The master also creates the records of new regions (tables created, regions
-//! split or merged) and assigns them as it places them.
+//! believes. What only the master does for the regions it opens (creating the records of
+//! new regions, assigning itself a region it takes) reaches this file only through
+//! [`LeaderDuties`], which the master's role installs while it leads.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
-use strata_coord::{Epoch, Leadership, RegionRecord};
+use strata_coord::{Epoch, Region};
 use strata_engine::ManifestPointers;
 use strata_server::error::ServiceError;
 use strata_server::registry::{Placement, RegionClaim, RegionRegistry};
+use strata_server::remote::Unplaced;
 
 use crate::node::ClusterNode;
-use crate::placement::{ClusterView, PeerConnector, Peers};
+use crate::peers::{PeerConnector, Peers};
 use crate::recovered::DeadStreams;
+use crate::view::ClusterView;
 
 /// How long a server waits before asking again for the split of the same region.
 const SPLIT_ASK_INTERVAL: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// What the master does for the regions it opens itself; installed while it leads.
+pub trait LeaderDuties: Send + Sync + std::fmt::Debug {
+    /// Creates the record of a region new to the directory and assigns it to the least
+    /// loaded live server of `view`; answers that server, or `None` if etcd refused.
+    fn place_new(&self, claim: RegionClaim<'_>, view: &ClusterView) -> Option<String>;
+
+    /// Assigns a region this server opens to itself (creating its record when `region`
+    /// is `None`); answers the epoch to claim it at.
+    fn take_for_claim(
+        &self,
+        claim: RegionClaim<'_>,
+        region: Option<&Region>,
+    ) -> strata_coord::Result<Epoch>;
+}
+
 /// The regions this server owns, and where the others are served.
 pub struct Ownership {
     pub(crate) node: Arc<ClusterNode>,
-    /// Set while this server is master: it may create and assign regions.
-    pub(crate) leadership: RwLock<Option<Leadership>>,
+    /// Set while this server is master.
+    leader: RwLock<Option<Arc<dyn LeaderDuties>>>,
     epochs: Mutex<HashMap<u64, Epoch>>,
     /// The region directory and live servers as last read (`refresh_view`).
     pub(crate) view: RwLock<ClusterView>,
@@ -38,25 +55,9 @@ pub struct Ownership {
     dead: DeadStreams,
     /// Regions released here for a move, with the epoch they had: not placed here again
     /// until the master assigns them anew (a new epoch).
-    pub(crate) released: Mutex<HashMap<u64, Epoch>>,
-    /// Servers the master places no region on (HBase's decommissioned region servers).
-    pub(crate) decommissioned: Mutex<std::collections::HashSet<String>>,
-    /// Sealed dead streams to retire once every region is served again (`retire.rs`).
-    pub(crate) to_retire: Mutex<Vec<(strata_objstore::StreamId, u64)>>,
-    pub(crate) last_retire_look: Mutex<Option<std::time::Instant>>,
-    /// Set as this server becomes master: its first pass over unclaimed assignments finds
-    /// only its predecessor's (`unclaimed.rs`).
-    pub(crate) unclaimed_inherited: std::sync::atomic::AtomicBool,
-    /// The master's note of assignments not claimed yet: since when, and how long they
-    /// may stay so (`unclaimed.rs`).
-    pub(crate) unclaimed: Mutex<HashMap<(u64, Epoch), (std::time::Instant, std::time::Duration)>>,
-    /// Set once this master followed the catalog and reserved the region ids in use
-    /// (`directory_care.rs`): until then its view of the catalog may be behind.
-    pub(crate) caught_up: std::sync::atomic::AtomicBool,
+    released: Mutex<HashMap<u64, Epoch>>,
     /// When this server last asked the master to split each region.
     split_asked: Mutex<HashMap<u64, std::time::Instant>>,
-    /// The master's moves and balancer, once it leads.
-    moves: RwLock<Option<std::sync::Weak<crate::moves::ClusterMoves>>>,
 }
 
 impl std::fmt::Debug for Ownership {
@@ -69,67 +70,50 @@ impl std::fmt::Debug for Ownership {
 }
 
 impl Ownership {
-    /// Ownership for `node`; `leadership` when it is master. `connect` makes the client of
-    /// another server's internal RPC.
-    pub fn new(
-        node: Arc<ClusterNode>,
-        leadership: Option<Leadership>,
-        connect: PeerConnector,
-    ) -> Arc<Ownership> {
+    /// Ownership for `node`; `connect` makes the client of another server's internal RPC.
+    pub fn new(node: Arc<ClusterNode>, connect: PeerConnector) -> Arc<Ownership> {
         Arc::new(Ownership {
             node,
-            leadership: RwLock::new(leadership),
+            leader: RwLock::new(None),
             epochs: Mutex::new(HashMap::new()),
             view: RwLock::new(ClusterView::default()),
             peers: Peers::new(connect),
             dead: DeadStreams::default(),
             released: Mutex::new(HashMap::new()),
-            moves: RwLock::new(None),
             split_asked: Mutex::new(HashMap::new()),
-            unclaimed: Mutex::new(HashMap::new()),
-            unclaimed_inherited: std::sync::atomic::AtomicBool::new(false),
-            caught_up: std::sync::atomic::AtomicBool::new(false),
-            to_retire: Mutex::new(Vec::new()),
-            last_retire_look: Mutex::new(None),
-            decommissioned: Mutex::new(std::collections::HashSet::new()),
         })
     }
 
-    /// Makes this server master: from now on it creates and assigns regions.
-    pub fn lead(&self, leadership: Leadership) {
-        self.unclaimed_inherited
-            .store(true, std::sync::atomic::Ordering::Release);
-        self.caught_up
-            .store(false, std::sync::atomic::Ordering::Release);
-        *self.leadership.write() = Some(leadership);
+    /// This server became master: `duties` create and assign the regions it opens.
+    pub fn lead(&self, duties: Arc<dyn LeaderDuties>) {
+        *self.leader.write() = Some(duties);
     }
 
-    /// Lets the follower loop run `moves`' balancer (the master's).
-    pub fn set_moves(&self, moves: &Arc<crate::moves::ClusterMoves>) {
-        *self.moves.write() = Some(Arc::downgrade(moves));
-    }
-
-    /// The master's moves, once it leads.
-    pub fn moves(&self) -> Option<Arc<crate::moves::ClusterMoves>> {
-        self.moves
-            .read()
-            .as_ref()
-            .and_then(std::sync::Weak::upgrade)
-    }
-
-    /// Notes sealed dead streams, to retire once their regions are served again.
-    pub(crate) fn note_sealed(&self, sealed: Vec<(strata_objstore::StreamId, u64)>) {
-        let mut pending = self.to_retire.lock();
-        for stream in sealed {
-            if !pending.iter().any(|(s, _)| *s == stream.0) {
-                pending.push(stream);
-            }
-        }
+    /// This server no longer leads.
+    pub fn step_down(&self) {
+        *self.leader.write() = None;
     }
 
     /// True while this server is master.
     pub fn is_master(&self) -> bool {
-        self.leadership.read().is_some()
+        self.leader.read().is_some()
+    }
+
+    /// The server this ownership belongs to.
+    pub fn node(&self) -> &Arc<ClusterNode> {
+        &self.node
+    }
+
+    /// The view as last read.
+    pub fn view(&self) -> ClusterView {
+        self.view.read().clone()
+    }
+
+    /// Reads the region directory and the live servers again.
+    pub fn refresh_view(&self) -> strata_coord::Result<()> {
+        let view = ClusterView::read(&self.node.coord)?;
+        *self.view.write() = view;
+        Ok(())
     }
 
     /// The regions owned, with their epochs.
@@ -139,14 +123,50 @@ impl Ownership {
         owned
     }
 
+    /// Where `claim` is served, by the view: here when assigned here; at its owner when
+    /// that is live; nowhere yet otherwise. The master assigns a region new to the
+    /// directory on the spot.
+    fn place(&self, claim: RegionClaim<'_>) -> Placement {
+        let view = self.view.read().clone();
+        let unplaced = || Placement::Peer(Arc::new(Unplaced { region: claim.id }));
+        let Some(region) = view.regions.get(&claim.id) else {
+            return self.place_new(claim, &view).unwrap_or_else(unplaced);
+        };
+        if region.record.owner.as_deref() == Some(self.node.sid.as_str()) {
+            // Released for a move: stays closed until the master assigns it anew.
+            let released = self.released.lock().get(&claim.id) == Some(&region.epoch);
+            return if released {
+                unplaced()
+            } else {
+                Placement::Here
+            };
+        }
+        match view.live_owner(region) {
+            Some(endpoints) => Placement::Peer(self.peers.get(endpoints)),
+            None => unplaced(),
+        }
+    }
+
+    /// A region not in the directory: the master creates and assigns it; any other server
+    /// waits for the directory to name it.
+    fn place_new(&self, claim: RegionClaim<'_>, view: &ClusterView) -> Option<Placement> {
+        let leader = self.leader.read().clone()?;
+        let target = leader.place_new(claim, view)?;
+        self.refresh_view().ok()?;
+        if target == self.node.sid {
+            return Some(Placement::Here);
+        }
+        view.live
+            .get(&target)
+            .map(|e| Placement::Peer(self.peers.get(e)))
+    }
+
     /// The epoch to claim `claim` at: the region must be assigned here, except that the
     /// master creates a region new to the directory and takes any region it opens.
     fn claim_epoch(&self, claim: RegionClaim<'_>) -> strata_coord::Result<Epoch> {
-        let coord = &self.node.coord;
-        let leadership = self.leadership.read().clone();
-        let (region, master) = (coord.region(claim.id)?, leadership.as_ref());
-        let (epoch, owner) = match (region, master) {
-            (Some(region), _) if !same_region(&region.record, claim) => {
+        let region = self.node.coord.region(claim.id)?;
+        if let Some(region) = &region {
+            if !same_region(&region.record, claim) {
                 return Err(strata_coord::Error::Fenced(format!(
                     "region id {} is {} [{:?}, {:?}) in the cluster's directory, not {} \
                      [{:?}, {:?}): an id used twice",
@@ -157,29 +177,23 @@ impl Ownership {
                     claim.table,
                     String::from_utf8_lossy(claim.start),
                     String::from_utf8_lossy(claim.end),
-                )))
+                )));
             }
-            (Some(region), _) => (region.epoch, region.record.owner),
-            (None, Some(lead)) => {
-                let record = RegionRecord::new(claim.table, claim.start, claim.end);
-                (coord.create_region(lead, claim.id, &record)?, None)
+            if region.record.owner.as_deref() == Some(self.node.sid.as_str()) {
+                return Ok(region.epoch);
             }
-            (None, None) => {
-                return Err(strata_coord::Error::NotFound(format!(
-                    "region {} is not in the cluster's directory yet",
-                    claim.id
-                )))
-            }
-        };
-        if owner.as_deref() == Some(self.node.sid.as_str()) {
-            return Ok(epoch);
         }
-        match master {
-            Some(lead) => coord.assign_region(lead, claim.id, epoch, Some(&self.node.sid)),
-            None => Err(strata_coord::Error::Fenced(format!(
+        let leader = self.leader.read().clone();
+        match (leader, region) {
+            (Some(leader), region) => leader.take_for_claim(claim, region.as_ref()),
+            (None, Some(region)) => Err(strata_coord::Error::Fenced(format!(
                 "region {} is assigned to {}, not to this server",
                 claim.id,
-                owner.as_deref().unwrap_or("no server")
+                region.record.owner.as_deref().unwrap_or("no server")
+            ))),
+            (None, None) => Err(strata_coord::Error::NotFound(format!(
+                "region {} is not in the cluster's directory yet",
+                claim.id
             ))),
         }
     }
@@ -199,7 +213,7 @@ impl Ownership {
 
 /// Whether a directory record describes the region being claimed: records never change
 /// table or rows, so a difference means one id named two regions.
-fn same_region(record: &RegionRecord, claim: RegionClaim<'_>) -> bool {
+fn same_region(record: &strata_coord::RegionRecord, claim: RegionClaim<'_>) -> bool {
     record.table == claim.table && record.start == claim.start && record.end == claim.end
 }
 

@@ -14,7 +14,7 @@ use strata_objstore::{
 };
 
 use crate::node::ClusterNode;
-use crate::takeover::stream_name;
+use crate::objects::stream_name;
 
 /// Edits of dead servers' streams, by stream and region, read on first need.
 #[derive(Default)]

@@ -19,15 +19,15 @@ use strata_server::{Service, ServiceOptions};
 use crate::catalog::EtcdCatalog;
 use crate::config::{ClusterConfig, Endpoints};
 use crate::deps::ClusterDeps;
+use crate::engine_options::cluster_engine_options;
 use crate::error::{Error, Result};
 use crate::follower::Follower;
 use crate::gc::GcStats;
 use crate::maintenance::Maintenance;
+use crate::master::MasterRole;
 use crate::master_link::MasterPointer;
-use crate::master_role::MasterRole;
 use crate::node::ClusterNode;
 use crate::ownership::Ownership;
-use crate::takeover::cluster_engine_options;
 
 /// How often the housekeeping runs.
 const MAINTENANCE_EVERY: Duration = Duration::from_secs(1);
@@ -96,7 +96,7 @@ impl ClusterServer {
         cache_dir: PathBuf,
         deps: &ClusterDeps,
     ) -> Result<ClusterServer> {
-        let ownership = Ownership::new(Arc::clone(&node), None, Arc::clone(&deps.peers));
+        let ownership = Ownership::new(Arc::clone(&node), Arc::clone(&deps.peers));
         ownership.refresh_view().map_err(|source| Error::Etcd {
             endpoints: node.config.etcd.clone(),
             source,
@@ -107,7 +107,7 @@ impl ClusterServer {
         service.engine = cluster_engine_options(
             &node,
             service.engine.clone(),
-            Arc::clone(&ownership),
+            Arc::clone(&ownership) as _,
             Arc::clone(&progress),
             cache_dir,
         );

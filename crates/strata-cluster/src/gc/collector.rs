@@ -18,7 +18,7 @@ use crate::gc::inputs::{GcInputs, Snapshot};
 use crate::gc::live::{region_prefix, LiveSet};
 use crate::gc::wal::deletable_below;
 use crate::gc::{GcConfig, GcStats};
-use crate::takeover::{stream_name, DATA_ROOT};
+use crate::objects::{stream_name, DATA_ROOT};
 
 /// Deletes between two checks of the leadership and the lease.
 const BATCH: usize = 64;

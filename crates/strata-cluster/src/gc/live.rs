@@ -17,7 +17,7 @@ use strata_objstore::{BlockingStore, RetryPolicy};
 
 use crate::error::{Error, Result};
 use crate::gc::inputs::Snapshot;
-use crate::takeover::DATA_ROOT;
+use crate::objects::{path_key, DATA_ROOT};
 
 /// The only volume of an engine on the object store (`Volumes::single`).
 const VOLUME: &str = "default";
@@ -30,20 +30,6 @@ pub fn region_prefix(rid: u64) -> String {
 /// The key of manifest `number` of `family` in region `rid`.
 pub fn manifest_key(rid: u64, family: &str, number: u64) -> String {
     format!("{}{family}/MANIFEST-{number:020}", region_prefix(rid))
-}
-
-/// An engine path as an object key: its plain components joined by `/` (what `ObjectFs`
-/// stores it as), or `None` for a path that could not be an object.
-pub fn path_key(path: &Path) -> Option<String> {
-    let mut parts = Vec::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::Normal(name) => parts.push(name.to_str()?),
-            std::path::Component::RootDir | std::path::Component::CurDir => {}
-            _ => return None,
-        }
-    }
-    Some(parts.join("/"))
 }
 
 /// The object key of a manifest entry's file (a reference names its owner's file).

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::gc::{Collector, CoordInputs, GcConfig, GcInputs, GcStats};
-use crate::ownership::Ownership;
+use crate::node::ClusterNode;
 
 /// How often the waiting thread looks at its stop flag.
 const STOP_POLL: Duration = Duration::from_millis(100);
@@ -79,21 +79,19 @@ impl Drop for GcRunner {
     }
 }
 
-/// Starts the collector of `ownership`'s server, which has just become master: passes
-/// over its store, reading etcd through its coordinator, deleting only while it leads
-/// under a valid lease. Counts into `stats`.
+/// Starts the collector of `node`, which has just become master: passes over its store,
+/// reading etcd through its coordinator, deleting only while `leads` says it leads and its
+/// lease is valid. Counts into `stats`.
 pub fn start_on_master(
-    ownership: &Arc<Ownership>,
+    node: &Arc<ClusterNode>,
+    leads: Arc<dyn Fn() -> bool + Send + Sync>,
     stats: Arc<GcStats>,
 ) -> std::io::Result<Option<GcRunner>> {
-    let node = &ownership.node;
     let config = node.config.gc;
     let stop = Arc::new(AtomicBool::new(false));
     let is_master = {
-        let (ownership, stop) = (Arc::downgrade(ownership), Arc::clone(&stop));
-        Arc::new(move || {
-            !stop.load(Ordering::Acquire) && ownership.upgrade().is_some_and(|o| o.is_master())
-        })
+        let stop = Arc::clone(&stop);
+        Arc::new(move || !stop.load(Ordering::Acquire) && leads())
     };
     let inputs = CoordInputs::new(
         Arc::clone(&node.coord),

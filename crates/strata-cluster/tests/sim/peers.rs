@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
-use strata_cluster::placement::PeerConnector;
+use strata_cluster::peers::PeerConnector;
 use strata_cluster::Endpoints;
 use strata_engine::{Cell, Get, RowResult};
 use strata_server::remote::{

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_cluster::placement::PeerConnector;
+use strata_cluster::peers::PeerConnector;
 use strata_cluster::{ClusterConfig, ClusterDeps, ClusterServer, ClusterServerConfig, Endpoints};
 use strata_coord::EtcdKv;
 use strata_objstore::{open_store_with, RandomTokens, StoreOptions};

@@ -1,7 +1,6 @@
-//! Dead servers' WAL streams and the engine on the object store: the master seals the
-//! streams of servers that are gone before it reassigns their regions, records them as
-//! replayed once those regions serve again (`retire.rs`), and every server opens its
-//! engine on the store.
+//! Dead servers' WAL streams, the master's part: it seals the streams of servers that are
+//! gone before it reassigns their regions, and records them as replayed once those
+//! regions serve again (`retire.rs`).
 //!
 //! A stream needs sealing when its server is gone (not in the membership list), it is
 //! not this server's, and it is not recorded as replayed. Sealing is the fence object
@@ -9,26 +8,13 @@
 //! replayed by the regions' new owners, and anything it tries later is refused.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
-use std::sync::Arc;
 
 use strata_coord::{Leadership, StreamRecord};
-use strata_engine::EngineOptions;
-use strata_objstore::{
-    fence_stream, list_stream, list_streams, ObjectFs, ObjectWalOpener, StreamId, StreamProgress,
-};
+use strata_objstore::{fence_stream, list_stream, list_streams, StreamId};
 
 use crate::error::{Error, Result};
 use crate::node::ClusterNode;
-use crate::ownership::Ownership;
-
-/// The key prefix of the tables' files in the store (the engine's volume root).
-pub const DATA_ROOT: &str = "data";
-
-/// The name a stream is recorded under in etcd (`/wal/<name>`).
-pub fn stream_name(stream: StreamId) -> String {
-    format!("{}-{}", stream.server_id, stream.incarnation)
-}
+use crate::objects::stream_name;
 
 /// Seals every stream a new master must replay, and returns them, each with the first
 /// object a replay needs (what its writer last published; 0 if nothing).
@@ -91,35 +77,4 @@ pub fn retire_streams(
             })?;
     }
     Ok(())
-}
-
-/// Points `engine` at the object store: tables' files as objects (with local copies of
-/// this server's own writes under `cache_dir`), the WAL as this server's stream, and
-/// manifests by pointer through `ownership`. The engine replays no stream as it opens:
-/// each region replays a dead owner's edits as it opens here (`recovered.rs`).
-pub fn cluster_engine_options(
-    node: &ClusterNode,
-    mut engine: EngineOptions,
-    ownership: Arc<Ownership>,
-    progress: Arc<StreamProgress>,
-    cache_dir: PathBuf,
-) -> EngineOptions {
-    let deps = node.writer_deps();
-    engine.data_dir = PathBuf::from(DATA_ROOT);
-    // Volumes describe local devices; in cluster mode every durable file is an object.
-    engine.volumes = Vec::new();
-    engine.placement = None;
-    engine.fs = Arc::new(ObjectFs::new(
-        node.store.clone(),
-        deps.retry.clone(),
-        Some(cache_dir),
-    ));
-    engine.wal_backend = Some(Arc::new(
-        ObjectWalOpener::new(node.store.clone(), node.stream(), deps)
-            .replaying(Vec::new())
-            .with_progress(progress)
-            .with_ack_gate(node.ack_gate()),
-    ));
-    engine.manifest_pointers = Some(ownership);
-    engine
 }

@@ -11,9 +11,11 @@
 //! times out after 10 s or so) get it.
 
 use std::collections::{HashMap, HashSet};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use strata_coord::{Owner, RegionState};
+use parking_lot::Mutex;
+use strata_coord::{Epoch, Leadership, Owner, RegionState};
 
 use crate::ownership::Ownership;
 
@@ -24,29 +26,42 @@ pub const UNCLAIMED_GRACE: Duration = Duration::from_secs(12);
 /// How long an assignment found unclaimed by a master as it takes over may stay so.
 pub const INHERITED_GRACE: Duration = Duration::from_secs(2);
 
-impl Ownership {
-    /// The master's pass (every follower round) over `regions`, the catalog's: assigns
-    /// again each open region of a live owner that has not claimed it for
-    /// [`UNCLAIMED_GRACE`]. Returns how many it assigned.
-    pub fn reassign_unclaimed(&self, regions: &[u64]) -> usize {
-        let Some(lead) = self.leadership.read().clone() else {
-            return 0;
-        };
-        let Ok(owners) = self.node.coord.owners() else {
+/// The master's note of assignments not claimed yet: since when, and how long they may
+/// stay so.
+#[derive(Debug)]
+pub struct Unclaimed {
+    /// Set as this server becomes master: its first pass finds only its predecessor's.
+    inherited: AtomicBool,
+    waiting: Mutex<HashMap<(u64, Epoch), (Instant, Duration)>>,
+}
+
+impl Default for Unclaimed {
+    fn default() -> Self {
+        Unclaimed {
+            inherited: AtomicBool::new(true),
+            waiting: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl Unclaimed {
+    /// The master's pass (every round) over `regions`, the catalog's: assigns again each
+    /// open region of a live owner that has not claimed it for [`UNCLAIMED_GRACE`].
+    /// Returns how many it assigned.
+    pub fn pass(&self, ownership: &Ownership, lead: &Leadership, regions: &[u64]) -> usize {
+        let Ok(owners) = ownership.node.coord.owners() else {
             return 0;
         };
         let owners: HashMap<u64, Owner> = owners.into_iter().collect();
-        let view = self.view.read().clone();
-        let now = self.node.clock.now();
-        let inherited = self
-            .unclaimed_inherited
-            .swap(false, std::sync::atomic::Ordering::AcqRel);
+        let view = ownership.view.read().clone();
+        let now = ownership.node.clock.now();
+        let inherited = self.inherited.swap(false, Ordering::AcqRel);
         let first_grace = if inherited {
             INHERITED_GRACE
         } else {
             UNCLAIMED_GRACE
         };
-        let mut waiting = self.unclaimed.lock();
+        let mut waiting = self.waiting.lock();
         let mut still = HashSet::new();
         let mut assigned = 0;
         for id in regions {
@@ -70,14 +85,14 @@ impl Ownership {
             if now.saturating_duration_since(since) < grace {
                 continue;
             }
-            let target = view.least_loaded(&self.decommissioned.lock());
+            let target = view.least_loaded();
             let Some(target) = target else {
                 continue;
             };
-            match self
+            match ownership
                 .node
                 .coord
-                .assign_region(&lead, *id, region.epoch, Some(&target))
+                .assign_region(lead, *id, region.epoch, Some(&target))
             {
                 Ok(_) => {
                     tracing::warn!(region = id, was = ?owner, to = %target, "an assignment was not taken up; assigned again");

@@ -13,28 +13,37 @@
 //!   Their manifest pointers stay (see `gc/live.rs`: they keep ids from being reused).
 
 use std::collections::HashSet;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use strata_coord::Leadership;
 use strata_server::directory::TableDirectory;
 
+use crate::node::ClusterNode;
 use crate::ownership::Ownership;
 
-impl Ownership {
+/// Whether this master has followed the catalog and reserved the region ids in use: until
+/// then its view of the catalog may be behind.
+#[derive(Debug, Default)]
+pub struct DirectoryCare {
+    caught_up: AtomicBool,
+}
+
+impl DirectoryCare {
     /// Makes `directory` allocate region ids above every region in the cluster's
     /// directory, after catching up with the catalog. Called as this server becomes master.
-    pub fn reserve_region_ids(&self, directory: &TableDirectory) -> crate::Result<()> {
+    pub fn reserve_region_ids(
+        &self,
+        node: &ClusterNode,
+        directory: &TableDirectory,
+    ) -> crate::Result<()> {
         let service_error = |e: strata_server::error::ServiceError| {
             crate::Error::Service(format!("cannot reserve region ids: {e}"))
         };
         directory.sync_with_catalog().map_err(service_error)?;
-        let regions = self
-            .node
-            .coord
-            .regions()
-            .map_err(|source| crate::Error::Etcd {
-                endpoints: self.node.config.etcd.clone(),
-                source,
-            })?;
+        let regions = node.coord.regions().map_err(|source| crate::Error::Etcd {
+            endpoints: node.config.etcd.clone(),
+            source,
+        })?;
         let in_use = regions.iter().map(|r| r.id).max().unwrap_or(0);
         directory
             .reserve_region_ids_above(in_use)
@@ -46,25 +55,27 @@ impl Ownership {
     /// The master's pass: removes the directory's records of regions the catalog does not
     /// name (as last read by `refresh_view`), once this master has caught up with the
     /// catalog. Returns how many it removed.
-    pub fn forget_uncataloged(&self, directory: &TableDirectory) -> usize {
-        let Some(lead) = self.leadership.read().clone() else {
-            return 0;
-        };
+    pub fn forget_uncataloged(
+        &self,
+        ownership: &Ownership,
+        lead: &Leadership,
+        directory: &TableDirectory,
+    ) -> usize {
         // A catalog view that may be behind would make new regions look unlisted.
         if !self.caught_up.load(Ordering::Acquire) {
-            if let Err(e) = self.reserve_region_ids(directory) {
+            if let Err(e) = self.reserve_region_ids(&ownership.node, directory) {
                 tracing::warn!(error = %e, "cannot catch up with the catalog");
                 return 0;
             }
         }
-        let view = self.view.read().clone();
+        let view = ownership.view.read().clone();
         directory.with_catalog_regions(|named: &HashSet<u64>| {
             let mut forgotten = 0;
             for region in view.regions.values() {
                 if named.contains(&region.id) {
                     continue;
                 }
-                match self.node.coord.forget_region(&lead, region.id, region.epoch) {
+                match ownership.node.coord.forget_region(lead, region.id, region.epoch) {
                     Ok(()) => {
                         tracing::info!(
                             region = region.id,

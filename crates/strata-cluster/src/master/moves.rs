@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use parking_lot::Mutex;
 use strata_server::error::{Result, ServiceError};
-use strata_server::registry::ClusterAdmin;
 use strata_server::remote::{RegionWork, RowSpan};
 use strata_server::{Service, TableName};
 
-use crate::balance_load;
+use super::balance_load;
+use super::leader::Leader;
 use crate::ownership::Ownership;
 
 /// The table of a directory entry and its row range.
@@ -61,8 +61,9 @@ impl Default for Balancer {
 
 /// The master's moves: the service's [`ClusterAdmin`].
 pub struct ClusterMoves {
+    leader: Arc<Leader>,
     pub(crate) ownership: Arc<Ownership>,
-    pub(crate) service: Weak<Service>,
+    service: Weak<Service>,
     balancer: Arc<Balancer>,
     /// Held for each move: the balancer's moves and the administration's (`move`,
     /// `decommission_regionservers`, a split bringing its region here) never interleave.
@@ -85,9 +86,10 @@ pub(crate) fn unavailable(e: impl std::fmt::Display) -> ServiceError {
 }
 
 impl ClusterMoves {
-    pub fn new(ownership: Arc<Ownership>, service: Weak<Service>, balancer: Arc<Balancer>) -> Self {
+    pub fn new(leader: Arc<Leader>, service: Weak<Service>, balancer: Arc<Balancer>) -> Self {
         ClusterMoves {
-            ownership,
+            ownership: Arc::clone(leader.ownership()),
+            leader,
             service,
             balancer,
             moving: Mutex::new(()),
@@ -100,7 +102,7 @@ impl ClusterMoves {
     /// again while the region stays too big.
     pub fn split_requested(&self) {
         let node = &self.ownership.node;
-        let Some(lead) = self.ownership.leadership.read().clone() else {
+        let Some(lead) = self.leader.lead() else {
             return;
         };
         let Ok(requests) = node.coord.split_requests() else {
@@ -172,7 +174,7 @@ impl ClusterMoves {
         // Read from etcd only when a decision needs it, not on every balancer round.
         let rates =
             || balance_load::by_region(&self.ownership.node.coord.loads().unwrap_or_default());
-        let decommissioned = self.ownership.decommissioned.lock().clone();
+        let decommissioned = self.ownership.view.read().decommissioned.clone();
         let (serving, out): (Vec<_>, Vec<_>) = load
             .iter()
             .partition(|(sid, _)| !decommissioned.contains(*sid));
@@ -243,7 +245,11 @@ impl ClusterMoves {
 
 /// Every region the catalog lists (a dropped table's regions stay in the directory).
 pub(crate) fn regions_of(service: &Service) -> Vec<u64> {
-    let directory = service.directory();
+    catalog_regions(service.directory())
+}
+
+/// Every region `directory`'s catalog lists.
+pub(crate) fn catalog_regions(directory: &strata_server::TableDirectory) -> Vec<u64> {
     directory
         .list_tables()
         .iter()
@@ -253,13 +259,15 @@ pub(crate) fn regions_of(service: &Service) -> Vec<u64> {
         .collect()
 }
 
-impl ClusterAdmin for ClusterMoves {
-    fn move_region(&self, id: u64, target: Option<&str>) -> Result<String> {
+impl ClusterMoves {
+    /// HBase's `move`: moves region `id` to `target` (any other live server when `None`).
+    pub fn move_region(&self, id: u64, target: Option<&str>) -> Result<String> {
         let _moving = self.moving.lock();
         self.move_region_locked(id, target)
     }
 
-    fn balance(&self) -> Result<usize> {
+    /// HBase's `balancer`: runs the balancer once; answers how many regions it moved.
+    pub fn balance(&self) -> Result<usize> {
         let _moving = self.moving.lock();
         let mut moved = 0;
         self.ownership.refresh_view().map_err(unavailable)?;
@@ -270,18 +278,20 @@ impl ClusterAdmin for ClusterMoves {
         Ok(moved)
     }
 
-    fn set_balancer(&self, on: bool) -> Result<bool> {
+    /// HBase's `balance_switch`; answers the previous setting.
+    pub fn set_balancer(&self, on: bool) -> Result<bool> {
         Ok(self.balancer.on.swap(on, Ordering::AcqRel))
     }
 
-    fn decommission(&self, server: &str, on: bool) -> Result<usize> {
+    /// HBase's `decommission_regionservers` and `recommission_regionserver`.
+    pub fn decommission(&self, server: &str, on: bool) -> Result<usize> {
         let lead = self.leadership("decommissions servers")?;
         let coord = &self.ownership.node.coord;
         if !on {
             coord
                 .set_decommissioned(&lead, server, false)
                 .map_err(unavailable)?;
-            self.ownership.decommissioned.lock().remove(server);
+            self.ownership.refresh_view().map_err(unavailable)?;
             return Ok(0);
         }
         self.ownership.refresh_view().map_err(unavailable)?;
@@ -294,18 +304,14 @@ impl ClusterAdmin for ClusterMoves {
         coord
             .set_decommissioned(&lead, server, true)
             .map_err(unavailable)?;
-        self.ownership
-            .decommissioned
-            .lock()
-            .insert(server.to_string());
+        self.ownership.refresh_view().map_err(unavailable)?;
         let service = self
             .service
             .upgrade()
             .ok_or_else(|| unavailable("closing"))?;
         let regions = self.load(&service).remove(server).unwrap_or_default();
-        let excluded = self.ownership.decommissioned.lock().clone();
         for region in &regions {
-            let target = self.ownership.view.read().least_loaded(&excluded);
+            let target = self.ownership.view.read().least_loaded();
             let target = target.ok_or_else(|| {
                 ServiceError::InvalidArgument("no other server to move regions to".into())
             })?;
@@ -314,24 +320,19 @@ impl ClusterAdmin for ClusterMoves {
         Ok(regions.len())
     }
 
-    fn take_region(&self, region: u64) -> Result<()> {
+    /// Brings region `region` to the master itself.
+    pub fn take_region(&self, region: u64) -> Result<()> {
         let own = self.ownership.node.sid.clone();
         self.move_region(region, Some(&own)).map(|_| ())
     }
 
-    fn unassign(&self, id: u64) -> Result<()> {
-        self.close_region(id)
-    }
-
-    fn assign(&self, id: u64) -> Result<String> {
-        self.open_closed_region(id)
-    }
-
-    fn decommissioned(&self) -> Result<Vec<String>> {
+    /// The decommissioned servers.
+    pub fn decommissioned(&self) -> Result<Vec<String>> {
         let mut servers: Vec<String> = self
             .ownership
+            .view
+            .read()
             .decommissioned
-            .lock()
             .iter()
             .cloned()
             .collect();
@@ -341,6 +342,30 @@ impl ClusterAdmin for ClusterMoves {
 }
 
 impl ClusterMoves {
+    /// The master's term, or Unavailable naming what only the master does (`action`).
+    pub(crate) fn leadership(&self, action: &str) -> Result<strata_coord::Leadership> {
+        self.leader
+            .lead()
+            .ok_or_else(|| unavailable(format!("only the master {action}")))
+    }
+
+    /// Region `id` as the directory says now.
+    pub(crate) fn region(&self, id: u64) -> Result<strata_coord::Region> {
+        self.ownership.refresh_view().map_err(unavailable)?;
+        self.ownership
+            .view
+            .read()
+            .regions
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| ServiceError::InvalidArgument(format!("no region {id}")))
+    }
+
+    /// The service, unless it is closing.
+    pub(crate) fn service(&self) -> Result<Arc<Service>> {
+        self.service.upgrade().ok_or_else(|| unavailable("closing"))
+    }
+
     /// A move, with `moving` held by the caller.
     fn move_region_locked(&self, id: u64, target: Option<&str>) -> Result<String> {
         let lead = self.leadership("moves regions")?;
