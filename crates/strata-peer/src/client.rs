@@ -38,6 +38,7 @@ pub const ADMIN_DEADLINE: Duration = Duration::from_secs(300);
 
 /// Why a [`PeerClient`] could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PeerClientError {
     #[error("invalid peer address {address:?}: {reason}")]
     InvalidAddress { address: String, reason: String },

@@ -255,6 +255,7 @@ pub enum RegionWork {
 /// `strata_server::ErrorKind`, carried in an error's details.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]
 #[repr(i32)]
+#[non_exhaustive]
 pub enum ErrorKind {
     InvalidArgument = 0,
     NotFound = 1,

@@ -27,6 +27,7 @@ pub const MAX_IDLE: usize = 64;
 /// Why no connection to the peer could be made. Nothing was sent: the request was not
 /// written, so the peer cannot have acted on it.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConnectError {
     #[error("cannot resolve the address: {0}")]
     Resolve(io::Error),
