@@ -179,9 +179,10 @@ impl PeerClient {
             ANSWER_ERROR => {
                 let detail: std::result::Result<m::ErrorDetail, _> =
                     prost::Message::decode(answer.payload);
-                match detail.ok().and_then(detail_to_error) {
-                    Some(error) => Err(error),
-                    None => Err(self.unavailable("malformed error answer".into(), false)),
+                match detail.map(detail_to_error) {
+                    Ok(Ok(error)) => Err(error),
+                    Ok(Err(unreadable)) => Err(self.unavailable(unreadable, false)),
+                    Err(e) => Err(self.unavailable(format!("malformed error answer: {e}"), false)),
                 }
             }
             tag => {

@@ -135,8 +135,8 @@ impl Pool {
             ANSWER_ERROR => {
                 let detail: m::ErrorDetail = prost::Message::decode(verdict.payload)
                     .map_err(|e| failed("malformed refusal", &e))?;
-                let reason = detail_to_error(detail)
-                    .map_or_else(|| "unknown reason".to_string(), |e| e.to_string());
+                let reason =
+                    detail_to_error(detail).map_or_else(|unreadable| unreadable, |e| e.to_string());
                 return Err(ConnectError::Refused(reason));
             }
             tag => return Err(failed("malformed hello answer", &format!("status {tag}"))),
