@@ -24,9 +24,12 @@ pub enum Error {
         op: &'static str,
         reason: String,
     },
-    /// This server's lease is past its deadline by its own monotonic clock (or etcd
-    /// dropped it): it must not acknowledge writes nor serve strong reads until a
-    /// keepalive succeeds again. Retryable.
+    /// This server's lease is past its deadline by its own monotonic clock, or etcd no
+    /// longer holds it: it must not acknowledge writes nor serve strong reads until a
+    /// keepalive succeeds again (or, when etcd dropped it, until the server registers
+    /// under a new lease). Retryable. A [`crate::MetaKv`] answers a keepalive, a
+    /// transaction or a revoke naming a lease etcd does not hold with this variant, the
+    /// in-memory twin exactly as etcd, so no caller reads the lease's fate from a text.
     #[error("etcd lease {lease:#x} at {endpoint} is not valid: {detail}")]
     LeaseExpired {
         endpoint: String,
@@ -80,6 +83,15 @@ impl Error {
     /// True when the server's own lease forbids the operation.
     pub fn is_lease_expired(&self) -> bool {
         matches!(self, Error::LeaseExpired { .. })
+    }
+
+    /// The error for `lease`, at `endpoint`, that may no longer be acted on.
+    pub fn lease_expired(endpoint: &str, lease: i64, detail: impl Into<String>) -> Self {
+        Error::LeaseExpired {
+            endpoint: endpoint.to_owned(),
+            lease,
+            detail: detail.into(),
+        }
     }
 
     /// Builds a corruption error for `key`.

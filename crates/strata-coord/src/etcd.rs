@@ -73,7 +73,7 @@ impl EtcdKv {
             .with_timeout(op_timeout)
             .with_keep_alive(Duration::from_secs(1), op_timeout);
         let connect = Client::connect(list, Some(options));
-        let client = block(&runtime, &endpoint, "connect", op_timeout, connect)?;
+        let client = block(&runtime, &endpoint, "connect", None, op_timeout, connect)?;
         let kv = EtcdKv {
             client,
             endpoint,
@@ -90,9 +90,32 @@ impl EtcdKv {
         op: &'static str,
         fut: impl Future<Output = std::result::Result<T, etcd_client::Error>> + Send,
     ) -> Result<T> {
-        block(&self.runtime, &self.endpoint, op, self.op_timeout, fut)
+        self.run_for(op, None, fut)
     }
 
+    /// [`Self::run`] for a call naming `lease`, whose refusal for want of the lease is
+    /// [`Error::LeaseExpired`] for it.
+    fn run_leased<T: Send>(
+        &self,
+        op: &'static str,
+        lease: LeaseId,
+        fut: impl Future<Output = std::result::Result<T, etcd_client::Error>> + Send,
+    ) -> Result<T> {
+        self.run_for(op, Some(lease), fut)
+    }
+
+    fn run_for<T: Send>(
+        &self,
+        op: &'static str,
+        lease: Option<LeaseId>,
+        fut: impl Future<Output = std::result::Result<T, etcd_client::Error>> + Send,
+    ) -> Result<T> {
+        let (runtime, endpoint) = (&self.runtime, self.endpoint.as_str());
+        block(runtime, endpoint, op, lease, self.op_timeout, fut)
+    }
+
+    /// One keepalive on the lease's stream: whether etcd renewed it. etcd answers one for
+    /// a lease it does not hold with a TTL of 0, on the stream rather than as an error.
     async fn keep_alive_once(
         &self,
         lease: LeaseId,
@@ -123,11 +146,13 @@ impl EtcdKv {
     }
 }
 
-/// Runs `fut` on `runtime` with a deadline, mapping failures to errors that name etcd.
+/// Runs `fut` on `runtime` with a deadline, mapping failures to errors that name etcd
+/// (and `lease`, when the call names one and etcd does not hold it).
 fn block<T: Send>(
     runtime: &Runtime,
     endpoint: &str,
     op: &'static str,
+    lease: Option<LeaseId>,
     timeout: Duration,
     fut: impl Future<Output = std::result::Result<T, etcd_client::Error>> + Send,
 ) -> Result<T> {
@@ -143,7 +168,7 @@ fn block<T: Send>(
     };
     match answer {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(e)) => Err(map_error(endpoint, op, e)),
+        Ok(Err(e)) => Err(map_error(endpoint, op, lease, e)),
         Err(_) => Err(Error::Unavailable {
             endpoint: endpoint.to_owned(),
             op,
@@ -163,12 +188,21 @@ where
         .map_err(|e| format!("cannot start a thread to wait for etcd: {e}"))
 }
 
-fn map_error(endpoint: &str, op: &'static str, error: etcd_client::Error) -> Error {
+fn map_error(
+    endpoint: &str,
+    op: &'static str,
+    lease: Option<LeaseId>,
+    error: etcd_client::Error,
+) -> Error {
     let reason = error.to_string();
+    if let Some(lease) = lease.filter(|_| names_a_missing_lease(&error)) {
+        return Error::lease_expired(
+            endpoint,
+            lease,
+            format!("etcd does not hold it (expired or revoked), refused {op}: {reason}"),
+        );
+    }
     match &error {
-        etcd_client::Error::GRpcStatus(status) if status.message().contains("lease not found") => {
-            Error::NotFound(format!("etcd lease: {}", status.message()))
-        }
         etcd_client::Error::GRpcStatus(status)
             if matches!(
                 status.code(),
@@ -190,6 +224,32 @@ fn map_error(endpoint: &str, op: &'static str, error: etcd_client::Error) -> Err
             reason,
         },
     }
+}
+
+/// Whether etcd refused a call for want of the lease it names (expired, revoked, never
+/// granted): the one place that reads it. etcd answers that with gRPC NotFound
+/// (`rpctypes.ErrGRPCLeaseNotFound`, "etcdserver: requested lease not found"), and no
+/// other refusal of the calls made here (range, txn, lease grant, keepalive and revoke,
+/// watch) has that code. A keepalive on an open stream is answered with a TTL of 0
+/// instead (`keep_alive_once`), and so is the first one of a new stream, which
+/// etcd-client turns into an error of text alone ([`keepalive_found_no_lease`]).
+fn names_a_missing_lease(error: &etcd_client::Error) -> bool {
+    match error {
+        etcd_client::Error::GRpcStatus(status) => status.code() == tonic::Code::NotFound,
+        etcd_client::Error::LeaseKeepAliveError(text) => keepalive_found_no_lease(text),
+        _ => false,
+    }
+}
+
+/// etcd-client's `LeaseClient::keep_alive` opens the stream, sends the first keepalive
+/// and, when etcd answers it with a TTL of 0 (it holds no such lease), fails with
+/// `LeaseKeepAliveError("lease not found")`: this exact text, from etcd-client itself,
+/// is then the only sign. Its other `LeaseKeepAliveError`s are a closed channel (the
+/// stream is broken: reopened by the next keepalive, not the lease's end). The etcd test
+/// `a_revoked_lease_is_refused_with_the_typed_error` pins it against a real etcd, so an
+/// etcd-client that changes the text fails there rather than here.
+fn keepalive_found_no_lease(text: &str) -> bool {
+    text == "lease not found"
 }
 
 fn key_value(kv: &etcd_client::KeyValue) -> KeyValue {
@@ -229,6 +289,15 @@ fn to_etcd_txn(txn: &Txn) -> etcd_client::Txn {
     etcd_client::Txn::new().when(compares).and_then(ops)
 }
 
+/// The lease a transaction's puts attach keys to, which etcd refuses it for when it does
+/// not hold it. The coordinator attaches at most one lease per transaction.
+fn txn_lease(txn: &Txn) -> Option<LeaseId> {
+    txn.ops.iter().find_map(|op| match op {
+        Op::Put { lease, .. } => *lease,
+        Op::Delete { .. } => None,
+    })
+}
+
 fn header_revision(header: Option<&etcd_client::ResponseHeader>) -> Revision {
     header.map_or(0, |h| h.revision())
 }
@@ -258,7 +327,11 @@ impl MetaKv for EtcdKv {
     fn txn(&self, txn: &Txn) -> Result<TxnOutcome> {
         let mut client = self.client.clone();
         let request = to_etcd_txn(txn);
-        let response = self.run("txn", async move { client.txn(request).await })?;
+        let call = async move { client.txn(request).await };
+        let response = match txn_lease(txn) {
+            Some(lease) => self.run_leased("txn", lease, call)?,
+            None => self.run("txn", call)?,
+        };
         Ok(TxnOutcome {
             succeeded: response.succeeded(),
             revision: header_revision(response.header()),
@@ -274,28 +347,29 @@ impl MetaKv for EtcdKv {
         Ok(response.id())
     }
 
-    fn keep_alive(&self, lease: LeaseId) -> Result<bool> {
-        match self.run("lease keepalive", self.keep_alive_once(lease)) {
-            // etcd expired or revoked the lease meanwhile. etcd-client reports that as an
-            // error ("lease keep alive error: lease not found") rather than as a TTL of 0
-            // (seen with etcd 3.4 after a pause longer than the TTL): the same answer,
-            // gone for good.
-            Err(e) if e.to_string().contains("lease not found") => Ok(false),
-            other => other,
+    fn keep_alive(&self, lease: LeaseId) -> Result<()> {
+        let op = "lease keepalive";
+        if self.run_leased(op, lease, self.keep_alive_once(lease))? {
+            Ok(())
+        } else {
+            Err(Error::lease_expired(
+                &self.endpoint,
+                lease,
+                format!("etcd does not hold it (expired or revoked), answered {op} with TTL 0"),
+            ))
         }
     }
 
     fn revoke_lease(&self, lease: LeaseId) -> Result<()> {
         let mut client = self.client.clone();
-        let revoked = self.run(
-            "lease revoke",
-            async move { client.lease_revoke(lease).await },
-        );
+        let revoked = self.run_leased("lease revoke", lease, async move {
+            client.lease_revoke(lease).await
+        });
         self.runtime
             .block_on(async { self.keepalives.lock().await.remove(&lease) });
         match revoked {
-            Ok(_) | Err(Error::NotFound(_)) => Ok(()),
-            Err(e) => Err(e),
+            Err(e) if !e.is_lease_expired() => Err(e),
+            _ => Ok(()),
         }
     }
 
@@ -330,7 +404,7 @@ async fn forward_watch(
             Ok(Some(response)) => response,
             Ok(None) => return,
             Err(e) => {
-                let _ = sender.send(Err(map_error(&endpoint, "watch", e)));
+                let _ = sender.send(Err(map_error(&endpoint, "watch", None, e)));
                 return;
             }
         };
@@ -345,5 +419,50 @@ async fn forward_watch(
                 return; // the receiver was dropped: the stream's drop cancels the watch
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leased(error: etcd_client::Error) -> Error {
+        map_error("http://e:2379", "txn", Some(0x2a), error)
+    }
+
+    #[test]
+    fn a_missing_lease_is_read_from_the_status_code_not_its_text() {
+        let refused = leased(etcd_client::Error::GRpcStatus(tonic::Status::not_found(
+            "whatever etcd says",
+        )));
+        assert!(
+            matches!(&refused, Error::LeaseExpired { lease: 0x2a, endpoint, .. }
+                if endpoint == "http://e:2379"),
+            "{refused:?}"
+        );
+        let text_only = leased(etcd_client::Error::GRpcStatus(tonic::Status::unavailable(
+            "lease not found",
+        )));
+        assert!(!text_only.is_lease_expired(), "{text_only:?}");
+        // A call that names no lease cannot have lost one.
+        let unleased = map_error(
+            "http://e:2379",
+            "range",
+            None,
+            etcd_client::Error::GRpcStatus(tonic::Status::not_found("gone")),
+        );
+        assert!(!unleased.is_lease_expired(), "{unleased:?}");
+    }
+
+    #[test]
+    fn a_keepalive_refused_when_its_stream_opens_is_the_lease_gone() {
+        let opened = etcd_client::Error::LeaseKeepAliveError("lease not found".into());
+        assert!(leased(opened).is_lease_expired());
+        let broken = etcd_client::Error::LeaseKeepAliveError("channel closed".into());
+        let broken = leased(broken);
+        assert!(
+            matches!(broken, Error::Unavailable { .. }),
+            "a broken stream is reopened, not the lease's end: {broken:?}"
+        );
     }
 }

@@ -146,13 +146,15 @@ pub trait MetaKv: Send + Sync + std::fmt::Debug {
     fn get(&self, key: &str) -> Result<Option<KeyValue>>;
     /// Every key under `prefix`, in key order, and the revision they were read at.
     fn range_prefix(&self, prefix: &str) -> Result<(Vec<KeyValue>, Revision)>;
-    /// Runs a guarded transaction.
+    /// Runs a guarded transaction. One that attaches a key to a lease the store does not
+    /// hold is refused whole with [`crate::Error::LeaseExpired`] naming that lease.
     fn txn(&self, txn: &Txn) -> Result<TxnOutcome>;
     /// Grants a lease of `ttl` (etcd rounds up to whole seconds).
     fn grant_lease(&self, ttl: Duration) -> Result<LeaseId>;
-    /// Renews a lease to its full TTL; `Ok(false)` when the lease no longer exists.
-    fn keep_alive(&self, lease: LeaseId) -> Result<bool>;
-    /// Revokes a lease, deleting its keys.
+    /// Renews a lease to its full TTL; [`crate::Error::LeaseExpired`] when the store no
+    /// longer holds it (expired or revoked: gone for good).
+    fn keep_alive(&self, lease: LeaseId) -> Result<()>;
+    /// Revokes a lease, deleting its keys; a lease already gone is not an error.
     fn revoke_lease(&self, lease: LeaseId) -> Result<()>;
     /// Watches every key under `prefix` from `start_revision` on.
     fn watch_prefix(&self, prefix: &str, start_revision: Revision) -> Result<WatchReceiver>;
@@ -178,7 +180,7 @@ impl<T: MetaKv + ?Sized> MetaKv for std::sync::Arc<T> {
     fn grant_lease(&self, ttl: Duration) -> Result<LeaseId> {
         (**self).grant_lease(ttl)
     }
-    fn keep_alive(&self, lease: LeaseId) -> Result<bool> {
+    fn keep_alive(&self, lease: LeaseId) -> Result<()> {
         (**self).keep_alive(lease)
     }
     fn revoke_lease(&self, lease: LeaseId) -> Result<()> {

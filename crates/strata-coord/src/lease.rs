@@ -85,11 +85,7 @@ impl Lease {
     }
 
     pub(crate) fn expired(&self, detail: String) -> Error {
-        Error::LeaseExpired {
-            endpoint: self.endpoint.clone(),
-            lease: self.id,
-            detail,
-        }
+        Error::lease_expired(&self.endpoint, self.id, detail)
     }
 
     /// A keepalive sent at `sent` succeeded: the deadline moves to `sent + TTL − margin`

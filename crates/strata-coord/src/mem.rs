@@ -217,15 +217,15 @@ impl State {
         current == compare.revision
     }
 
-    /// etcd refuses a whole txn that attaches a key to an unknown lease.
-    fn check_leases(&self, txn: &Txn) -> Result<()> {
+    /// etcd refuses a whole txn that attaches a key to a lease it does not hold.
+    fn check_leases(&self, endpoint: &str, txn: &Txn) -> Result<()> {
         for op in &txn.ops {
             if let Op::Put {
                 lease: Some(id), ..
             } = op
             {
                 if !self.leases.contains_key(id) {
-                    return Err(Error::NotFound(format!("etcd lease {id:#x}")));
+                    return Err(lease_gone(endpoint, *id, "txn"));
                 }
             }
         }
@@ -259,6 +259,15 @@ impl State {
             revision: self.revision,
         }
     }
+}
+
+/// What etcd answers for a lease it does not hold, as `EtcdKv` reports it.
+fn lease_gone(endpoint: &str, lease: LeaseId, op: &str) -> Error {
+    Error::lease_expired(
+        endpoint,
+        lease,
+        format!("etcd does not hold it (expired or revoked), refused {op}"),
+    )
 }
 
 fn event_key(event: &WatchEvent) -> &str {
@@ -296,7 +305,7 @@ impl MetaKv for MemKv {
         }
         self.reach("txn")?;
         let mut state = self.locked();
-        state.check_leases(txn)?;
+        state.check_leases(&self.name, txn)?;
         Ok(state.apply(txn))
     }
 
@@ -310,17 +319,17 @@ impl MetaKv for MemKv {
         Ok(id)
     }
 
-    fn keep_alive(&self, lease: LeaseId) -> Result<bool> {
+    fn keep_alive(&self, lease: LeaseId) -> Result<()> {
         self.reach("lease keepalive")?;
         let now = self.clock.now();
         let mut state = self.locked();
-        Ok(match state.leases.get_mut(&lease) {
+        match state.leases.get_mut(&lease) {
             Some(held) => {
                 held.expires_at = now + held.ttl;
-                true
+                Ok(())
             }
-            None => false,
-        })
+            None => Err(lease_gone(&self.name, lease, "lease keepalive")),
+        }
     }
 
     fn revoke_lease(&self, lease: LeaseId) -> Result<()> {
@@ -346,5 +355,91 @@ impl MetaKv for MemKv {
             events: receiver,
             endpoint: self.name.to_string(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use strata_engine::util::clock::ManualClock;
+
+    use super::*;
+
+    const TTL: Duration = Duration::from_secs(2);
+
+    fn store() -> (Arc<ManualClock>, MemKv) {
+        let clock = Arc::new(ManualClock::new(0));
+        let kv = MemKv::new(clock.clone());
+        (clock, kv.connect("a"))
+    }
+
+    fn leased_put(key: &str, lease: LeaseId) -> Txn {
+        Txn {
+            compares: Vec::new(),
+            ops: vec![Op::Put {
+                key: key.into(),
+                value: b"v".to_vec(),
+                lease: Some(lease),
+            }],
+        }
+    }
+
+    fn assert_gone(result: Result<impl std::fmt::Debug>, lease: LeaseId) {
+        match result {
+            Err(Error::LeaseExpired {
+                lease: named,
+                endpoint,
+                ..
+            }) => {
+                assert_eq!(named, lease);
+                assert_eq!(endpoint, "memory://etcd (a)");
+            }
+            other => panic!("expected the lease's expiry, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_keepalive_on_an_expired_lease_is_the_typed_expiry() {
+        let (clock, kv) = store();
+        let lease = kv.grant_lease(TTL).unwrap();
+        clock.advance(1_999);
+        kv.keep_alive(lease).unwrap(); // renewed to t=3999
+        clock.advance(1_999);
+        kv.keep_alive(lease).unwrap();
+        clock.advance(2_000);
+        assert_gone(kv.keep_alive(lease), lease);
+        let revoked = kv.grant_lease(TTL).unwrap();
+        kv.revoke_lease_for_test(revoked);
+        assert_gone(kv.keep_alive(revoked), revoked);
+    }
+
+    #[test]
+    fn a_txn_attaching_a_key_to_an_expired_lease_is_refused_whole_with_the_typed_expiry() {
+        let (clock, kv) = store();
+        let lease = kv.grant_lease(TTL).unwrap();
+        kv.txn(&leased_put("/k1", lease)).unwrap();
+        clock.advance(2_000);
+        let before = kv.revision();
+        let mut txn = leased_put("/k2", lease);
+        txn.ops.insert(
+            0,
+            Op::Put {
+                key: "/plain".into(),
+                value: b"v".to_vec(),
+                lease: None,
+            },
+        );
+        assert_gone(kv.txn(&txn), lease);
+        assert_eq!(kv.get("/plain").unwrap(), None, "nothing of it was applied");
+        assert_eq!(kv.get("/k1").unwrap(), None, "the lease's key went with it");
+        assert_eq!(kv.revision(), before + 1, "only the expiry's deletion");
+    }
+
+    #[test]
+    fn revoking_a_lease_already_gone_is_not_an_error() {
+        let (clock, kv) = store();
+        let lease = kv.grant_lease(TTL).unwrap();
+        clock.advance(2_000);
+        kv.revoke_lease(lease).unwrap();
+        assert_gone(kv.keep_alive(lease), lease);
     }
 }

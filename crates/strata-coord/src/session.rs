@@ -27,12 +27,16 @@ impl<K: MetaKv> KvCoordinator<K> {
     /// may still be alive there); etcd saying the lease is gone ends it for good.
     pub fn keep_alive(&self, lease: &Lease) -> Result<()> {
         let sent = self.clock.now();
-        if self.kv.keep_alive(lease.id())? {
-            lease.renewed(sent);
-            Ok(())
-        } else {
-            lease.lost();
-            Err(lease.expired("etcd no longer holds it: register again".into()))
+        match self.kv.keep_alive(lease.id()) {
+            Ok(()) => {
+                lease.renewed(sent);
+                Ok(())
+            }
+            Err(Error::LeaseExpired { detail, .. }) => {
+                lease.lost();
+                Err(lease.expired(format!("{detail}; register again")))
+            }
+            Err(e) => Err(e),
         }
     }
 
@@ -91,16 +95,14 @@ impl<K: MetaKv> KvCoordinator<K> {
     }
 
     /// Sends `txn` only while `lease` is valid by this server's clock. etcd refusing the
-    /// lease (expired there) is reported as the lease's expiry.
+    /// lease (expired there) ends it for good, as a keepalive's refusal does.
     pub(crate) fn leased_txn(&self, lease: &Lease, txn: &Txn) -> Result<TxnOutcome> {
         lease.check(self.clock.now())?;
-        match self.kv.txn(txn) {
-            Err(Error::NotFound(what)) if what.contains("lease") => {
-                lease.lost();
-                Err(lease.expired(format!("etcd refused it: {what}")))
-            }
-            other => other,
+        let outcome = self.kv.txn(txn);
+        if outcome.as_ref().is_err_and(Error::is_lease_expired) {
+            lease.lost();
         }
+        outcome
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use strata_coord::kv::{MetaKv, Op, Txn};
 use strata_coord::{
     Campaign, CoordOptions, EtcdCoordinator, EtcdKv, Leadership, MembershipEvent, RegionRecord,
     RegionState,
@@ -122,6 +123,49 @@ fn a_lease_without_keepalives_ends_on_its_own_clock_before_etcd_expires_it() {
     eprintln!("own deadline passed {lead_ms} ms before etcd's expiry was observed");
     assert!(seen > deadline);
     assert!(coord.keep_alive(&lease).unwrap_err().is_lease_expired());
+}
+
+/// etcd's three ways of saying a lease is gone (TTL 0 on an open keepalive stream, the
+/// same at a new stream's first keepalive, gRPC NotFound on a txn or a revoke) all reach
+/// the caller as the typed expiry naming the lease.
+#[test]
+#[ignore = "needs etcd: scripts/coord-etcd-test"]
+fn a_revoked_lease_is_refused_with_the_typed_error() {
+    let connect = || EtcdKv::connect(&endpoint(), Duration::from_secs(2)).unwrap();
+    let (holder, other) = (connect(), connect());
+    let lease = holder.grant_lease(Duration::from_secs(5)).unwrap();
+    holder.keep_alive(lease).unwrap(); // its keepalive stream is open from here on
+    other.revoke_lease(lease).unwrap();
+    let gone = |result: strata_coord::Result<()>, path: &str| match result {
+        Err(e @ strata_coord::Error::LeaseExpired { lease: named, .. }) => {
+            assert_eq!(named, lease, "{path}");
+            eprintln!("{path}: {e}");
+        }
+        unexpected => panic!("{path}: expected the lease's expiry, got {unexpected:?}"),
+    };
+    gone(holder.keep_alive(lease), "open stream");
+    gone(other.keep_alive(lease), "new stream");
+    let key = format!("/strata-test/revoked-{}", std::process::id());
+    let txn = Txn {
+        compares: Vec::new(),
+        ops: vec![Op::Put {
+            key: key.clone(),
+            value: b"v".to_vec(),
+            lease: Some(lease),
+        }],
+    };
+    gone(holder.txn(&txn).map(|_| ()), "txn");
+    assert!(holder.get(&key).unwrap().is_none());
+    holder.revoke_lease(lease).unwrap(); // already gone: not an error
+
+    // Through the coordinator: the refusal ends the lease for good.
+    let coord = coordinator("revoked");
+    let lease = coord.grant_lease().unwrap();
+    other.revoke_lease(lease.id()).unwrap();
+    let err = coord.register_server(&lease, "a", "a:1").unwrap_err();
+    assert!(err.is_lease_expired() && err.kind().is_retryable(), "{err}");
+    assert!(lease.deadline().is_none());
+    assert!(coord.live_servers().unwrap().is_empty());
 }
 
 #[test]

@@ -51,6 +51,7 @@ pub enum Error {
 /// What a caller can do about an [`Error`]: the one distinction adapters (and, later, a
 /// router) act on. `Busy` and `Unavailable` are the retryable ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The request itself is wrong; retrying it cannot help.
     InvalidArgument,
@@ -72,6 +73,17 @@ pub enum ErrorKind {
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl ErrorKind {
+    /// Every kind, so that code in other crates mapping kinds (where the enum is
+    /// non-exhaustive) can test that none falls to its fallback arm.
+    pub const ALL: [ErrorKind; 6] = [
+        ErrorKind::InvalidArgument,
+        ErrorKind::NotFound,
+        ErrorKind::Busy,
+        ErrorKind::Unavailable,
+        ErrorKind::Corruption,
+        ErrorKind::Io,
+    ];
+
     /// True when nothing was applied and the same request may succeed if sent again.
     pub fn is_retryable(self) -> bool {
         matches!(self, ErrorKind::Busy | ErrorKind::Unavailable)
@@ -126,6 +138,27 @@ impl Error {
             Error::TooBusy(_) => ErrorKind::Busy,
             Error::RegionSealed { .. } | Error::Closed(_) => ErrorKind::Unavailable,
             Error::NotFound(_) => ErrorKind::NotFound,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_every_kind_once_in_order() {
+        for (i, kind) in ErrorKind::ALL.into_iter().enumerate() {
+            // Exhaustive here: a new kind does not compile until it has a place in ALL.
+            let place = match kind {
+                ErrorKind::InvalidArgument => 0,
+                ErrorKind::NotFound => 1,
+                ErrorKind::Busy => 2,
+                ErrorKind::Unavailable => 3,
+                ErrorKind::Corruption => 4,
+                ErrorKind::Io => 5,
+            };
+            assert_eq!(place, i, "{kind:?}");
         }
     }
 }

@@ -38,6 +38,7 @@ pub const ADMIN_DEADLINE: Duration = Duration::from_secs(300);
 
 /// Why a [`PeerClient`] could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PeerClientError {
     #[error("invalid peer address {address:?}: {reason}")]
     InvalidAddress { address: String, reason: String },
@@ -178,9 +179,10 @@ impl PeerClient {
             ANSWER_ERROR => {
                 let detail: std::result::Result<m::ErrorDetail, _> =
                     prost::Message::decode(answer.payload);
-                match detail.ok().and_then(detail_to_error) {
-                    Some(error) => Err(error),
-                    None => Err(self.unavailable("malformed error answer".into(), false)),
+                match detail.map(detail_to_error) {
+                    Ok(Ok(error)) => Err(error),
+                    Ok(Err(unreadable)) => Err(self.unavailable(unreadable, false)),
+                    Err(e) => Err(self.unavailable(format!("malformed error answer: {e}"), false)),
                 }
             }
             tag => {

@@ -33,6 +33,7 @@ pub struct Frame {
 
 /// Why no frame could be read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FrameError {
     /// The other side closed the connection between two frames.
     #[error("the connection was closed")]

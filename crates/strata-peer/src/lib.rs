@@ -8,9 +8,10 @@
 //!
 //! # The transport, and why it is written here
 //!
-//! Protocol version 2 is framed messages over plain TCP connections (`docs/format.md`,
-//! "Internal RPC (cluster mode)"): a length, a method code and a prost message; the
-//! answer a length, a status byte and the response (or an [`messages::ErrorDetail`]).
+//! Protocol version 3 (framed since version 2) is messages over plain TCP connections
+//! (`docs/format.md`, "Internal RPC (cluster mode)"): a length, a method code and a prost
+//! message; the answer a length, a status byte and the response (or an
+//! [`messages::ErrorDetail`]).
 //! The client is synchronous like its callers: the calling thread takes a pooled
 //! connection, writes the request and reads the answer itself. The server serves each
 //! connection on a thread of its own, calling the service inline.

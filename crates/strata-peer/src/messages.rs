@@ -255,6 +255,7 @@ pub enum RegionWork {
 /// `strata_server::ErrorKind`, carried in an error's details.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]
 #[repr(i32)]
+#[non_exhaustive]
 pub enum ErrorKind {
     InvalidArgument = 0,
     NotFound = 1,
@@ -266,6 +267,29 @@ pub enum ErrorKind {
     Io = 7,
 }
 
+/// The errors rebuilt exactly by the receiver (`strata_server::remote::Named`), by a fixed
+/// code: never reuse or renumber one. `Unnamed` (0, also what a detail without the field
+/// reads as): the error is rebuilt from its kind and message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]
+#[repr(i32)]
+#[non_exhaustive]
+pub enum ErrorName {
+    Unnamed = 0,
+    TableNotFound = 1,
+    TableExists = 2,
+    TableNotDisabled = 3,
+    TableDisabled = 4,
+    NamespaceNotFound = 5,
+    NamespaceExists = 6,
+    NamespaceNotEmpty = 7,
+    FamilyNotFound = 8,
+    ScannerNotFound = 9,
+    InvalidArgument = 10,
+    IllegalName = 11,
+    IncompatibleValue = 12,
+    NotMaster = 13,
+}
+
 /// A region the answering server does not serve (`ServiceError::NotServingRegion`).
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct NotServing {
@@ -275,8 +299,12 @@ pub struct NotServing {
     pub region: u64,
 }
 
-/// The details bytes of an error status, from which the client rebuilds the service
-/// error: `not_serving` when present, else a remote error of `kind` with `message`.
+/// An error answer's payload, from which the client rebuilds the service error: the
+/// error `name` stands for when it names one and `fields` fit it, else `not_serving` when
+/// present, else a remote error of `kind` with `message`.
+///
+/// Field 4 was the name as text (`"TableExists"`), up to protocol version 2: never reuse
+/// its number.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct ErrorDetail {
     #[prost(enumeration = "ErrorKind", tag = "1")]
@@ -286,10 +314,11 @@ pub struct ErrorDetail {
     pub message: String,
     #[prost(message, optional, tag = "3")]
     pub not_serving: Option<NotServing>,
-    /// For the errors rebuilt exactly (`strata_server::remote::error_to_parts`): the
-    /// variant's name and its fields.
-    #[prost(string, tag = "4")]
-    pub variant: String,
+    /// For the errors rebuilt exactly (`strata_server::remote::error_to_parts`): their
+    /// fields as text, in that order.
     #[prost(string, repeated, tag = "5")]
     pub fields: Vec<String>,
+    /// Which error `fields` belong to.
+    #[prost(enumeration = "ErrorName", tag = "6")]
+    pub name: i32,
 }

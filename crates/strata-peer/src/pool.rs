@@ -27,6 +27,7 @@ pub const MAX_IDLE: usize = 64;
 /// Why no connection to the peer could be made. Nothing was sent: the request was not
 /// written, so the peer cannot have acted on it.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConnectError {
     #[error("cannot resolve the address: {0}")]
     Resolve(io::Error),
@@ -134,8 +135,8 @@ impl Pool {
             ANSWER_ERROR => {
                 let detail: m::ErrorDetail = prost::Message::decode(verdict.payload)
                     .map_err(|e| failed("malformed refusal", &e))?;
-                let reason = detail_to_error(detail)
-                    .map_or_else(|| "unknown reason".to_string(), |e| e.to_string());
+                let reason =
+                    detail_to_error(detail).map_or_else(|unreadable| unreadable, |e| e.to_string());
                 return Err(ConnectError::Refused(reason));
             }
             tag => return Err(failed("malformed hello answer", &format!("status {tag}"))),

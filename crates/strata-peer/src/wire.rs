@@ -1,10 +1,14 @@
-//! The constants of the framed protocol, version 2: the hello each side sends when a
+//! The constants of the framed protocol, version 3: the hello each side sends when a
 //! connection opens, the method codes of a request frame and the status byte of an
 //! answer frame. `docs/format.md` ("Internal RPC (cluster mode)") specifies them byte by
 //! byte; changing any of them is a new protocol version.
 
-/// The protocol version this build speaks. Version 1 was gRPC (`strata.peer.v1.Peer`).
-pub const VERSION: u8 = 2;
+/// The protocol version this build speaks. Version 1 was gRPC (`strata.peer.v1.Peer`);
+/// version 2 named the errors rebuilt exactly by text (`ErrorDetail` field 4), version 3
+/// by code (field 6). A version 2 peer would decode a version 3 detail without error but
+/// answer such errors by kind alone (a Thrift client would get an `IOError` where it
+/// expects `AlreadyExists`), so the two refuse each other at the hello instead.
+pub const VERSION: u8 = 3;
 
 /// What each side sends first: `STRPEER` and the version byte. A connection whose other
 /// side sends anything else is not to a Strata peer of this version, and is refused

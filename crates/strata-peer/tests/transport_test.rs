@@ -27,8 +27,8 @@ fn raw(addr: &str) -> TcpStream {
         .unwrap();
     let mut hello = [0u8; 13];
     stream.read_exact(&mut hello).unwrap();
-    assert_eq!(&hello, b"STRPEER\x02\x01\x00\x00\x00\x00");
-    stream.write_all(b"STRPEER\x02").unwrap();
+    assert_eq!(&hello, b"STRPEER\x03\x01\x00\x00\x00\x00");
+    stream.write_all(b"STRPEER\x03").unwrap();
     stream
 }
 
@@ -131,7 +131,7 @@ fn a_client_that_is_not_a_peer_is_refused_clearly() {
         .unwrap();
     let message = error_answer(&mut conn);
     assert!(
-        message.contains("not a Strata internal RPC client of version 2"),
+        message.contains("not a Strata internal RPC client of version 3"),
         "{message}"
     );
     assert!(closed(&mut conn));
@@ -165,7 +165,7 @@ fn a_server_that_is_not_a_peer_of_this_version_is_reported_clearly() {
             b"HTTP/1.1 400 Bad Request\r\n\r\n",
             "not a Strata peer server",
         ),
-        (b"STRPEER\x03", "the peer speaks internal RPC version 3"),
+        (b"STRPEER\x02", "the peer speaks internal RPC version 2"),
     ];
     for (greeting, expected) in cases {
         let addr = fake_server(greeting);
@@ -178,6 +178,37 @@ fn a_server_that_is_not_a_peer_of_this_version_is_reported_clearly() {
             }
             _ => panic!("{err:?}"),
         }
+    }
+}
+
+/// An owner of this version answering an error whose kind this build does not know (a
+/// newer kind): the forwarding server reports it with the code and the owner's message,
+/// as the peer failing to answer, and never panics.
+#[test]
+fn an_error_answer_of_an_unknown_kind_is_reported_with_its_code_and_message() {
+    let detail = m::ErrorDetail {
+        kind: 99,
+        message: "a kind from the future".into(),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    let mut greeting = strata_peer::wire::HELLO.to_vec();
+    greeting.extend_from_slice(&[1, 0, 0, 0, 0]); // accepted
+    greeting.extend_from_slice(&(detail.len() as u32 + 1).to_le_bytes());
+    greeting.push(1); // an error answer to the request the client will send
+    greeting.extend_from_slice(&detail);
+    let addr = fake_server(Box::leak(greeting.into_boxed_slice()));
+    let client = PeerClient::with_deadline(&addr, Duration::from_secs(5)).unwrap();
+    let err = client.get(&common_table(), &Get::new("k")).unwrap_err();
+    match &err {
+        ServiceError::PeerUnavailable { reason, unsent, .. } => {
+            assert!(
+                reason.contains("code 99") && reason.contains("a kind from the future"),
+                "{reason}"
+            );
+            assert!(!*unsent, "the owner had the request: {err:?}");
+        }
+        _ => panic!("{err:?}"),
     }
 }
 

@@ -79,6 +79,8 @@ fn service_status(e: &ServiceError) -> (StatusCode, &'static str) {
         (_, ErrorKind::Busy | ErrorKind::Unavailable | ErrorKind::Io) => {
             (StatusCode::SERVICE_UNAVAILABLE, "Unavailable")
         }
+        // A kind newer than this adapter: a failure it cannot say more about.
+        (_, _) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
     }
 }
 

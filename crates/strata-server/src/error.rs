@@ -3,6 +3,7 @@
 
 /// What can go wrong in a service call.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServiceError {
     #[error("table {0} does not exist")]
     TableNotFound(String),
@@ -81,6 +82,7 @@ pub type Result<T> = std::result::Result<T, ServiceError>;
 /// it (refining only where its protocol has a finer code), and a retrying client or a router
 /// acts on [`ErrorKind::is_retryable`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The request is wrong; retrying it cannot help.
     InvalidArgument,
@@ -102,6 +104,19 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// Every kind, so that code in other crates mapping kinds (where the enum is
+    /// non-exhaustive) can test that none falls to its fallback arm.
+    pub const ALL: [ErrorKind; 8] = [
+        ErrorKind::InvalidArgument,
+        ErrorKind::NotFound,
+        ErrorKind::AlreadyExists,
+        ErrorKind::FailedPrecondition,
+        ErrorKind::Busy,
+        ErrorKind::Unavailable,
+        ErrorKind::Corruption,
+        ErrorKind::Io,
+    ];
+
     /// True when nothing was applied and the same request may succeed if sent again.
     pub fn is_retryable(self) -> bool {
         matches!(self, ErrorKind::Busy | ErrorKind::Unavailable)
@@ -161,12 +176,50 @@ fn engine_kind(kind: strata_engine::ErrorKind) -> ErrorKind {
         K::Unavailable => ErrorKind::Unavailable,
         K::Corruption => ErrorKind::Corruption,
         K::Io => ErrorKind::Io,
+        // A kind newer than this crate: storage failing is the reading that promises
+        // least (not retryable); `every_engine_kind_has_its_own` catches one left here.
+        _ => ErrorKind::Io,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_lists_every_kind_once_in_order() {
+        for (i, kind) in ErrorKind::ALL.into_iter().enumerate() {
+            // Exhaustive here: a new kind does not compile until it has a place in ALL.
+            let place = match kind {
+                ErrorKind::InvalidArgument => 0,
+                ErrorKind::NotFound => 1,
+                ErrorKind::AlreadyExists => 2,
+                ErrorKind::FailedPrecondition => 3,
+                ErrorKind::Busy => 4,
+                ErrorKind::Unavailable => 5,
+                ErrorKind::Corruption => 6,
+                ErrorKind::Io => 7,
+            };
+            assert_eq!(place, i, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn every_engine_kind_has_its_own() {
+        use strata_engine::ErrorKind as K;
+        let mapped: Vec<ErrorKind> = K::ALL.into_iter().map(engine_kind).collect();
+        assert_eq!(
+            mapped,
+            [
+                ErrorKind::InvalidArgument,
+                ErrorKind::NotFound,
+                ErrorKind::Busy,
+                ErrorKind::Unavailable,
+                ErrorKind::Corruption,
+                ErrorKind::Io,
+            ]
+        );
+    }
 
     #[test]
     fn kinds_say_what_a_caller_can_do() {

@@ -180,17 +180,23 @@ impl TableState {
 }
 
 /// HBase's region name: `table,start_key,id.ENCODED.` where ENCODED is 32 hex digits
-/// derived from the rest (HBase uses an MD5; clients only parse the shape, and Strata's
-/// digits come from its own stable hash).
+/// derived from the rest (HBase uses an MD5; clients only parse the shape). Clients look a
+/// region up by ENCODED alone, and every server of a cluster names every region, so the
+/// digits must be the same from any build on any platform: XXH3-128 (a specified hash,
+/// 128 bits so that names of distinct regions never meet in practice) of the name's
+/// bytes before the dot, the start key as its raw bytes (`docs/shell.md`, "Tools").
 pub fn region_name(table: &TableName, start_key: &[u8], id: u64) -> String {
-    use std::hash::{Hash, Hasher};
-    let base = format!("{},{},{}", table, String::from_utf8_lossy(start_key), id);
-    let digest = |salt: u64| {
-        let mut h = std::hash::DefaultHasher::new();
-        (salt, &base).hash(&mut h);
-        h.finish()
-    };
-    format!("{base}.{:016x}{:016x}.", digest(1), digest(2))
+    let table = table.to_string();
+    let id = id.to_string();
+    let mut hashed = Vec::with_capacity(table.len() + start_key.len() + id.len() + 2);
+    for part in [table.as_bytes(), b",", start_key, b",", id.as_bytes()] {
+        hashed.extend_from_slice(part);
+    }
+    let encoded = twox_hash::XxHash3_128::oneshot(&hashed);
+    format!(
+        "{table},{},{id}.{encoded:032x}.",
+        String::from_utf8_lossy(start_key)
+    )
 }
 
 /// Region key ranges for a table pre-split at `split_keys`: `["", k1), [k1, k2), …, [kn, "")`.
@@ -216,6 +222,27 @@ pub fn region_ranges(split_keys: &[Bytes]) -> Result<Vec<(Bytes, Bytes)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names clients hold must not change with the build: these digits are XXH3-128's
+    /// (checked against another implementation of it), not this build's.
+    #[test]
+    fn region_names_are_pinned() {
+        let table = TableName::parse("t").unwrap();
+        assert_eq!(
+            region_name(&table, b"row-m", 42),
+            "t,row-m,42.d2bdf0a29d552320118a50ce0e7e15d8."
+        );
+        let table = TableName::parse("ns:t").unwrap();
+        assert_eq!(
+            region_name(&table, b"", 1),
+            "ns:t,,1.9018e7b0466c46a6d2ac45fbbb5aac3a."
+        );
+        // The raw key is hashed: keys that print alike still name regions apart.
+        let ff = region_name(&table, b"\xff", 9);
+        assert_eq!(ff, "ns:t,\u{fffd},9.3318a55dba37997709a14b8ef42bfd12.");
+        let fe = region_name(&table, b"\xfe", 9);
+        assert_eq!(fe, "ns:t,\u{fffd},9.b5d36a8f0ae1f8884d59e433f35ddf8c.");
+    }
 
     #[test]
     fn split_keys_make_contiguous_ranges() {

@@ -41,7 +41,7 @@ use crate::names::TableName;
 
 pub(crate) use admin::{not_master, send_to_master, AdminAtMaster};
 pub use admin::{AdminReply, AdminRequest, Master, MasterLink};
-pub use errors::{error_from_parts, error_to_parts};
+pub use errors::{error_from_parts, error_to_parts, Named};
 pub(crate) use scan::{RegionRows, RegionSource};
 
 /// How often a request a peer does not serve yet is sent again.

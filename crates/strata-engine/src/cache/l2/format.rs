@@ -34,6 +34,7 @@ const INDEX_RECORD_LEN: usize = 32;
 
 /// Why a cache file or index is not used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FormatError {
     #[error("not a Strata L2 cache file (wrong magic)")]
     Magic,
