@@ -290,6 +290,20 @@ impl RegionRegistry for Ownership {
         Ok(self.dead.take(&self.node, claim.id)?)
     }
 
+    fn opened(&self, claim: RegionClaim<'_>) {
+        let Some(epoch) = self.epochs.lock().get(&claim.id).copied() else {
+            return;
+        };
+        let node = &self.node;
+        let marked =
+            node.coord
+                .mark_serving(&node.lease, &node.sid, node.incarnation, claim.id, epoch);
+        if let Err(e) = marked {
+            // The master keeps the dead owners' streams until it is marked: safe, slower.
+            tracing::warn!(region = claim.id, error = %e, "cannot mark a region as serving");
+        }
+    }
+
     fn claim(&self, claim: RegionClaim<'_>) -> strata_server::error::Result<()> {
         let epoch = self
             .claim_region(claim)

@@ -96,6 +96,8 @@ pub struct Owner {
     pub sid: String,
     pub incarnation: Incarnation,
     pub epoch: Epoch,
+    /// The region is open there (replayed and flushed), not only claimed.
+    pub serving: bool,
 }
 
 /// The elected master as others see it.

@@ -114,11 +114,38 @@ impl<K: MetaKv> KvCoordinator<K> {
         id: RegionId,
         epoch: Epoch,
     ) -> Result<()> {
+        self.put_claim(lease, sid, incarnation, id, epoch, false)
+    }
+
+    /// Records that this server's claim of region `id` at `epoch` is open here now: what
+    /// a dead owner left was replayed and flushed. The master retires a dead server's
+    /// stream only once every region is serving, not merely claimed.
+    pub fn mark_serving(
+        &self,
+        lease: &Lease,
+        sid: &str,
+        incarnation: Incarnation,
+        id: RegionId,
+        epoch: Epoch,
+    ) -> Result<()> {
+        self.put_claim(lease, sid, incarnation, id, epoch, true)
+    }
+
+    fn put_claim(
+        &self,
+        lease: &Lease,
+        sid: &str,
+        incarnation: Incarnation,
+        id: RegionId,
+        epoch: Epoch,
+        serving: bool,
+    ) -> Result<()> {
         let record = OwnerRecord {
             v: FORMAT_VERSION,
             sid: sid.to_owned(),
             incarnation,
             epoch,
+            serving,
         };
         let txn = Txn {
             compares: vec![Compare::mod_revision(self.keys.region(id), epoch)],
@@ -151,6 +178,7 @@ impl<K: MetaKv> KvCoordinator<K> {
             sid: record.sid,
             incarnation: record.incarnation,
             epoch: record.epoch,
+            serving: record.serving,
         }))
     }
 
@@ -164,6 +192,7 @@ impl<K: MetaKv> KvCoordinator<K> {
                     sid: record.sid,
                     incarnation: record.incarnation,
                     epoch: record.epoch,
+                    serving: record.serving,
                 };
                 Ok((self.keys.region_id_of(&kv.key)?, owner))
             })

@@ -97,6 +97,10 @@ pub struct OwnerRecord {
     pub sid: String,
     pub incarnation: i64,
     pub epoch: i64,
+    /// Set once the region is open there: a dead owner's edits replayed and flushed. A
+    /// claim alone comes before the replay, so it does not free the dead owner's stream.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub serving: bool,
 }
 
 /// `/master`: the elected master.

@@ -51,6 +51,10 @@ pub trait RegionRegistry: Send + Sync + std::fmt::Debug {
     ) -> Result<Vec<strata_engine::codec::WalEdit>> {
         Ok(Vec::new())
     }
+
+    /// A claimed region is open here: its recovered edits are in files. Until then a
+    /// dead owner's WAL must stay readable for it.
+    fn opened(&self, _region: RegionClaim<'_>) {}
 }
 
 /// Which server serves a region, as the registry says.

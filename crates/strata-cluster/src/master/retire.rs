@@ -92,6 +92,7 @@ fn all_served(ownership: &Ownership, regions: &[u64]) -> bool {
         let (Some(owner), Some(region)) = (owners.get(id), view.regions.get(id)) else {
             return false;
         };
-        live.contains(&owner.sid) && owner.epoch == region.epoch
+        // Claimed is not enough: the claim comes before the replay.
+        live.contains(&owner.sid) && owner.epoch == region.epoch && owner.serving
     })
 }

@@ -119,7 +119,14 @@ impl Client {
         match answer {
             Ok(()) => {
                 self.check_fenced(server, "a put");
-                self.model.put_acked(key, value, self.world.clock.now());
+                let via = format!(
+                    "by s{} (#{}) at {} ms",
+                    server.slot,
+                    server.number,
+                    self.world.elapsed_ms()
+                );
+                self.model
+                    .put_acked(key, value, self.world.clock.now(), via);
             }
             Err(_) => self.model.put_unknown(key, value),
         }

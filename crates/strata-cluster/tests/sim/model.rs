@@ -15,8 +15,9 @@ pub type CellKey = (Bytes, Bytes);
 
 #[derive(Debug, Default)]
 struct State {
-    /// Puts acknowledged: the value and when the acknowledgement came.
-    acked: HashMap<CellKey, (Bytes, Instant)>,
+    /// Puts acknowledged: the value, when the acknowledgement came, and through which
+    /// server and when (for the report).
+    acked: HashMap<CellKey, (Bytes, Instant, String)>,
     /// Puts whose outcome is unknown: they may or may not be there.
     maybe: HashMap<CellKey, Bytes>,
     /// Per counter row: increments acknowledged, and those of unknown outcome.
@@ -43,8 +44,8 @@ pub const COUNT: &[u8] = b"n";
 pub const STEP: &[u8] = b"s";
 
 impl Model {
-    pub fn put_acked(&self, key: CellKey, value: Bytes, at: Instant) {
-        self.state.lock().acked.insert(key, (value, at));
+    pub fn put_acked(&self, key: CellKey, value: Bytes, at: Instant, via: String) {
+        self.state.lock().acked.insert(key, (value, at, via));
     }
 
     pub fn put_unknown(&self, key: CellKey, value: Bytes) {
@@ -93,10 +94,10 @@ impl Model {
                     .collect()
             })
             .unwrap_or_default();
-        for ((r, q), (value, at)) in &state.acked {
+        for ((r, q), (value, at, acked_via)) in &state.acked {
             if r.as_ref() == row && *at < started && cells.get(q.as_ref()) != Some(&value) {
                 problems.push(format!(
-                    "acknowledged put {}/{} = {} missing (found {:?})",
+                    "acknowledged put {}/{} = {} missing (found {:?}; acknowledged {acked_via})",
                     text(r),
                     text(q),
                     text(value),
@@ -106,7 +107,7 @@ impl Model {
         }
         for (q, value) in &cells {
             let key = (Bytes::copy_from_slice(row), Bytes::copy_from_slice(q));
-            let known = state.acked.get(&key).map(|(v, _)| v) == Some(*value)
+            let known = state.acked.get(&key).map(|(v, _, _)| v) == Some(*value)
                 || state.maybe.get(&key) == Some(*value);
             let special = *q == COUNT || *q == STEP;
             if !known && !special && !q.starts_with(b"pending") {
@@ -144,10 +145,11 @@ impl Model {
                 );
             }
         }
-        for (key, (value, _)) in &state.acked {
+        for (key, (value, _, acked_via)) in &state.acked {
             if found.get(key) != Some(value) {
                 problems.push(format!(
-                    "via {via}: acknowledged put {}/{} = {} lost (found {:?})",
+                    "via {via}: acknowledged put {}/{} = {} lost (found {:?}; acknowledged \
+                     {acked_via})",
                     text(&key.0),
                     text(&key.1),
                     text(value),

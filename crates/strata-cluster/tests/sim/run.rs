@@ -13,7 +13,7 @@ use strata_server::SplitAt;
 
 use crate::clients::{self, table, ROWS, SPLITS};
 use crate::model::Model;
-use crate::schedule::{self, Fault, Step};
+use crate::schedule::{self, Fault, Profile, Step};
 use crate::settle;
 use crate::world::World;
 
@@ -31,9 +31,9 @@ struct Pending {
 }
 
 /// Runs `seed`; `Err` holds the whole report of a failure.
-pub fn run_seed(seed: u64) -> Result<String, String> {
+pub fn run_seed(seed: u64, profile: Profile) -> Result<String, String> {
     let servers = 3 + (seed % 3) as usize;
-    let steps = schedule::draw(seed, servers, SPAN_MS);
+    let steps = schedule::draw(seed, servers, SPAN_MS, profile);
     let world = Arc::new(World::new(seed, servers));
     let done = Arc::new(AtomicBool::new(false));
     let watchdog = watchdog(seed, &world, &done);
@@ -322,8 +322,8 @@ fn failure_text(
 ) -> String {
     let problems: Vec<&str> = problems.iter().map(|p| p.as_str()).collect();
     format!(
-        "seed {seed} ({servers} servers); replay with STRATA_SIM_SEED={seed} cargo test -p \
-         strata-cluster --test sim -- --nocapture\nproblems:\n  {}\nschedule:\n{}\nwhat \
+        "seed {seed} ({servers} servers); replay with STRATA_SIM_SEED={seed} (and the same \
+         test name) cargo test -p strata-cluster --test sim -- --nocapture\nproblems:\n  {}\nschedule:\n{}\nwhat \
          happened:\n{}",
         problems.join("\n  "),
         schedule.join("\n"),

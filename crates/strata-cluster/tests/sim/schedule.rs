@@ -32,6 +32,17 @@ pub enum Fault {
     Merge,
 }
 
+/// Which faults a schedule draws from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// Every fault: crashes, pauses past the lease, lost replies too.
+    Full,
+    /// No server is lost: moves, splits, merges, and etcd and store cuts inside the lease.
+    /// What the test command runs until the open bugs the full profile finds are fixed
+    /// (RFC 0013 lists them with their seeds).
+    NoLoss,
+}
+
 /// A fault and when it happens.
 #[derive(Debug, Clone, Copy)]
 pub struct Step {
@@ -46,12 +57,15 @@ impl fmt::Display for Step {
 }
 
 /// The schedule for `seed` over `span_ms`, on `servers` slots.
-pub fn draw(seed: u64, servers: usize, span_ms: u64) -> Vec<Step> {
+pub fn draw(seed: u64, servers: usize, span_ms: u64, profile: Profile) -> Vec<Step> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut steps = Vec::new();
     let mut at = rng.random_range(100..400);
     while at < span_ms {
-        let fault = draw_fault(&mut rng, servers);
+        let fault = match profile {
+            Profile::Full => draw_fault(&mut rng, servers),
+            Profile::NoLoss => draw_calm_fault(&mut rng, servers),
+        };
         steps.push(Step { at_ms: at, fault });
         // Crashes and pauses leave room for the failover before the next fault.
         at += match fault {
@@ -84,15 +98,30 @@ fn draw_fault(rng: &mut SmallRng, servers: usize) -> Fault {
     }
 }
 
+fn draw_calm_fault(rng: &mut SmallRng, servers: usize) -> Fault {
+    let slot = rng.random_range(0..servers);
+    match rng.random_range(0..100) {
+        0..15 => Fault::EtcdBlip(slot, rng.random_range(50..400)),
+        15..30 => Fault::StoreBlip(slot, rng.random_range(50..400)),
+        30..60 => Fault::Move,
+        60..80 => Fault::Split,
+        _ => Fault::Merge,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_seed_gives_the_same_schedule() {
-        let a: Vec<String> = draw(42, 3, 5_000).iter().map(|s| s.to_string()).collect();
-        let b: Vec<String> = draw(42, 3, 5_000).iter().map(|s| s.to_string()).collect();
-        let c: Vec<String> = draw(43, 3, 5_000).iter().map(|s| s.to_string()).collect();
+        let draw = |seed| -> Vec<String> {
+            super::draw(seed, 3, 5_000, Profile::Full)
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        };
+        let (a, b, c) = (draw(42), draw(42), draw(43));
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

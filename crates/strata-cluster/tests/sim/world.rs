@@ -99,8 +99,13 @@ impl World {
         self.slots.len()
     }
 
+    /// Milliseconds since the world was made.
+    pub fn elapsed_ms(&self) -> u128 {
+        self.clock.elapsed(self.started).as_millis()
+    }
+
     pub fn note(&self, what: String) {
-        let at = self.clock.elapsed(self.started).as_millis();
+        let at = self.elapsed_ms();
         self.log.lock().push(format!("{at:>6} ms  {what}"));
     }
 

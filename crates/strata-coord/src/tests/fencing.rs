@@ -294,3 +294,33 @@ fn forgetting_a_region_removes_its_claim_and_loses_to_any_change() {
     assert!(m.coord.forget_region(&lead, 8, other).is_err());
     assert!(m.coord.region(8).unwrap().is_some());
 }
+
+/// A claim is not yet serving: a dead owner's stream may be retired only once the new
+/// owner marked the region serving (replayed and flushed), and a new epoch clears it.
+#[test]
+fn a_claim_serves_only_once_marked_and_a_new_epoch_clears_it() {
+    let cluster = Cluster::new();
+    let a = Server::start(&cluster, "a");
+    let m = Server::start(&cluster, "m");
+    let lead = elect(&m);
+    let epoch = region_for(&m, &lead, 1, "a");
+    a.coord
+        .claim_region(&a.lease, "a", a.incarnation, 1, epoch)
+        .unwrap();
+    assert!(!m.coord.owner(1).unwrap().unwrap().serving);
+    a.coord
+        .mark_serving(&a.lease, "a", a.incarnation, 1, epoch)
+        .unwrap();
+    assert!(m.coord.owner(1).unwrap().unwrap().serving);
+    assert!(m.coord.owners().unwrap()[0].1.serving);
+    let moved = m.coord.assign_region(&lead, 1, epoch, Some("a")).unwrap();
+    let err = a
+        .coord
+        .mark_serving(&a.lease, "a", a.incarnation, 1, epoch)
+        .unwrap_err();
+    assert!(err.is_fenced(), "{err}");
+    a.coord
+        .claim_region(&a.lease, "a", a.incarnation, 1, moved)
+        .unwrap();
+    assert!(!m.coord.owner(1).unwrap().unwrap().serving);
+}

@@ -126,6 +126,9 @@ impl RegionOpener {
             // What a dead owner logged is in files from now on, not only in its WAL.
             region.flush()?;
         }
+        if let Some(registry) = &self.registry {
+            registry.opened(claim_of(table, entry));
+        }
         Ok(region)
     }
 }
