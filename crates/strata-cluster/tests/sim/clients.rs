@@ -19,6 +19,8 @@ use crate::world::{Running, World, LEASE_TTL};
 pub const ROWS: u32 = 24;
 pub const SPLITS: [&str; 2] = ["r08", "r16"];
 const COUNTERS: u32 = 4;
+/// An operation slower than this is noted in the run's log.
+const SLOW: Duration = Duration::from_secs(2);
 
 pub fn table() -> TableName {
     TableName::parse("sim").unwrap()
@@ -83,12 +85,35 @@ impl Client {
         let Some(server) = self.pick_server() else {
             return;
         };
-        match self.rng.random_range(0..100) {
-            0..40 => self.put(&server),
-            40..55 => self.increment(&server),
-            55..70 => self.check_and_mutate(&server),
-            70..92 => self.get(&server),
-            _ => self.scan(&server),
+        let started = self.world.clock.now();
+        let kind = match self.rng.random_range(0..100) {
+            0..40 => {
+                self.put(&server);
+                "put"
+            }
+            40..55 => {
+                self.increment(&server);
+                "increment"
+            }
+            55..70 => {
+                self.check_and_mutate(&server);
+                "check-and-mutate"
+            }
+            70..92 => {
+                self.get(&server);
+                "get"
+            }
+            _ => {
+                self.scan(&server);
+                "scan"
+            }
+        };
+        let took = self.world.clock.elapsed(started);
+        if took > SLOW {
+            self.world.note(format!(
+                "client {}: a {kind} via s{} (#{}) took {took:.1?}",
+                self.id, server.slot, server.number
+            ));
         }
     }
 
