@@ -120,6 +120,8 @@ fn run_phases(
         let name = session.backend.name();
         let mut result = run_phase(session.target()?, &name, args, workload, phase_seed)?;
         if workload.writes() {
+            // A benchmark measures real time: the tool is its own composition root.
+            #[allow(clippy::disallowed_methods)]
             let clock = strata_engine::util::clock::system();
             let start = clock.now();
             session.target()?.flush()?;

@@ -119,7 +119,7 @@ fn is_fenced(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(clippy::unwrap_used, clippy::disallowed_methods)] // real time in these tests
 mod tests {
     use std::sync::Arc;
 

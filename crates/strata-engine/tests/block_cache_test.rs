@@ -1,6 +1,6 @@
 //! The block cache as reads reach it through an engine: scans that ask not to cache
 //! blocks, and a second level that serves what memory evicted, across a clean restart too.
-
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

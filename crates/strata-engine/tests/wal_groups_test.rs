@@ -2,7 +2,7 @@
 //! directories on their own volumes, every group replays after a crash (also when the
 //! group count changed), each group drops its segments as its own regions flush, and a
 //! slow device under one group does not delay the acknowledgements of another.
-
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;

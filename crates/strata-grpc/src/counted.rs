@@ -28,6 +28,8 @@ pub struct CountedStream {
 }
 
 impl CountedStream {
+    // A socket deadline against a slow client, on the network runtime: real time.
+    #[allow(clippy::disallowed_methods)]
     pub fn new(inner: TcpStream, open: ConnectionGuard, handshake: Option<Duration>) -> Self {
         CountedStream {
             inner,

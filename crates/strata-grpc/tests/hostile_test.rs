@@ -4,6 +4,7 @@
 //! and its connection slot freed (the open-connections gauge returns to zero), while a normal
 //! client keeps being served.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 mod common;
 

@@ -79,6 +79,8 @@ pub async fn serve_listener(
 
 /// Samples request rate and latency once a second into `http`'s charts, until the service
 /// is dropped. Call from inside a Tokio runtime.
+// The charts' once-a-second sampler on the HTTP server's runtime (the adapter's own).
+#[allow(clippy::disallowed_methods)]
 pub fn spawn_sampler(service: &Arc<Service>, http: Arc<HttpState>) -> tokio::task::JoinHandle<()> {
     let service = Arc::downgrade(service);
     tokio::spawn(async move {

@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Every endpoint through the router (no socket): status codes, content types, JSON shapes,
 //! and Prometheus text that parses and whose counters grow with requests.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! store URL (default a `file://` directory): `cargo run --release -p strata-objstore
 //! --example wal_backend_bench -- [WRITES] [THREADS] [sync|fsync] [STORE_URL]`. The object
 //! WAL stores every batch as one PUT whatever the durability.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::sync::Arc;
 use std::time::Duration;

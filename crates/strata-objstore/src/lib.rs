@@ -32,6 +32,7 @@ pub mod whole;
 pub mod writer;
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // real time, runtimes and randomness in these tests
 mod tests;
 
 pub use engine_wal::{replay_stream, AckGate, ObjectWal, ObjectWalOpener, StreamProgress};

@@ -160,6 +160,7 @@ fn open_dir(url: &str, dir: &str) -> Result<LocalFileSystem> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // real time and randomness in these tests
 mod tests {
     use super::*;
 

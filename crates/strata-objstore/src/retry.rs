@@ -24,6 +24,8 @@ impl Default for RetryPolicy {
     /// Six attempts over about 1.5 s: long enough to ride out a dropped connection or a
     /// 503 "slow down", short enough that a dead store fails the write (and its callers)
     /// well inside a client timeout.
+    // The default for callers with no clock of their own; `with_clock` injects one.
+    #[allow(clippy::disallowed_methods)]
     fn default() -> Self {
         RetryPolicy {
             attempts: 6,

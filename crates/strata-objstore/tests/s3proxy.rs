@@ -1,4 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 //! The protocol against a real S3 server, through `s3://`. Ignored by default; run with
 //! `scripts/objstore-s3-test`, which starts S3Proxy (`scripts/s3proxy-env`), sets the AWS_*

@@ -81,6 +81,8 @@ impl PeerClient {
             address: address.to_string(),
             reason: reason.to_string(),
         })?;
+        // TCP deadlines are real time; `with_clock` is the seam for tests.
+        #[allow(clippy::disallowed_methods)]
         Ok(Self::with_clock(address, deadline, clock::system()))
     }
 

@@ -81,6 +81,8 @@ pub async fn serve_with(
                 Err(e) => {
                     // Out of file descriptors, say: wait rather than spin on the error.
                     tracing::warn!(error = %e, "the peer server cannot accept a connection");
+                    // The accept loop's back-off on the network runtime: real time.
+                    #[allow(clippy::disallowed_methods)]
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             }
@@ -91,6 +93,8 @@ pub async fn serve_with(
     let mut waited = Duration::ZERO;
     let step = Duration::from_millis(5);
     while open.count() > 0 && waited < STOP_GRACE {
+        // Waiting for open connections to drain as the listener stops: real time.
+        #[allow(clippy::disallowed_methods)]
         tokio::time::sleep(step).await;
         waited += step;
     }

@@ -1,6 +1,6 @@
 //! Two services, each serving one region of a table and reaching the other's through the
 //! peer service over real sockets, answer every operation through either of them.
-
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test harness: a failed setup should panic
 
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! The client's pooled connections: a connection that dies under a request, many threads
 //! at once, and a server that stops and comes back.
-
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test harness: a failed setup should panic
 
 mod common;

@@ -1,5 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Cluster documents, the table list, schemas, regions, content negotiation and limits.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 mod common;
 

@@ -133,6 +133,9 @@ impl Incoming for StoppableIncoming {
                     // accept loop for good, so wait and keep serving the open connections.
                     Err(e) => {
                         tracing::warn!(error = %e, "thrift accept failed");
+                        // The accept loop's own back-off on the network runtime, not a
+                        // protocol timer: real time is what the OS frees descriptors in.
+                        #[allow(clippy::disallowed_methods)]
                         tokio::time::sleep(Duration::from_millis(100)).await;
                     }
                 },

@@ -3,6 +3,7 @@
 //! budget must not deadlock readers holding parts of requests), the bytes held at once must
 //! stay within the budget plus one request, and all of it must be returned afterwards.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 mod common;
 

@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The Thrift and gRPC servers count their open connections in the service (for
 //! `/metrics`), and forget a connection once the client goes away.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::future::Future;
 use std::sync::Arc;

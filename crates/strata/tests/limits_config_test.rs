@@ -3,6 +3,7 @@
 //! `max_value_bytes` refuses a bigger put (the error names the key) while smaller ones keep
 //! working; short Thrift and gRPC timeouts close a silent connection; a bad `[limits]` key or
 //! value stops the server at start with a message naming it.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 mod common;
 

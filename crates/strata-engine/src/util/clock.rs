@@ -120,6 +120,7 @@ impl Clock for ManualClock {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // real time and randomness in these tests
 mod tests {
     use super::*;
 

@@ -165,6 +165,7 @@ impl WalCounters {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // real time and randomness in these tests
 mod tests {
     use super::*;
 

@@ -17,6 +17,8 @@ impl<R: Rng> Sampler for RngSampler<R> {
 /// A sampler seeded from the thread's generator, itself seeded from the operating system
 /// (production). Why not straight from the OS: that is a `getrandom` system call on every
 /// ReadRows and CheckAndMutateRow, which profiling showed on the point-read path.
+// Production's source of a request's sampling; tests seed theirs by header.
+#[allow(clippy::disallowed_methods)]
 pub fn from_os() -> RngSampler<SmallRng> {
     RngSampler(SmallRng::from_rng(&mut rand::rng()))
 }

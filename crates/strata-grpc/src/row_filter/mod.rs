@@ -110,6 +110,8 @@ pub trait Sampler {
 pub struct ThreadRngSampler;
 
 impl Sampler for ThreadRngSampler {
+    // Production's sampler (Bigtable's sample filter is random by definition).
+    #[allow(clippy::disallowed_methods)]
     fn sample(&mut self, p: f64) -> bool {
         rand::random::<f64>() < p
     }

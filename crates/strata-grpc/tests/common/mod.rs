@@ -1,5 +1,6 @@
 //! A gRPC server on a free port over a fresh service, for the integration tests.
 #![allow(dead_code)]
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::net::SocketAddr;
 use std::sync::Arc;

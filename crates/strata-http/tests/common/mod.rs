@@ -1,4 +1,5 @@
 //! Shared by the HTTP tests that call the router directly (no socket).
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::sync::Arc;
 

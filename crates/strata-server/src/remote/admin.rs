@@ -177,6 +177,8 @@ pub(crate) fn send_to_master(
     link: &dyn MasterLink,
     request: &AdminRequest,
 ) -> Option<Result<AdminReply>> {
+    // Known gap: this wait should take the service's clock (issue 25's clock seam).
+    #[allow(clippy::disallowed_methods)]
     let clock = strata_engine::util::clock::system();
     let deadline = clock.now() + NO_MASTER_WAIT;
     loop {

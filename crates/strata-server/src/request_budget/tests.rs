@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 

@@ -1,5 +1,6 @@
 //! Every command's argument checks, without a server: a bad form must fail as a usage error
 //! before any call; a good form gets as far as the (unreachable) server.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::time::Duration;
 

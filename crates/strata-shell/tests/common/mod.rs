@@ -1,6 +1,6 @@
 //! Test harness: a Strata Thrift server on an ephemeral port (in process, over a temp dir) and
 //! shell sessions whose output is captured.
-
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 #![allow(dead_code, clippy::unwrap_used)] // test harness: a failed setup should panic
 
 use std::io::Write;

@@ -1,4 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::io;
 use std::pin::Pin;

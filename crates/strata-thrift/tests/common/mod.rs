@@ -1,6 +1,6 @@
 //! Test harness: a Strata service on a temp dir, the Thrift server on an ephemeral port, and
 //! volo's generated client in each transport/protocol combination.
-
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 #![allow(dead_code, clippy::unwrap_used)] // test harness: a failed setup should panic
 
 use std::net::SocketAddr;

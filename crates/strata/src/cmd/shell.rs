@@ -37,6 +37,8 @@ pub fn run(args: ShellArgs) -> Result<(), String> {
         Duration::from_secs(args.connect_timeout),
     )
     .map_err(|e| e.to_string())?;
+    // The binary is the composition root: it picks the real clock and runtime.
+    #[allow(clippy::disallowed_methods)]
     let mut session = Session::new(
         client,
         Box::new(std::io::stdout()),

@@ -1,6 +1,6 @@
 //! WAL groups on an in-memory filesystem: where groups live, which log holds which region,
 //! replay across groups, leftover directories after the group count changed.
-
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;

@@ -1,4 +1,5 @@
 //! Each durability level reaches the OS / the disk when it promises to.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

@@ -1,5 +1,6 @@
 //! Seeded random operations (appends, injected failures, syncs, segment deletion, reopens)
 //! checked against a model of what must survive.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;

@@ -1,4 +1,5 @@
 //! Test-local filesystem wrapper (counts flushes and syncs, fails on demand) and helpers.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

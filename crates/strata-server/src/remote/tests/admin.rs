@@ -1,5 +1,6 @@
 //! Administration on a server that is not master is carried out by the master and is
 //! visible on the sending server when the call returns.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};

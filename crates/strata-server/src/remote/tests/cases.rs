@@ -1,4 +1,5 @@
 //! Forwarding, conditional writes, moves and following the catalog, case by case.
+#![allow(clippy::disallowed_methods)] // real time and randomness in these tests
 
 use super::*;
 

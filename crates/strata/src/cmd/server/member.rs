@@ -98,6 +98,8 @@ async fn stop_after(server: ClusterServer, error: String) -> String {
 }
 
 /// etcd, the object store, the system clock, random ids and tokens, TCP peers.
+// The binary is the composition root: it picks the real clock.
+#[allow(clippy::disallowed_methods)]
 fn real_deps(cluster: &ClusterConfig) -> strata_cluster::Result<ClusterDeps> {
     let kv = EtcdKv::connect(&cluster.etcd, ETCD_TIMEOUT).map_err(|source| {
         strata_cluster::Error::Etcd {

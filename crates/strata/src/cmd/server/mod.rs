@@ -259,6 +259,8 @@ pub(crate) async fn serve_db(
 /// (holding it weakly: the service is dropped by its closing, not by this task). A pass
 /// with nothing misplaced costs a walk over the open stores' file lists and a read of each
 /// snapshot's descriptor.
+// The binary is the composition root: its runtime runs the mover's timer.
+#[allow(clippy::disallowed_methods)]
 fn start_mover(service: &Arc<strata_server::Service>, interval: std::time::Duration) {
     let service = Arc::downgrade(service);
     tokio::spawn(async move {
@@ -332,6 +334,8 @@ impl Endpoint {
                 let _ = stopped.await;
             }),
         );
+        // The binary is the composition root: each listener is a task on its runtime.
+        #[allow(clippy::disallowed_methods)]
         let task = tokio::spawn(async move {
             if let Err(e) = server.await {
                 tracing::error!(error = %e, server = name, "server stopped with an error");

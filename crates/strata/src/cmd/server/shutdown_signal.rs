@@ -55,6 +55,7 @@ mod tests {
                 .unwrap();
             assert!(status.success());
             // Busy for a while before waiting, as a server taking over is.
+            #[allow(clippy::disallowed_methods)]
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;
             tokio::time::timeout(std::time::Duration::from_secs(5), shutdown.wait())
                 .await
