@@ -3,7 +3,6 @@
 //! keys, and the keys seen as garbage so far.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -78,23 +77,10 @@ impl Collector {
     pub fn pass(&mut self, inputs: &dyn GcInputs) -> Result<PassReport> {
         let started = self.clock.now();
         let outcome = self.run(inputs);
-        let elapsed = self.clock.elapsed(started);
-        let millis = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
-        self.stats.passes.fetch_add(1, Ordering::Relaxed);
-        self.stats.last_pass_millis.store(millis, Ordering::Relaxed);
-        match &outcome {
-            Ok(report) => {
-                self.stats
-                    .deleted_objects
-                    .fetch_add(report.deleted_objects, Ordering::Relaxed);
-                self.stats
-                    .deleted_bytes
-                    .fetch_add(report.deleted_bytes, Ordering::Relaxed);
-            }
-            Err(_) => {
-                self.stats.failed_passes.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        // Deletions were counted one by one as they happened (`delete`); only the pass's
+        // own figures are left.
+        self.stats
+            .count_pass(self.clock.elapsed(started), outcome.is_err());
         outcome
     }
 
@@ -284,6 +270,9 @@ impl Collector {
                     return deleted;
                 }
                 tracing::debug!(key = c.key, bytes = c.size, "garbage collected");
+                // Counted now rather than at the pass's end: whoever sees the object gone
+                // must see it counted (issue 25).
+                self.stats.count_deletion(c.size);
                 report.deleted_objects += 1;
                 report.deleted_bytes += c.size;
                 deleted.push(c.key.clone());
