@@ -72,6 +72,11 @@ impl Collector {
         }
     }
 
+    /// The counters this collector adds to.
+    pub fn stats(&self) -> &GcStats {
+        &self.stats
+    }
+
     /// One pass. Deletes nothing unless `inputs` says this process may, and stops (with
     /// an error) as soon as it may not any more.
     pub fn pass(&mut self, inputs: &dyn GcInputs) -> Result<PassReport> {
@@ -85,11 +90,7 @@ impl Collector {
     }
 
     fn run(&mut self, inputs: &dyn GcInputs) -> Result<PassReport> {
-        if let Err(e) = inputs.may_delete() {
-            // Not the master (any more): what it saw says nothing to a later leadership.
-            self.first_seen.clear();
-            return Err(e);
-        }
+        self.check_may_delete(inputs)?;
         let snapshot = inputs.snapshot()?;
         let live = LiveSet::read(&self.store, &self.retry, &snapshot)?;
         let mut report = PassReport::default();
@@ -238,36 +239,32 @@ impl Collector {
                 blocked = true;
             }
         }
-        let deleted = self.delete(inputs, &doomed, report);
-        for key in deleted {
-            seen.remove(&key);
-        }
-        if !seen.is_empty() {
+        let outcome = self.delete(inputs, &doomed, &mut seen, report);
+        // After a refusal the first-seen times are void (`check_may_delete`).
+        if outcome.is_ok() && !seen.is_empty() {
             self.first_seen.insert(group.to_owned(), seen);
         }
-        Ok(())
+        outcome
     }
 
     /// Deletes `doomed` in order, in batches, each after checking the leadership and the
-    /// lease; returns the keys deleted. Stops at the first failure: the rest is tried
-    /// again next pass.
+    /// lease, and forgets each deleted key from `seen`. A store failure stops this group
+    /// (the rest is tried again next pass); a refusal to delete stops the whole pass, with
+    /// the error, so that a master stepping down does not go on listing the store.
     fn delete(
-        &self,
+        &mut self,
         inputs: &dyn GcInputs,
         doomed: &[Candidate],
+        seen: &mut HashMap<String, Instant>,
         report: &mut PassReport,
-    ) -> Vec<String> {
-        let mut deleted = Vec::new();
+    ) -> Result<()> {
         for batch in doomed.chunks(BATCH) {
-            if let Err(e) = inputs.may_delete() {
-                tracing::warn!(error = %e, "garbage collection stopped: no longer allowed to delete");
-                return deleted;
-            }
+            self.check_may_delete(inputs)?;
             for c in batch {
                 let path = ObjectPath::from(c.key.as_str());
                 if let Err(e) = self.retry.run(|| self.store.delete(&path)) {
                     tracing::warn!(key = c.key, error = %e, "garbage collection could not delete");
-                    return deleted;
+                    return Ok(());
                 }
                 tracing::debug!(key = c.key, bytes = c.size, "garbage collected");
                 // Counted now rather than at the pass's end: whoever sees the object gone
@@ -275,10 +272,17 @@ impl Collector {
                 self.stats.count_deletion(c.size);
                 report.deleted_objects += 1;
                 report.deleted_bytes += c.size;
-                deleted.push(c.key.clone());
+                seen.remove(&c.key);
             }
         }
-        deleted
+        Ok(())
+    }
+
+    /// `inputs.may_delete()`; on a refusal also forgets every first-seen time, because
+    /// what this process saw while it led says nothing to a later leadership.
+    fn check_may_delete(&mut self, inputs: &dyn GcInputs) -> Result<()> {
+        // The runner logs the error, with the pass's end.
+        inputs.may_delete().inspect_err(|_| self.first_seen.clear())
     }
 
     fn store_error(&self, source: strata_objstore::Error) -> Error {

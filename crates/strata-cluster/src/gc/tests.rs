@@ -496,41 +496,34 @@ fn deletions_are_counted_as_they_happen_not_when_the_pass_ends() {
     assert_eq!(figures.strata_gc_failed_passes_total, 0);
 }
 
-/// A deletion in the middle of which the master loses its lease stops there.
+/// A master that loses its lease in the middle of a pass stops there, with an error: no
+/// further delete, no further listing (a later group's garbage stays), what it deleted
+/// counted, and what it had seen forgotten (a new term waits the full age again).
 #[test]
-fn deletes_stop_as_soon_as_the_leadership_is_gone() {
-    struct LosesLeadership {
-        inner: FakeInputs,
-        checks: Mutex<u32>,
-    }
-    impl GcInputs for LosesLeadership {
-        fn may_delete(&self) -> Result<()> {
-            let mut checks = self.checks.lock();
-            *checks += 1;
-            // The pass's first check and the first batch's pass; the second batch's fails.
-            if *checks > 2 {
-                return Err(Error::Collector("lease expired".into()));
-            }
-            Ok(())
-        }
-        fn snapshot(&self) -> Result<Snapshot> {
-            self.inner.snapshot()
-        }
-    }
+fn a_pass_that_loses_the_leadership_stops_with_an_error_and_counts_what_it_deleted() {
     let mut bed = Bed::new();
-    for i in 0..100 {
-        bed.put(&data(&sst(6, "cf", &format!("f{i:03}"))));
-    }
-    bed.advance(MIN_AGE * 2);
-    bed.pass();
+    bed.put("probe/create-0123");
+    doomed_batches(&mut bed);
+    // The pass's first check and the first batch's pass; the second batch's fails.
+    let inputs = Watching::new(&bed, 3);
+    assert!(bed.collector.pass(&inputs).is_err());
+    assert_eq!(inputs.seen.lock().len(), 3, "no check after the refusal");
+    let keys = bed.keys();
+    assert_eq!(keys.len(), 150 - 64 + 1, "one batch deleted");
+    assert!(
+        keys.contains("probe/create-0123"),
+        "the pass ended at the refusal"
+    );
+    let figures = bed.stats.figures();
+    assert_eq!(figures.strata_gc_deleted_objects_total, 64);
+    assert!(figures.strata_gc_deleted_bytes_total > 0);
+    assert_eq!(figures.strata_gc_passes_total, 2);
+    assert_eq!(figures.strata_gc_failed_passes_total, 1);
+
+    assert_eq!(bed.pass().deleted_objects, 0, "first seen again just now");
     bed.advance(MIN_AGE);
-    let inputs = LosesLeadership {
-        inner: FakeInputs::default(),
-        checks: Mutex::new(0),
-    };
-    let report = bed.collector.pass(&inputs).unwrap();
-    assert_eq!(report.deleted_objects, 64, "one batch");
-    assert_eq!(bed.keys().len(), 36);
+    assert_eq!(bed.pass().deleted_objects, 150 - 64 + 1);
+    assert_eq!(bed.stats.figures().strata_gc_deleted_objects_total, 151);
 }
 
 #[test]
