@@ -60,13 +60,40 @@ def read_all(port, rows):
     assert got == rows, "rows missing or wrong: %d of %d" % (len(got), len(rows))
 
 
-def wait_until(predicate, timeout, what):
+def wait_until(predicate, timeout, what, state=None):
+    """Polls `predicate` until it holds; else fails naming `what` and, if given, the last
+    `state()` seen."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:
         if predicate():
             return
+        if time.monotonic() >= deadline:
+            detail = "; last seen: %r" % (state(),) if state else ""
+            raise AssertionError("%s: not within %d s%s" % (what, timeout, detail))
         time.sleep(0.5)
-    raise AssertionError("%s: not within %d s" % (what, timeout))
+
+
+def wait_for_figures(server, predicate, timeout, what):
+    """The server's gc figures once `predicate` holds of them. Polled: the counters and
+    the store are read at different moments, and the pass goes on meanwhile."""
+    seen = {}
+
+    def check():
+        seen.update(gc_figures(server))
+        return predicate(seen)
+
+    wait_until(check, timeout, what, lambda: seen)
+    return dict(seen)
+
+
+def exposed(server, name):
+    """The value of metric `name` in the server's /metrics exposition, or None."""
+    url = "http://127.0.0.1:%d/metrics" % server.http
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        for line in answer.read().decode().splitlines():
+            if line.startswith(name + " "):
+                return int(float(line.split()[1]))
+    return None
 
 
 def test_compacted_away_objects_are_collected_and_everything_reads_back(cluster):
@@ -91,19 +118,28 @@ def test_compacted_away_objects_are_collected_and_everything_reads_back(cluster)
     # One SSTable per region is live after the compaction; the rest goes once older than
     # the minimum age and seen as garbage that long.
     wait_until(lambda: len(store_objects(cluster, ".sst")) <= 4, 60,
-               "the compacted-away SSTables collected")
-    assert len(manifests(cluster)) < before_manifests
-    figures = gc_figures(master)
-    assert figures["strata_gc_deleted_objects_total"] >= before_ssts - 4, figures
-    assert figures["strata_gc_deleted_bytes_total"] > 0, figures
+               "the compacted-away SSTables collected",
+               lambda: sorted(store_objects(cluster, ".sst")))
+    wait_until(lambda: len(manifests(cluster)) < before_manifests, 30,
+               "replaced manifests collected (%d before)" % before_manifests,
+               lambda: sorted(manifests(cluster)))
+    # Deletions are counted as they happen, but the figures are read a moment after the
+    # store, over HTTP: poll them too.
+    figures = wait_for_figures(
+        master,
+        lambda f: f["strata_gc_deleted_objects_total"] >= before_ssts - 4
+        and f["strata_gc_deleted_bytes_total"] > 0,
+        30, "at least %d deletions counted" % (before_ssts - 4))
     assert gc_figures(other)["strata_gc_passes_total"] == 0, "only the master collects"
-    with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % master.http, timeout=10) as m:
-        exposition = m.read().decode()
-    deleted = "strata_gc_deleted_objects_total %d" % figures["strata_gc_deleted_objects_total"]
-    assert deleted in exposition or "strata_gc_deleted_objects_total " in exposition, exposition[-2000:]
+    # /metrics shows the same counter (read later, so at least as far along).
+    metric = exposed(master, "strata_gc_deleted_objects_total")
+    assert metric is not None and metric >= figures["strata_gc_deleted_objects_total"], (
+        metric, figures)
     read_all(other.thrift, rows)
     read_all(master.thrift, rows)
-    assert "garbage collected" in master.log()
+    # Logged when the pass that deleted ends, which may be after the objects are gone.
+    wait_until(lambda: "garbage collected" in master.log(), 30,
+               "the master's log says it collected")
 
     # Every server stops and starts again: everything reads back from what is left.
     for server in list(cluster.servers):
@@ -113,6 +149,9 @@ def test_compacted_away_objects_are_collected_and_everything_reads_back(cluster)
     first = cluster.start_server(wait_for="acting as master")
     cluster.start_server()
     read_all(first.thrift, rows)
-    # And the next master's passes keep it so (its own first-seen clock starts over).
-    time.sleep(MIN_AGE_S * 2 + 2)
+    # And the next master's passes keep it so (its own first-seen clock starts over):
+    # passes (a second apart at least) until well past the minimum age.
+    passes = 2 * MIN_AGE_S + 2
+    wait_for_figures(first, lambda f: f["strata_gc_passes_total"] >= passes, 90,
+                     "%d passes of the new master" % passes)
     read_all(first.thrift, rows)

@@ -3,7 +3,6 @@
 //! keys, and the keys seen as garbage so far.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -73,37 +72,25 @@ impl Collector {
         }
     }
 
+    /// The counters this collector adds to.
+    pub fn stats(&self) -> &GcStats {
+        &self.stats
+    }
+
     /// One pass. Deletes nothing unless `inputs` says this process may, and stops (with
     /// an error) as soon as it may not any more.
     pub fn pass(&mut self, inputs: &dyn GcInputs) -> Result<PassReport> {
         let started = self.clock.now();
         let outcome = self.run(inputs);
-        let elapsed = self.clock.elapsed(started);
-        let millis = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
-        self.stats.passes.fetch_add(1, Ordering::Relaxed);
-        self.stats.last_pass_millis.store(millis, Ordering::Relaxed);
-        match &outcome {
-            Ok(report) => {
-                self.stats
-                    .deleted_objects
-                    .fetch_add(report.deleted_objects, Ordering::Relaxed);
-                self.stats
-                    .deleted_bytes
-                    .fetch_add(report.deleted_bytes, Ordering::Relaxed);
-            }
-            Err(_) => {
-                self.stats.failed_passes.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        // Deletions were counted one by one as they happened (`delete`); only the pass's
+        // own figures are left.
+        self.stats
+            .count_pass(self.clock.elapsed(started), outcome.is_err());
         outcome
     }
 
     fn run(&mut self, inputs: &dyn GcInputs) -> Result<PassReport> {
-        if let Err(e) = inputs.may_delete() {
-            // Not the master (any more): what it saw says nothing to a later leadership.
-            self.first_seen.clear();
-            return Err(e);
-        }
+        self.check_may_delete(inputs)?;
         let snapshot = inputs.snapshot()?;
         let live = LiveSet::read(&self.store, &self.retry, &snapshot)?;
         let mut report = PassReport::default();
@@ -252,44 +239,50 @@ impl Collector {
                 blocked = true;
             }
         }
-        let deleted = self.delete(inputs, &doomed, report);
-        for key in deleted {
-            seen.remove(&key);
-        }
-        if !seen.is_empty() {
+        let outcome = self.delete(inputs, &doomed, &mut seen, report);
+        // After a refusal the first-seen times are void (`check_may_delete`).
+        if outcome.is_ok() && !seen.is_empty() {
             self.first_seen.insert(group.to_owned(), seen);
         }
-        Ok(())
+        outcome
     }
 
     /// Deletes `doomed` in order, in batches, each after checking the leadership and the
-    /// lease; returns the keys deleted. Stops at the first failure: the rest is tried
-    /// again next pass.
+    /// lease, and forgets each deleted key from `seen`. A store failure stops this group
+    /// (the rest is tried again next pass); a refusal to delete stops the whole pass, with
+    /// the error, so that a master stepping down does not go on listing the store.
     fn delete(
-        &self,
+        &mut self,
         inputs: &dyn GcInputs,
         doomed: &[Candidate],
+        seen: &mut HashMap<String, Instant>,
         report: &mut PassReport,
-    ) -> Vec<String> {
-        let mut deleted = Vec::new();
+    ) -> Result<()> {
         for batch in doomed.chunks(BATCH) {
-            if let Err(e) = inputs.may_delete() {
-                tracing::warn!(error = %e, "garbage collection stopped: no longer allowed to delete");
-                return deleted;
-            }
+            self.check_may_delete(inputs)?;
             for c in batch {
                 let path = ObjectPath::from(c.key.as_str());
                 if let Err(e) = self.retry.run(|| self.store.delete(&path)) {
                     tracing::warn!(key = c.key, error = %e, "garbage collection could not delete");
-                    return deleted;
+                    return Ok(());
                 }
                 tracing::debug!(key = c.key, bytes = c.size, "garbage collected");
+                // Counted now rather than at the pass's end: whoever sees the object gone
+                // must see it counted (issue 25).
+                self.stats.count_deletion(c.size);
                 report.deleted_objects += 1;
                 report.deleted_bytes += c.size;
-                deleted.push(c.key.clone());
+                seen.remove(&c.key);
             }
         }
-        deleted
+        Ok(())
+    }
+
+    /// `inputs.may_delete()`; on a refusal also forgets every first-seen time, because
+    /// what this process saw while it led says nothing to a later leadership.
+    fn check_may_delete(&mut self, inputs: &dyn GcInputs) -> Result<()> {
+        // The runner logs the error, with the pass's end.
+        inputs.may_delete().inspect_err(|_| self.first_seen.clear())
     }
 
     fn store_error(&self, source: strata_objstore::Error) -> Error {

@@ -60,12 +60,20 @@ impl Default for GcConfig {
 }
 
 /// What the collector did since this process started (`/api/v1/cluster`'s `gc`).
+///
+/// The deletion counters advance with each object deleted, not when its pass ends: a
+/// reader who sees an object gone from the store sees it counted (a pass can take minutes
+/// on a large store), and a pass that fails after deleting still counts what it deleted.
+/// The pass figures are updated when a pass ends.
 #[derive(Debug, Default)]
 pub struct GcStats {
+    /// Passes ended, failed ones included.
     pub passes: AtomicU64,
     pub deleted_objects: AtomicU64,
     pub deleted_bytes: AtomicU64,
+    /// How long the last pass to end took.
     pub last_pass_millis: AtomicU64,
+    /// Passes that ended on an error (deletions they made are still counted).
     pub failed_passes: AtomicU64,
 }
 
@@ -80,6 +88,21 @@ pub struct GcFigures {
 }
 
 impl GcStats {
+    /// One object of `bytes` deleted, just now.
+    pub fn count_deletion(&self, bytes: u64) {
+        self.deleted_objects.fetch_add(1, Ordering::Relaxed);
+        self.deleted_bytes.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// A pass ended after `elapsed`, on an error if `failed`.
+    pub fn count_pass(&self, elapsed: Duration, failed: bool) {
+        let millis = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        self.last_pass_millis.store(millis, Ordering::Relaxed);
+        self.failed_passes
+            .fetch_add(u64::from(failed), Ordering::Relaxed);
+        self.passes.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// The counters now.
     pub fn figures(&self) -> GcFigures {
         GcFigures {

@@ -45,6 +45,8 @@ impl GcRunner {
             if stopping.load(Ordering::Acquire) {
                 return;
             }
+            // A failed pass has no report, but what it deleted before failing is counted.
+            let deleted_before = collector.stats().figures().strata_gc_deleted_objects_total;
             match collector.pass(inputs.as_ref()) {
                 Ok(report) if report.deleted_objects > 0 => tracing::info!(
                     objects = report.deleted_objects,
@@ -59,7 +61,12 @@ impl GcRunner {
                     "garbage collection pass: nothing old enough"
                 ),
                 Err(e) => {
-                    tracing::warn!(error = %e, "garbage collection pass failed; nothing more deleted")
+                    let deleted = collector.stats().figures().strata_gc_deleted_objects_total;
+                    tracing::warn!(
+                        error = %e,
+                        objects = deleted.saturating_sub(deleted_before),
+                        "garbage collection pass failed; nothing more deleted"
+                    )
                 }
             }
         })?;

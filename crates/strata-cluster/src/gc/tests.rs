@@ -421,41 +421,109 @@ fn probe_scratch_objects_go_once_old() {
     assert!(bed.keys().is_empty());
 }
 
-/// A deletion in the middle of which the master loses its lease stops there.
-#[test]
-fn deletes_stop_as_soon_as_the_leadership_is_gone() {
-    struct LosesLeadership {
-        inner: FakeInputs,
-        checks: Mutex<u32>,
-    }
-    impl GcInputs for LosesLeadership {
-        fn may_delete(&self) -> Result<()> {
-            let mut checks = self.checks.lock();
-            *checks += 1;
-            // The pass's first check and the first batch's pass; the second batch's fails.
-            if *checks > 2 {
-                return Err(Error::Collector("lease expired".into()));
-            }
-            Ok(())
-        }
-        fn snapshot(&self) -> Result<Snapshot> {
-            self.inner.snapshot()
+/// Made-up inputs that, at each check of the leadership, note the deletion counters and
+/// refuse from the `refuse_from`th check on.
+struct Watching {
+    stats: Arc<GcStats>,
+    refuse_from: usize,
+    /// At each check: (deleted objects, deleted bytes).
+    seen: Mutex<Vec<(u64, u64)>>,
+}
+
+impl Watching {
+    fn new(bed: &Bed, refuse_from: usize) -> Self {
+        Watching {
+            stats: Arc::clone(&bed.stats),
+            refuse_from,
+            seen: Mutex::new(Vec::new()),
         }
     }
-    let mut bed = Bed::new();
-    for i in 0..100 {
+}
+
+impl GcInputs for Watching {
+    fn may_delete(&self) -> Result<()> {
+        let figures = self.stats.figures();
+        let mut seen = self.seen.lock();
+        seen.push((
+            figures.strata_gc_deleted_objects_total,
+            figures.strata_gc_deleted_bytes_total,
+        ));
+        if seen.len() >= self.refuse_from {
+            return Err(Error::Collector("lease expired".into()));
+        }
+        Ok(())
+    }
+    fn snapshot(&self) -> Result<Snapshot> {
+        Ok(Snapshot::default())
+    }
+}
+
+/// 150 SSTables of a dropped region, old and seen as garbage long enough.
+fn doomed_batches(bed: &mut Bed) {
+    for i in 0..150 {
         bed.put(&data(&sst(6, "cf", &format!("f{i:03}"))));
     }
     bed.advance(MIN_AGE * 2);
     bed.pass();
     bed.advance(MIN_AGE);
-    let inputs = LosesLeadership {
-        inner: FakeInputs::default(),
-        checks: Mutex::new(0),
-    };
+}
+
+/// Issue 25: a reader of the counters who sees objects gone must see them counted, even
+/// while the pass that deleted them is still under way (it may take minutes).
+#[test]
+fn deletions_are_counted_as_they_happen_not_when_the_pass_ends() {
+    let mut bed = Bed::new();
+    doomed_batches(&mut bed);
+    let size = |i: usize| format!("bytes of {}", data(&sst(6, "cf", &format!("f{i:03}")))).len();
+    let first_batch: u64 = (0..64).map(|i| size(i) as u64).sum();
+    let inputs = Watching::new(&bed, usize::MAX);
     let report = bed.collector.pass(&inputs).unwrap();
-    assert_eq!(report.deleted_objects, 64, "one batch");
-    assert_eq!(bed.keys().len(), 36);
+    assert_eq!(report.deleted_objects, 150);
+    // Checks: the pass's first, then one before each batch of 64 (64, 64, 22).
+    let seen = inputs.seen.lock().clone();
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert_eq!(seen[..2], [(0, 0), (0, 0)]);
+    assert_eq!(
+        seen[2],
+        (64, first_batch),
+        "the first batch, counted before the second"
+    );
+    assert_eq!(seen[3].0, 128);
+    let figures = bed.stats.figures();
+    assert_eq!(figures.strata_gc_deleted_objects_total, 150);
+    assert_eq!(figures.strata_gc_deleted_bytes_total, report.deleted_bytes);
+    assert_eq!(figures.strata_gc_passes_total, 2);
+    assert_eq!(figures.strata_gc_failed_passes_total, 0);
+}
+
+/// A master that loses its lease in the middle of a pass stops there, with an error: no
+/// further delete, no further listing (a later group's garbage stays), what it deleted
+/// counted, and what it had seen forgotten (a new term waits the full age again).
+#[test]
+fn a_pass_that_loses_the_leadership_stops_with_an_error_and_counts_what_it_deleted() {
+    let mut bed = Bed::new();
+    bed.put("probe/create-0123");
+    doomed_batches(&mut bed);
+    // The pass's first check and the first batch's pass; the second batch's fails.
+    let inputs = Watching::new(&bed, 3);
+    assert!(bed.collector.pass(&inputs).is_err());
+    assert_eq!(inputs.seen.lock().len(), 3, "no check after the refusal");
+    let keys = bed.keys();
+    assert_eq!(keys.len(), 150 - 64 + 1, "one batch deleted");
+    assert!(
+        keys.contains("probe/create-0123"),
+        "the pass ended at the refusal"
+    );
+    let figures = bed.stats.figures();
+    assert_eq!(figures.strata_gc_deleted_objects_total, 64);
+    assert!(figures.strata_gc_deleted_bytes_total > 0);
+    assert_eq!(figures.strata_gc_passes_total, 2);
+    assert_eq!(figures.strata_gc_failed_passes_total, 1);
+
+    assert_eq!(bed.pass().deleted_objects, 0, "first seen again just now");
+    bed.advance(MIN_AGE);
+    assert_eq!(bed.pass().deleted_objects, 150 - 64 + 1);
+    assert_eq!(bed.stats.figures().strata_gc_deleted_objects_total, 151);
 }
 
 #[test]
