@@ -39,7 +39,7 @@ use crate::error::Result;
 use crate::limits::Dialect;
 use crate::names::TableName;
 
-pub(crate) use admin::{not_master, send_to_master, AdminAtMaster};
+pub(crate) use admin::{not_master, send_to_master};
 pub use admin::{AdminReply, AdminRequest, Master, MasterLink};
 pub use errors::{error_from_parts, error_to_parts, Named};
 pub(crate) use scan::{RegionRows, RegionSource};
