@@ -26,6 +26,7 @@ mod rows;
 mod scanner_ops;
 pub mod scanners;
 mod service;
+mod serving;
 mod splitter;
 pub mod status;
 pub mod table;
