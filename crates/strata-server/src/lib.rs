@@ -26,12 +26,14 @@ mod rows;
 mod scanner_ops;
 pub mod scanners;
 mod service;
+mod serving;
 mod splitter;
 pub mod status;
 pub mod table;
+mod table_changes;
 pub mod write_budget;
 
-pub use directory::{AlterOp, SnapshotInfo, TableDirectory};
+pub use directory::{SnapshotInfo, TableDirectory};
 pub use durability::WriteDurability;
 pub use error::{ErrorKind, LimitClass, Result, ServiceError};
 pub use limits::{Dialect, Limits};
@@ -42,5 +44,6 @@ pub use scanners::{
     ScannerLookup, ScannerOptions, ScannerOwner, ScannerProtocol, ScannerResults, SCANNER_LEASE,
 };
 pub use service::{Service, ServiceOptions};
-pub use splitter::{SplitAt, SplitPolicy};
+pub use splitter::SplitPolicy;
 pub use table::{RegionInfo, TableDescriptor};
+pub use table_changes::{AlterOp, SplitAt};

@@ -3,7 +3,6 @@
 //! embedded API's calls (`open_scanner`, `scanner_next`, `close_scanner`) are the general
 //! ones with the embedded owner and whole rows.
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
 use strata_engine::{Cell, RowResult, Scan};
@@ -12,9 +11,10 @@ use crate::error::Result;
 use crate::filter::Filter;
 use crate::metrics::Operation;
 use crate::names::TableName;
-use crate::remote::RegionSource;
+use crate::remote::Origin;
 use crate::scanners::{CursorPlan, ScannerLookup, ScannerOptions, ScannerResults};
 use crate::service::Service;
+use crate::serving::scan_plan;
 
 impl Service {
     /// Opens a scanner over `table`; returns its id.
@@ -55,11 +55,7 @@ impl Service {
                 .keys()
                 .try_for_each(|f| state.check_family(f))
         })?;
-        let mut regions: VecDeque<RegionSource> = state
-            .regions
-            .iter()
-            .map(|r| RegionSource::of(&self.directory, &state, r))
-            .collect();
+        let mut regions = scan_plan(&self.directory, &state, Origin::Client, |_| true)?;
         let mut scan = std::mem::replace(&mut options.scan, Scan::new());
         if scan.reversed {
             regions = regions.into_iter().rev().collect();

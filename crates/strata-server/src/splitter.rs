@@ -10,7 +10,6 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use bytes::Bytes;
 use parking_lot::Mutex;
 use strata_engine::Region;
 
@@ -18,6 +17,7 @@ use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::metrics::RequestMetrics;
 use crate::names::TableName;
+use crate::table_changes::SplitAt;
 
 /// When regions split by themselves: past a size that starts at `initial_size` and doubles
 /// with each region the table has, up to `max_region_size` (HBase's
@@ -41,15 +41,6 @@ impl Default for SplitPolicy {
             background: true,
         }
     }
-}
-
-/// Which region to split, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SplitAt {
-    /// This region, near the middle of its data.
-    Region(u64),
-    /// The region holding this row, at this row (it becomes the second daughter's start).
-    Key(Bytes),
 }
 
 /// Starts splits and merges: the ones an admin asks for, and automatic ones by policy.

@@ -14,7 +14,6 @@ use strata_engine::{Cell, CellType, Durability, FamilyOptions, Region, Scan, LAT
 
 pub use codec::{decode_table, encode_table, RegionEntry, TableRecord};
 
-use crate::directory::RegionOpener;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 
@@ -85,15 +84,17 @@ fn namespace_row(namespace: &str) -> Vec<u8> {
 }
 
 impl Catalog {
-    /// The catalog in `store`, or (standalone) in the engine's system region.
+    /// The catalog in `store`, or (standalone) in the engine's system region, which
+    /// `open_region` opens (the directory's opener: the catalog knows what the region is,
+    /// not how regions are opened).
     pub(crate) fn open(
-        opener: &RegionOpener,
         store: Option<Arc<dyn CatalogStore>>,
+        open_region: impl FnOnce(&str, &RegionEntry, &[FamilyOptions]) -> Result<Arc<Region>>,
     ) -> Result<Catalog> {
         let shared = store.is_some();
         let store = match store {
             Some(store) => store,
-            None => Arc::new(RegionCatalog::open(opener)?),
+            None => Arc::new(RegionCatalog::open(open_region)?),
         };
         Ok(Catalog { store, shared })
     }
@@ -146,7 +147,9 @@ impl Catalog {
 
 impl RegionCatalog {
     /// Opens the catalog region.
-    pub(crate) fn open(opener: &RegionOpener) -> Result<RegionCatalog> {
+    fn open(
+        open_region: impl FnOnce(&str, &RegionEntry, &[FamilyOptions]) -> Result<Arc<Region>>,
+    ) -> Result<RegionCatalog> {
         let mut family = FamilyOptions::new(FAMILY);
         family.in_memory = true;
         let entry = RegionEntry {
@@ -154,7 +157,7 @@ impl RegionCatalog {
             start_key: Bytes::new(),
             end_key: Bytes::new(),
         };
-        let region = opener.open(CATALOG_TABLE, &entry, &[family])?;
+        let region = open_region(CATALOG_TABLE, &entry, &[family])?;
         Ok(RegionCatalog { region })
     }
 

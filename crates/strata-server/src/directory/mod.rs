@@ -33,8 +33,6 @@ use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
 use crate::registry::{RegionRegistry, ServingGate};
 use crate::table::{OpenRegion, TableState};
 
-pub(crate) use open::RegionOpener;
-pub use schema::AlterOp;
 pub use snapshots::SnapshotInfo;
 
 /// Namespaces, tables and their regions.
@@ -74,7 +72,9 @@ impl TableDirectory {
             engine: Arc::clone(&engine),
             registry,
         };
-        let catalog = Catalog::open(&opener, catalog)?;
+        let catalog = Catalog::open(catalog, |table, entry, families| {
+            opener.open(table, entry, families)
+        })?;
         let contents = catalog.load()?;
         // Above every directory too: a retired parent's files may outlive its catalog entry.
         let on_disk = engine.region_ids_on_disk()?.last().copied().unwrap_or(0);

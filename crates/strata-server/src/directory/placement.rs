@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::names::TableName;
 use crate::registry::Placement;
 use crate::table::{OpenRegion, RegionLocation, TableState};
+use crate::table_changes::SplitAt;
 
 impl TableDirectory {
     /// Places every region of every table as the registry says now; returns how many
@@ -153,11 +154,11 @@ impl TableDirectory {
     }
 
     /// The id of the region `at` names in `table`, and whether it is served here.
-    pub fn locate_split(&self, table: &TableName, at: &crate::SplitAt) -> Result<(u64, bool)> {
+    pub fn locate_split(&self, table: &TableName, at: &SplitAt) -> Result<(u64, bool)> {
         let state = self.table(table)?;
         let open = match at {
-            crate::SplitAt::Region(id) => state.regions.iter().find(|r| r.entry.id == *id),
-            crate::SplitAt::Key(key) => state.regions.get(state.region_index_for(key)),
+            SplitAt::Region(id) => state.regions.iter().find(|r| r.entry.id == *id),
+            SplitAt::Key(key) => state.regions.get(state.region_index_for(key)),
         };
         let open = open.ok_or_else(|| {
             crate::error::ServiceError::InvalidArgument(format!("no such region in {table}"))

@@ -32,8 +32,8 @@ use super::{same_regions, TableDirectory};
 use crate::catalog::{RegionEntry, TableRecord};
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::splitter::SplitAt;
 use crate::table::{OpenRegion, RegionLocation, TableState};
+use crate::table_changes::SplitAt;
 
 impl TableDirectory {
     /// Splits a region in two; returns the daughters' ids.

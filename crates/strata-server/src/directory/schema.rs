@@ -8,28 +8,14 @@
 //! table must be disabled first, as HBase 1.x required (HBase 2 also does this online).
 
 use bytes::Bytes;
-use strata_engine::FamilyOptions;
 
 use super::open::{check_families, open_table};
 use super::{same_regions, TableDirectory};
 use crate::catalog::TableRecord;
-use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::table::region_ranges;
-
-/// One schema change.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AlterOp {
-    /// Adds a family (the table must be disabled).
-    AddFamily(FamilyOptions),
-    /// Replaces the settings of an existing family (online).
-    ModifyFamily(FamilyOptions),
-    /// Deletes a family and its data (the table must be disabled).
-    DeleteFamily(Bytes),
-    /// Sets the table's DURABILITY attribute (online).
-    SetDurability(WriteDurability),
-}
+use crate::table_changes::AlterOp;
 
 impl TableDirectory {
     /// Applies one schema change to `name`.

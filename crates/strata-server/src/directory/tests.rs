@@ -13,7 +13,7 @@ use strata_engine::{EngineOptions, FamilyOptions};
 use super::TableDirectory;
 use crate::error::ServiceError;
 use crate::names::TableName;
-use crate::splitter::SplitAt;
+use crate::table_changes::SplitAt;
 
 fn in_memory() -> TableDirectory {
     let mut options = EngineOptions::new("/db");

@@ -12,13 +12,11 @@ use std::sync::Arc;
 use bytes::Bytes;
 use strata_engine::FamilyOptions;
 
-use crate::directory::AlterOp;
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::registry::ClusterAdmin;
 use crate::remote::RegionPeer;
-use crate::splitter::SplitAt;
+use crate::table_changes::{AlterOp, SplitAt};
 
 /// How often an administration request is tried again while no master can take it.
 const NO_MASTER_POLL: std::time::Duration = std::time::Duration::from_millis(50);
@@ -198,62 +196,5 @@ pub(crate) fn send_to_master(
             }
             other => return Some(other),
         }
-    }
-}
-
-/// The shell's cluster administration on a server that is not master: each call is
-/// carried out by the master.
-#[derive(Debug)]
-pub(crate) struct AdminAtMaster(pub(crate) Arc<dyn MasterLink>);
-
-impl AdminAtMaster {
-    fn send(&self, request: AdminRequest) -> Result<AdminReply> {
-        send_to_master(&*self.0, &request).unwrap_or_else(|| {
-            Err(ServiceError::InvalidArgument(
-                "this server became master while the request was on its way; send it again".into(),
-            ))
-        })
-    }
-}
-
-impl ClusterAdmin for AdminAtMaster {
-    fn move_region(&self, region: u64, target: Option<&str>) -> Result<String> {
-        let target = target.map(str::to_string);
-        self.send(AdminRequest::MoveRegion { region, target })?
-            .text()
-    }
-
-    fn balance(&self) -> Result<usize> {
-        let moved = self.send(AdminRequest::Balance)?.number()?;
-        Ok(usize::try_from(moved).unwrap_or(usize::MAX))
-    }
-
-    fn set_balancer(&self, on: bool) -> Result<bool> {
-        self.send(AdminRequest::SetBalancer(on))?.flag()
-    }
-
-    fn decommission(&self, server: &str, on: bool) -> Result<usize> {
-        let server = server.to_string();
-        let moved = self
-            .send(AdminRequest::Decommission { server, on })?
-            .number()?;
-        Ok(usize::try_from(moved).unwrap_or(usize::MAX))
-    }
-
-    fn decommissioned(&self) -> Result<Vec<String>> {
-        self.send(AdminRequest::ListDecommissioned)?.texts()
-    }
-
-    fn unassign(&self, region: u64) -> Result<()> {
-        self.send(AdminRequest::Unassign(region))?.done()
-    }
-
-    fn assign(&self, region: u64) -> Result<String> {
-        self.send(AdminRequest::Assign(region))?.text()
-    }
-
-    fn take_region(&self, _region: u64) -> Result<()> {
-        // Splits and merges are sent to the master whole; only the master takes regions.
-        Err(not_master())
     }
 }

@@ -11,10 +11,9 @@ use super::admin::{AdminReply, AdminRequest};
 use crate::catalog::codec::{
     durability_code, durability_of_code, get_family, put_family, RECORD_VERSION,
 };
-use crate::directory::AlterOp;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
-use crate::splitter::SplitAt;
+use crate::table_changes::{AlterOp, SplitAt};
 
 /// The version written and the only one read.
 const ADMIN_VERSION: u8 = 1;

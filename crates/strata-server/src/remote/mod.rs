@@ -1,10 +1,10 @@
 //! Regions served by other servers (cluster mode).
 //!
-//! A table's directory lists every region; those another server serves are
-//! [`RegionLocation::Peer`](crate::table::RegionLocation) entries holding a [`RegionPeer`],
-//! the client of that server. The service's row operations and scanners route by row as
-//! always and hand a peer region's share to it through four primitives, chosen so that
-//! every operation keeps its meaning across servers:
+//! A table's directory lists every region; those another server serves are placed there
+//! with a [`RegionPeer`], the client of that server. The service's row operations and
+//! scanners route by row as always and reach each region through its `ServingRegion`
+//! (`serving/`), which hands a peer region's share to the peer through four primitives,
+//! chosen so that every operation keeps its meaning across servers:
 //!
 //! - `get` and `mutate`: a read and an atomic per-region mutation;
 //! - `mutate_if`: a write applied only if reads the caller made still answer the same,
@@ -20,14 +20,13 @@
 //! another server sends it there with [`RegionPeer::admin`] (`admin.rs`).
 //!
 //! The owner serves them through [`Service`](crate::Service)'s `serve_*` calls
-//! (`serve.rs`), which answer only from regions open here: a request is forwarded at most
-//! once, and a stale view on either side ends in a retryable `NotServingRegion`.
+//! (`service/forwarded.rs`), which answer only from regions open here: a request is
+//! forwarded at most once, and a stale view on either side ends in a retryable
+//! `NotServingRegion`.
 
 mod admin;
 pub mod admin_codec;
 mod errors;
-mod scan;
-mod serve;
 #[cfg(test)]
 mod tests;
 
@@ -39,10 +38,9 @@ use crate::error::Result;
 use crate::limits::Dialect;
 use crate::names::TableName;
 
-pub(crate) use admin::{not_master, send_to_master, AdminAtMaster};
+pub(crate) use admin::{not_master, send_to_master};
 pub use admin::{AdminReply, AdminRequest, Master, MasterLink};
 pub use errors::{error_from_parts, error_to_parts, Named};
-pub(crate) use scan::{RegionRows, RegionSource};
 
 /// How often a request a peer does not serve yet is sent again.
 const NOT_SERVING_POLL: std::time::Duration = std::time::Duration::from_millis(20);

@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use bytes::Bytes;
 use strata_engine::{Cell, CellType, Get, LATEST_TIMESTAMP};
 
-use super::locked_row::{LockedRow, RowWrite};
+use super::locked_row::RowWrite;
 use super::RowOperations;
 use crate::durability::WriteDurability;
 use crate::error::Result;
 use crate::names::TableName;
+use crate::serving::LockedRow;
 
 impl RowOperations {
     /// Applies the cells of one row atomically. A single-version delete marker

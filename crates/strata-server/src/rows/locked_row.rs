@@ -1,6 +1,6 @@
 //! The one primitive every single-row read-modify-write is built on: increment, append,
-//! check-and-mutate, Bigtable's CheckAndMutateRow and ReadModifyWriteRow, and the embedded
-//! API's delete of a column's latest version.
+//! check-and-mutate, Bigtable's CheckAndMutateRow and ReadModifyWriteRow, the embedded
+//! API's delete of a column's latest version, and a peer's conditional write.
 //!
 //! [`RowOperations::with_row`] checks the table and families, takes the row's lock, lets the
 //! operation read the row as its queued writes left it and compute the cells to write,
@@ -10,72 +10,25 @@
 //! region keeps the write invisible until it is durable, and acknowledgements follow WAL
 //! order. When a region is sealed for a split or merge, nothing was written and the whole
 //! operation runs again on the new region.
+//!
+//! A row another server serves takes the same path through its [`ServingRegion`]: the
+//! reads go to the owner, and the write is sent with them; the owner applies it only if
+//! they still answer the same under its row lock, and otherwise the operation runs again
+//! (still under this server's lock, which keeps this server's own operations on the row
+//! from racing each other).
 
-use std::cell::RefCell;
-use std::sync::Arc;
+use std::time::Instant;
 
-use strata_engine::util::clock::Clock;
-use strata_engine::{Cell, Get, Region, RowResult};
+use strata_engine::Cell;
 
 use super::RowOperations;
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::limits::Dialect;
 use crate::names::TableName;
-use crate::remote::{ExpectedReads, Origin, PeerTable, PeerWrite, RegionPeer};
-use crate::table::{RegionLocation, TableState};
-
-/// What an operation sees of its row while it holds the row's lock.
-pub(crate) struct LockedRow<'a> {
-    source: RowSource<'a>,
-    row: &'a [u8],
-}
-
-/// Where a locked row is read: its region here, or its owner (whose answers are kept, to
-/// be checked again under the owner's lock when the write is sent: see `remote/`).
-enum RowSource<'a> {
-    Local(&'a Arc<Region>),
-    Peer {
-        peer: &'a Arc<dyn RegionPeer>,
-        table: &'a PeerTable,
-        reads: &'a RefCell<ExpectedReads>,
-        clock: &'a dyn Clock,
-    },
-}
-
-impl LockedRow<'_> {
-    /// Reads the row (`get.row` must be it) including writes queued and not yet durable.
-    pub(crate) fn get(&self, get: &Get) -> Result<Option<RowResult>> {
-        debug_assert_eq!(get.row.as_ref(), self.row);
-        match &self.source {
-            RowSource::Local(region) => Ok(region.get_queued(get)?),
-            RowSource::Peer {
-                peer, table, reads, ..
-            } => {
-                let answer = peer.get(table, get)?;
-                reads.borrow_mut().push((get.clone(), answer.clone()));
-                Ok(answer)
-            }
-        }
-    }
-
-    /// The newest cell of one column, queued writes included.
-    pub(crate) fn newest_cell(&self, family: &[u8], qualifier: &[u8]) -> Result<Option<Cell>> {
-        let get = Get::new(self.row.to_vec()).column(family.to_vec(), qualifier.to_vec());
-        Ok(self.get(&get)?.and_then(|r| r.cells.into_iter().next()))
-    }
-
-    /// A server timestamp for the write, at least `at_least`: see
-    /// [`Region::server_timestamp`].
-    pub(crate) fn server_timestamp(&self, at_least: i64) -> i64 {
-        match &self.source {
-            RowSource::Local(region) => region.server_timestamp(at_least),
-            // Callers pass the newest stored timestamp as `at_least`, so a clock behind
-            // the owner's cannot hide the write under an older version.
-            RowSource::Peer { clock, .. } => clock.now_millis().max(at_least),
-        }
-    }
-}
+use crate::remote::{Origin, PeerWrite};
+use crate::serving::{LockedRow, RowWritten, ServingRegion};
+use crate::table::TableState;
 
 /// How [`RowOperations::with_row`] checks and writes what an operation computed.
 #[derive(Debug, Clone, Copy)]
@@ -88,6 +41,14 @@ pub(crate) struct RowWrite {
 }
 
 impl RowWrite {
+    /// How the write travels to a peer that serves the row.
+    fn peer_write(self) -> PeerWrite {
+        PeerWrite {
+            dialect: self.dialect,
+            durability: self.durability,
+        }
+    }
+
     /// HBase's size limits, with the table's durability.
     pub(crate) fn hbase() -> Self {
         RowWrite {
@@ -128,107 +89,55 @@ impl RowOperations {
         let (state, index) = self.directory.route_checked(table, row, |state| {
             families.iter().try_for_each(|f| state.check_family(f))
         })?;
-        let region = match &state.regions[index].location {
-            RegionLocation::Here(region) => region,
-            RegionLocation::Peer(peer) if write.origin == Origin::Client => {
-                let peer = Arc::clone(peer);
-                return self.with_peer_row(&state, &peer, row, write, op);
-            }
-            RegionLocation::Peer(_) => return Err(state.regions[index].not_served_here(table)),
-        };
+        let region = ServingRegion::of(&state, index, write.origin)?;
         // Room first, as in `mutate.rs`: a wait for a slow flush holds no lock stripe.
-        region.wait_for_write_capacity()?;
+        region.wait_for_room()?;
         let lock = self.row_locks.lock(table, row);
-        // Taken before reading: if a WAL write fails after this, what the read saw may
-        // never be logged, and the write below is refused instead of building on it.
-        let guard = region.failure_guard()?;
-        let locked = LockedRow {
-            source: RowSource::Local(region),
-            row,
-        };
-        let (cells, answer) = op(&locked)?;
-        if cells.is_empty() {
-            return Ok(answer);
-        }
-        self.check_row_write(&state, row, &cells, write)?;
-        let durability = state.durability_for(write.durability);
-        let pending = region.mutate_queued(cells, durability, Some(guard))?;
-        if pending.meets_durability() {
-            // Nothing to wait for (ASYNC_WAL or SKIP_WAL): becoming visible under the lock
-            // spares the row's next operation a wait for this one.
-            pending.wait()?;
-            drop(lock);
-        } else {
-            drop(lock);
-            pending.wait()?;
-        }
-        self.splitter
-            .after_write(table, region, state.regions.len());
-        Ok(answer)
-    }
-
-    /// [`RowOperations::with_row`] for a row another server serves: reads at the owner,
-    /// computes here and sends the write with the reads it was computed from; the owner
-    /// applies it only if they still answer the same under its row lock, and otherwise the
-    /// operation runs again. The local row lock keeps this server's own operations on the
-    /// row from racing each other.
-    fn with_peer_row<T>(
-        &self,
-        state: &TableState,
-        peer: &Arc<dyn RegionPeer>,
-        row: &[u8],
-        write: RowWrite,
-        op: &mut impl FnMut(&LockedRow<'_>) -> Result<(Vec<Cell>, T)>,
-    ) -> Result<T> {
-        let _lock = self.row_locks.lock(&state.name, row);
-        let deadline = self.clock.now() + super::SEALED_RETRY;
-        let table = state.peer_table();
+        let mut changing_since: Option<Instant> = None;
         loop {
-            let reads = RefCell::new(Vec::new());
-            let locked = LockedRow {
-                source: RowSource::Peer {
-                    peer,
-                    table: &table,
-                    reads: &reads,
-                    clock: self.clock.as_ref(),
-                },
-                row,
-            };
+            let locked = region.lock_row(row, self.clock.as_ref())?;
             let (cells, answer) = op(&locked)?;
             if cells.is_empty() {
                 return Ok(answer);
             }
-            self.check_row_write(state, row, &cells, write)?;
-            let expected = reads.into_inner();
-            let sent = PeerWrite {
-                dialect: write.dialect,
-                durability: write.durability,
-            };
-            match peer.mutate_if(&table, row, expected, cells, sent) {
-                Ok(true) => return Ok(answer),
-                Ok(false) => {}
-                // Sent, and no answer: it may have been applied, so it must not run again.
-                Err(ServiceError::PeerUnavailable {
-                    peer,
-                    reason,
-                    unsent: false,
-                }) => {
-                    return Err(ServiceError::Engine(strata_engine::Error::Closed(format!(
-                        "{peer} did not answer a read-modify-write ({reason}); it may or may not have been applied"
-                    ))))
+            self.check_row_write(&state, row, &cells, write)?;
+            match locked.write(cells, write.peer_write())? {
+                RowWritten::Queued(queued) => {
+                    if queued.write.meets_durability() {
+                        // Nothing to wait for (ASYNC_WAL or SKIP_WAL): becoming visible
+                        // under the lock spares the row's next operation a wait for this one.
+                        queued.write.wait()?;
+                        drop(lock);
+                    } else {
+                        drop(lock);
+                        queued.write.wait()?;
+                    }
+                    self.splitter
+                        .after_write(table, queued.region, state.regions.len());
+                    return Ok(answer);
                 }
-                Err(e) => return Err(e),
-            }
-            if self.clock.now() >= deadline {
-                return Err(ServiceError::Engine(strata_engine::Error::TooBusy(
-                    format!(
-                        "row {:?} kept changing under a read-modify-write for {:?}",
-                        String::from_utf8_lossy(row),
-                        super::SEALED_RETRY
-                    ),
-                )));
+                RowWritten::Applied => return Ok(answer),
+                RowWritten::Changed => {
+                    let since = *changing_since.get_or_insert_with(|| self.clock.now());
+                    self.check_still_changing(row, since)?;
+                }
             }
         }
+    }
+
+    /// Fails once a row written elsewhere kept changing under the operation for
+    /// [`super::SEALED_RETRY`] since `since`.
+    fn check_still_changing(&self, row: &[u8], since: Instant) -> Result<()> {
+        if self.clock.now() < since + super::SEALED_RETRY {
+            return Ok(());
+        }
+        Err(ServiceError::Engine(strata_engine::Error::TooBusy(
+            format!(
+                "row {:?} kept changing under a read-modify-write for {:?}",
+                String::from_utf8_lossy(row),
+                super::SEALED_RETRY
+            ),
+        )))
     }
 
     /// What every single-row write is checked for before it is applied.

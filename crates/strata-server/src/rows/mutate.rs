@@ -1,8 +1,16 @@
 //! Mutations: cells of any rows, routed to the regions holding them, each region's share
 //! applied atomically (HBase guarantees atomicity per row).
+//!
+//! A mutation is checked and routed on the table's current state, waits for room in the
+//! regions here, and hands each region its share through the region's [`ServingRegion`]
+//! (queued here under the rows' locks, or forwarded). Shares a region refused (sealed for
+//! a split or merge, or moved) are routed again once the directory publishes where they
+//! go; once every share is acknowledged, the regions written here are reported to the
+//! splitter.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use strata_engine::{Cell, PendingWrite, Region};
 
@@ -13,7 +21,8 @@ use crate::limits::Dialect;
 use crate::metrics::Operation;
 use crate::names::TableName;
 use crate::remote::{Origin, PeerWrite};
-use crate::table::{OpenRegion, RegionLocation, TableState};
+use crate::serving::{wait_for_room, ServingRegion, Share};
+use crate::table::TableState;
 use crate::write_budget::cells_bytes;
 
 impl RowOperations {
@@ -73,100 +82,138 @@ impl RowOperations {
         let _timer = self.metrics.start(Operation::Mutate, Some(table));
         self.limits.check_cells(&cells, dialect)?;
         // Read before the state: a change published after it wakes a wait below at once.
-        let mut seen = self.directory.change_count();
-        let mut state = self.directory.table_checked(table, |state| {
+        let seen = self.directory.change_count();
+        let state = self.route_mutation(table, &cells)?;
+        wait_for_room(&state, &cells)?;
+        let write = PeerWrite {
+            dialect,
+            durability,
+        };
+        let written = self.apply_until_placed(origin, table, (state, seen), cells, write)?;
+        self.report_split_candidates(table, written)
+    }
+
+    /// The table's current state, if it takes `cells`: enabled, with every family they
+    /// name.
+    fn route_mutation(&self, table: &TableName, cells: &[Cell]) -> Result<Arc<TableState>> {
+        self.directory.table_checked(table, |state| {
             state.check_enabled()?;
             cells.iter().try_for_each(|c| state.check_family(&c.family))
-        })?;
-        wait_for_room(&state, &cells)?;
-        let mut queued: Option<QueuedShare> = None;
-        let mut outcomes = Vec::new();
-        let mut pending = cells;
+        })
+    }
+
+    /// Applies `cells` on the table's `state` (published when the directory's change count
+    /// was `seen`), routing what regions refused again on each newer state until every
+    /// share is applied or queued, for up to [`super::SEALED_RETRY`]. Answers the shares
+    /// queued here, each resolved.
+    fn apply_until_placed(
+        &self,
+        origin: Origin,
+        table: &TableName,
+        (mut state, mut seen): (Arc<TableState>, u64),
+        mut pending: Vec<Cell>,
+        write: PeerWrite,
+    ) -> Result<Vec<ShareOutcome>> {
+        let mut shares = QueuedShares::default();
         let deadline = self.clock.now() + super::SEALED_RETRY;
-        loop {
-            // A share refused by a region being split or merged (or, forwarded, by a peer
-            // that no longer serves it) was not applied; it is routed again on the table's
-            // new regions once the directory publishes them.
-            let mut refused = Vec::new();
-            let mut moving = None;
-            for (open, cells) in split_by_region(&state, pending).into_values() {
-                // One share unresolved at a time: queuing the next may wait for memstore
-                // room, and the flush that makes room waits for the writes in its snapshot.
-                outcomes.extend(queued.take().map(QueuedShare::wait));
-                let region = match &open.location {
-                    RegionLocation::Here(region) => region,
-                    RegionLocation::Peer(_) if origin == Origin::Peer => {
-                        return Err(open.not_served_here(table))
-                    }
-                    RegionLocation::Peer(peer) => {
-                        let write = PeerWrite {
-                            dialect,
-                            durability,
-                        };
-                        match peer.mutate(&state.peer_table(), cells.clone(), write) {
-                            Ok(()) => {}
-                            // Not served there (any more), or the peer is gone: sent again
-                            // once the region is placed. A put sent twice leaves the same
-                            // cells (HBase's clients retry puts the same way).
-                            Err(
-                                e @ (ServiceError::NotServingRegion { .. }
-                                | ServiceError::PeerUnavailable { .. }),
-                            ) => {
-                                refused.extend(cells);
-                                moving = Some(e);
-                            }
-                            Err(e) => return Err(e),
-                        }
-                        continue;
-                    }
-                };
-                // Row locks make plain writes wait for a read-modify-write of the same row,
-                // as in HBase, so an increment never overwrites a put that landed between its
-                // read and its write. They are taken per share, only for rows served here,
-                // and held only while the share is queued (`locked_row.rs`): never while a
-                // peer applies its share or an earlier share becomes durable.
-                let _locks = self
-                    .row_locks
-                    .lock_all(table, cells.iter().map(|c| c.row.as_ref()));
-                match region.mutate_queued(cells.clone(), state.durability_for(durability), None) {
-                    Ok(write) => {
-                        queued = Some(QueuedShare {
-                            write,
-                            region: Arc::clone(region),
-                            regions: state.regions.len(),
-                        })
-                    }
-                    Err(e) if e.is_region_sealed() => {
-                        refused.extend(cells);
-                        moving = Some(ServiceError::Engine(e));
-                    }
-                    Err(e) => return Err(e.into()),
-                }
-            }
-            let Some(moving) = moving else {
-                break;
-            };
+        while let Some((refused, why)) =
+            self.apply_shares(origin, &state, pending, write, &mut shares)?
+        {
             // The split or merge flushes the sealed region first, and that flush waits for
             // every queued write to become visible: resolve ours before waiting for it.
-            outcomes.extend(queued.take().map(QueuedShare::wait));
-            let retry = match origin {
-                Origin::Client => self.wait_to_retry(&moving, seen, deadline),
-                Origin::Peer => self.directory.wait_for_change(seen, deadline),
-            };
-            if !retry {
-                return Err(moving);
+            shares.resolve_waiting();
+            if !self.wait_to_route_again(origin, &why, seen, deadline) {
+                return Err(why);
             }
             pending = refused;
             seen = self.directory.change_count();
             state = self.directory.table(table)?;
             state.check_enabled()?;
         }
-        outcomes.extend(queued.take().map(QueuedShare::wait));
-        for (outcome, region, regions) in outcomes {
+        shares.resolve_waiting();
+        Ok(shares.resolved)
+    }
+
+    /// Hands each region of `state` its share of `cells`. Answers the cells refused, with
+    /// why (the last refusal), when a region refused its share; nothing of a refused share
+    /// was applied.
+    fn apply_shares(
+        &self,
+        origin: Origin,
+        state: &TableState,
+        cells: Vec<Cell>,
+        write: PeerWrite,
+        shares: &mut QueuedShares,
+    ) -> Result<Option<(Vec<Cell>, ServiceError)>> {
+        let mut refused = Vec::new();
+        let mut why = None;
+        for (index, cells) in split_by_region(state, cells) {
+            // One share unresolved at a time: queuing the next may wait for memstore room,
+            // and the flush that makes room waits for the writes in its snapshot.
+            shares.resolve_waiting();
+            let region = ServingRegion::of(state, index, origin)?;
+            match region.mutate_share(cells, write, &self.row_locks)? {
+                Share::Queued(queued) => {
+                    shares.waiting = Some(QueuedShare {
+                        write: queued.write,
+                        region: Arc::clone(queued.region),
+                        regions: state.regions.len(),
+                    })
+                }
+                Share::Applied => {}
+                Share::Refused(cells, error) => {
+                    refused.extend(cells);
+                    why = Some(error);
+                }
+            }
+        }
+        Ok(why.map(|why| (refused, why)))
+    }
+
+    /// Waits until cells refused with `why` may be routed again (see
+    /// [`RowOperations::wait_to_retry`]); a peer's request waits only for a sealed region
+    /// to be replaced, as the peer decides the rest with its own view. Answers false when
+    /// the mutation should fail with `why`.
+    fn wait_to_route_again(
+        &self,
+        origin: Origin,
+        why: &ServiceError,
+        seen: u64,
+        deadline: Instant,
+    ) -> bool {
+        match origin {
+            Origin::Client => self.wait_to_retry(why, seen, deadline),
+            Origin::Peer => self.directory.wait_for_change(seen, deadline),
+        }
+    }
+
+    /// Fails with the first share that failed; otherwise reports every region written here
+    /// to the splitter, which splits one that outgrew its table's threshold.
+    fn report_split_candidates(&self, table: &TableName, written: Vec<ShareOutcome>) -> Result<()> {
+        for (outcome, region, regions) in written {
             outcome?;
             self.splitter.after_write(table, &region, regions);
         }
         Ok(())
+    }
+}
+
+/// A share's outcome, the region here it was queued in, and the table's region count then.
+type ShareOutcome = (Result<()>, Arc<Region>, usize);
+
+/// The shares of a mutation queued here: at most one still waiting, and those resolved.
+#[derive(Default)]
+struct QueuedShares {
+    waiting: Option<QueuedShare>,
+    resolved: Vec<ShareOutcome>,
+}
+
+impl QueuedShares {
+    /// Waits for the share still waiting, if any, and keeps its outcome.
+    fn resolve_waiting(&mut self) {
+        if let Some(share) = self.waiting.take() {
+            self.resolved.push(share.wait());
+        }
     }
 }
 
@@ -179,49 +226,20 @@ struct QueuedShare {
 
 impl QueuedShare {
     /// Waits for the share; its outcome, region and the table's region count then.
-    fn wait(self) -> (Result<()>, Arc<Region>, usize) {
+    fn wait(self) -> ShareOutcome {
         let outcome = self.write.wait().map(|_| ()).map_err(Into::into);
         (outcome, self.region, self.regions)
     }
 }
 
-/// Waits until every region here that `cells` go to has room for writes (memory, its own
-/// memstores, its store files), before the caller takes row locks: as HBase's
-/// `checkResources` runs before its row locks. A writer waiting for a slow flush then
-/// holds no lock stripe that writers of other tables or regions need (one waiting batch
-/// of 100 rows holds about a third of the 256 stripes). The region checks again when the
-/// write is queued, which waits only if room ran out in between.
-fn wait_for_room(state: &TableState, cells: &[Cell]) -> Result<()> {
-    let mut checked: Vec<u64> = Vec::new();
+/// Groups `cells` by the index in `state` of the region that holds their row.
+fn split_by_region(state: &TableState, cells: Vec<Cell>) -> BTreeMap<usize, Vec<Cell>> {
+    let mut by_region: BTreeMap<usize, Vec<Cell>> = BTreeMap::new();
     for cell in cells {
-        if let RegionLocation::Here(region) = &state.region_for(&cell.row).location {
-            if !checked.contains(&region.id()) {
-                checked.push(region.id());
-                region.wait_for_write_capacity()?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Groups `cells` by the region of `state` that holds their row.
-fn split_by_region(
-    state: &TableState,
-    cells: Vec<Cell>,
-) -> BTreeMap<usize, (&OpenRegion, Vec<Cell>)> {
-    let mut by_region: BTreeMap<usize, (&OpenRegion, Vec<Cell>)> = BTreeMap::new();
-    for cell in cells {
-        let idx = state
-            .regions
-            .partition_point(|r| r.entry.start_key.as_ref() <= cell.row.as_ref())
-            .saturating_sub(1);
-        if let Some(open) = state.regions.get(idx) {
-            by_region
-                .entry(idx)
-                .or_insert_with(|| (open, Vec::new()))
-                .1
-                .push(cell);
-        }
+        by_region
+            .entry(state.region_index_for(&cell.row))
+            .or_default()
+            .push(cell);
     }
     by_region
 }

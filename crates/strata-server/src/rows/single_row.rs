@@ -4,14 +4,14 @@
 use bytes::Bytes;
 use strata_engine::{Cell, Get, RowResult};
 
-use super::locked_row::{LockedRow, RowWrite};
+use super::locked_row::RowWrite;
 use super::RowOperations;
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::metrics::Operation;
 use crate::names::TableName;
 use crate::remote::Origin;
-use crate::table::RegionLocation;
+use crate::serving::{LockedRow, ServingRegion};
 
 /// Check-and-mutate compares with HBase's CompareOperator (the same type as the filter
 /// language's). Like HBase, it compares the value given in the request with the value
@@ -79,14 +79,7 @@ impl RowOperations {
         let (state, index) = self.directory.route_checked(table, &get.row, |state| {
             get.columns.keys().try_for_each(|f| state.check_family(f))
         })?;
-        let open = &state.regions[index];
-        match &open.location {
-            RegionLocation::Here(region) => Ok(region.get(get)?),
-            RegionLocation::Peer(peer) if origin == Origin::Client => {
-                peer.get(&state.peer_table(), get)
-            }
-            RegionLocation::Peer(_) => Err(open.not_served_here(table)),
-        }
+        ServingRegion::of(&state, index, origin)?.get(get)
     }
 
     /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.

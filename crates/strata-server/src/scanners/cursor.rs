@@ -9,7 +9,7 @@ use strata_engine::{Cell, RowResult, Scan};
 
 use crate::error::Result;
 use crate::filter::{Filter, RowOutcome};
-use crate::remote::{RegionRows, RegionSource};
+use crate::serving::{RegionRows, RegionSource};
 
 /// What a scanner reads, fixed when it is opened.
 pub(crate) struct CursorPlan {

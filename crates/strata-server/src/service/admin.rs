@@ -7,15 +7,14 @@ use bytes::Bytes;
 use strata_engine::{FamilyOptions, Scan};
 
 use super::Service;
-use crate::directory::AlterOp;
 use crate::durability::WriteDurability;
 use crate::error::Result;
 use crate::names::TableName;
 use crate::remote::{AdminReply, AdminRequest};
 use crate::row_stream::RowStream;
-use crate::splitter::SplitAt;
 use crate::status::TableStatus;
 use crate::table::{RegionInfo, TableDescriptor};
+use crate::table_changes::{AlterOp, SplitAt};
 
 impl Service {
     /// Every namespace.

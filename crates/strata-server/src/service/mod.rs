@@ -9,6 +9,7 @@
 //! no logic of its own beyond operations composed of several components (`drop_range.rs`).
 
 mod admin;
+mod admin_at_master;
 mod admin_served;
 mod drop_range;
 mod forwarded;
@@ -195,7 +196,7 @@ impl Service {
         };
         match (link.master(), self.cluster_admin.read().clone()) {
             (crate::remote::Master::Here, Some(own)) => Ok(own),
-            _ => Ok(Arc::new(crate::remote::AdminAtMaster(Arc::clone(link)))),
+            _ => Ok(Arc::new(admin_at_master::AdminAtMaster(Arc::clone(link)))),
         }
     }
 

@@ -139,7 +139,7 @@ fn table_administration_on_another_server_is_done_by_the_master_and_seen_at_once
     let mut wider = families().remove(0);
     wider.max_versions = 9;
     p.other
-        .alter_table(&name, crate::directory::AlterOp::ModifyFamily(wider))
+        .alter_table(&name, crate::table_changes::AlterOp::ModifyFamily(wider))
         .unwrap();
     assert_eq!(
         p.other.describe_table(&name).unwrap().families[0].max_versions,
@@ -147,7 +147,7 @@ fn table_administration_on_another_server_is_done_by_the_master_and_seen_at_once
     );
     let (low, high) = p
         .other
-        .split_region(&name, crate::splitter::SplitAt::Key(Bytes::from("x")))
+        .split_region(&name, crate::table_changes::SplitAt::Key(Bytes::from("x")))
         .unwrap();
     assert!(low != high);
     assert_eq!(p.other.table_regions(&name).unwrap().len(), 3);
@@ -237,7 +237,7 @@ fn a_schema_changed_through_another_server_is_seen_by_the_next_request() {
     p.master.disable_table(&name).unwrap();
     let family = FamilyOptions::new("extra");
     p.master
-        .alter_table(&name, crate::directory::AlterOp::AddFamily(family))
+        .alter_table(&name, crate::table_changes::AlterOp::AddFamily(family))
         .unwrap();
     p.master.enable_table(&name).unwrap();
     put("extra").unwrap();

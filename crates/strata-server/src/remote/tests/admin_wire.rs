@@ -4,9 +4,9 @@
 use strata_engine::fs::StoragePolicy;
 
 use super::*;
-use crate::directory::AlterOp;
 use crate::durability::WriteDurability;
-use crate::splitter::SplitAt;
+use crate::table_changes::AlterOp;
+use crate::table_changes::SplitAt;
 
 fn every_request() -> Vec<AdminRequest> {
     let name = TableName::parse("ns:t").unwrap();

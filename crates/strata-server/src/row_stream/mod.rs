@@ -2,6 +2,8 @@
 //! as they come (a gRPC ReadRows stream). Unlike `open_scanner` it is not registered with a
 //! lease: its owner drops it when done, so a slow reader is never cut off by an expiry.
 
+mod chunk;
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -10,7 +12,8 @@ use strata_engine::{RowResult, Scan};
 use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::names::TableName;
-use crate::remote::{RegionRows, RegionSource};
+use crate::remote::Origin;
+use crate::serving::{scan_plan, RegionRows, RegionSource};
 use crate::table::{OpenRegion, TableState};
 
 /// Rows of one `Scan`, in scan order, read from each region in turn.
@@ -60,34 +63,23 @@ impl TableDirectory {
         } else {
             (&scan.start_row, &scan.stop_row)
         };
-        let pending: VecDeque<RegionSource> = state
-            .regions
-            .iter()
-            .filter(|r| overlaps(r, low, high, scan.reversed))
-            .map(|r| RegionSource::of(self, &state, r))
-            .collect();
+        let wanted = |r: &OpenRegion| overlaps(r, low, high, scan.reversed);
+        let pending = scan_plan(self, &state, Origin::Client, wanted)?;
         Ok(RowStream::new(scan, pending))
     }
 
     /// The rows of `scan` in the regions here overlapping `[start, end)` (empty: open), for
     /// a peer's chunk (see `remote/`): any such region served elsewhere refuses the read.
-    pub(crate) fn scan_rows_here(
-        &self,
+    fn scan_rows_here(
+        self: &Arc<Self>,
         table: &TableName,
         scan: Scan,
         start: &[u8],
         end: &[u8],
     ) -> Result<RowStream> {
         let state = self.scannable(table, &scan)?;
-        let mut pending = VecDeque::new();
-        for r in state
-            .regions
-            .iter()
-            .filter(|r| overlaps(r, start, end, false))
-        {
-            let region = r.local_or_unavailable(table)?;
-            pending.push_back(RegionSource::Local(std::sync::Arc::clone(region)));
-        }
+        let wanted = |r: &OpenRegion| overlaps(r, start, end, false);
+        let pending = scan_plan(self, &state, Origin::Peer, wanted)?;
         Ok(RowStream::new(scan, pending))
     }
 

@@ -4,14 +4,20 @@
 use bytes::Bytes;
 use strata_engine::{RowResult, Scan};
 
-use super::ScanChunk;
+use std::sync::Arc;
+
 use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::names::TableName;
+use crate::remote::ScanChunk;
 
 impl TableDirectory {
     /// Up to `chunk.max_rows` rows of the chunk's range, from regions served here.
-    pub fn scan_chunk_here(&self, table: &TableName, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
+    pub fn scan_chunk_here(
+        self: &Arc<Self>,
+        table: &TableName,
+        chunk: &ScanChunk,
+    ) -> Result<Vec<RowResult>> {
         let (scan, keep) = narrow(chunk);
         let mut stream =
             self.scan_rows_here(table, scan, &chunk.region_start, &chunk.region_end)?;

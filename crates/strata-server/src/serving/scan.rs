@@ -8,10 +8,11 @@ use std::sync::{Arc, Weak};
 use bytes::Bytes;
 use strata_engine::{Region, RegionScanner, RowResult, Scan};
 
-use super::{PeerTable, RegionPeer, ScanChunk};
+use super::{Reach, ServingRegion};
 use crate::directory::TableDirectory;
 use crate::error::{Result, ServiceError};
-use crate::table::{OpenRegion, RegionLocation, TableState};
+use crate::remote::{Origin, PeerTable, RegionPeer, ScanChunk};
+use crate::table::{OpenRegion, TableState};
 
 /// Rows fetched from a peer per request: enough to amortise the round trip, few enough
 /// that a scanner's first rows come back quickly.
@@ -31,25 +32,51 @@ pub(crate) enum RegionSource {
     },
 }
 
-impl RegionSource {
-    /// The source for region `open` of the table `state` in `directory`.
-    pub(crate) fn of(
-        directory: &Arc<TableDirectory>,
-        state: &TableState,
-        open: &OpenRegion,
-    ) -> RegionSource {
-        match &open.location {
-            RegionLocation::Here(region) => RegionSource::Local(Arc::clone(region)),
-            RegionLocation::Peer(peer) => RegionSource::Peer {
+/// The regions of `state` that `wanted` accepts, in key order, as a scan from `origin`
+/// reads them (a peer's scan only from regions here: any other refuses it).
+pub(crate) fn scan_plan(
+    directory: &Arc<TableDirectory>,
+    state: &TableState,
+    origin: Origin,
+    wanted: impl Fn(&OpenRegion) -> bool,
+) -> Result<VecDeque<RegionSource>> {
+    let mut plan = VecDeque::new();
+    for (index, open) in state.regions.iter().enumerate() {
+        if wanted(open) {
+            plan.push_back(ServingRegion::of(state, index, origin)?.scan_source(directory));
+        }
+    }
+    Ok(plan)
+}
+
+impl ServingRegion<'_> {
+    /// Where a scan plan reads the region from. One for a peer's region remembers the
+    /// `directory`, to find the region again if it moves while it is read.
+    fn scan_source(&self, directory: &Arc<TableDirectory>) -> RegionSource {
+        let entry = &self.state.regions[self.index].entry;
+        match &self.reach {
+            Reach::Here(region) => RegionSource::Local(Arc::clone(region)),
+            Reach::Peer(peer) => RegionSource::Peer {
                 peer: Arc::clone(peer),
-                table: state.peer_table(),
-                start: open.entry.start_key.clone(),
-                end: open.entry.end_key.clone(),
+                table: self.state.peer_table(),
+                start: entry.start_key.clone(),
+                end: entry.end_key.clone(),
                 directory: Arc::downgrade(directory),
             },
         }
     }
 
+    /// Where the next chunk of the region is read, and the table as it names it.
+    fn chunk_source(&self) -> (PeerTable, Source) {
+        let from = match &self.reach {
+            Reach::Here(_) => Source::Here,
+            Reach::Peer(peer) => Source::Peer(Arc::clone(peer)),
+        };
+        (self.state.peer_table(), from)
+    }
+}
+
+impl RegionSource {
     /// Starts reading the region's rows of `scan` (a region holds only its own rows, so the
     /// scan's bounds apply unchanged).
     pub(crate) fn scan(&self, scan: &Scan) -> Result<RegionRows> {
@@ -131,7 +158,7 @@ impl PeerRows {
     /// moving, its owner dead), asked again where the directory places it next.
     fn fetch(&mut self) -> Result<Vec<RowResult>> {
         let mut first = true;
-        super::until_served(|| {
+        crate::remote::until_served(|| {
             if !std::mem::take(&mut first) {
                 self.relocate();
             }
@@ -156,11 +183,10 @@ impl PeerRows {
         let Ok(state) = directory.table(&self.table.name) else {
             return;
         };
-        let open = &state.regions[state.region_index_for(&self.chunk.region_start)];
-        self.table = state.peer_table();
-        self.from = match &open.location {
-            RegionLocation::Here(_) => Source::Here,
-            RegionLocation::Peer(peer) => Source::Peer(Arc::clone(peer)),
+        let index = state.region_index_for(&self.chunk.region_start);
+        let Ok(region) = ServingRegion::of(&state, index, Origin::Client) else {
+            return;
         };
+        (self.table, self.from) = region.chunk_source();
     }
 }
