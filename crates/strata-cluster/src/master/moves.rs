@@ -38,6 +38,12 @@ pub const BALANCE_INTERVAL: Duration = Duration::from_secs(1);
 /// How long a move waits for its target to claim the region.
 const CLAIM_WAIT: Duration = Duration::from_secs(10);
 
+/// How often a move looks at its target's claim.
+const CLAIM_POLL: Duration = Duration::from_millis(10);
+
+/// Every how many looks at the claim a move also checks that its target is still alive.
+const TARGET_LOOK_EVERY: u64 = 10;
+
 /// The balancer's switch and pace, shared by the shell's commands and the follower loop.
 #[derive(Debug)]
 pub struct Balancer {
@@ -420,17 +426,39 @@ impl ClusterMoves {
     fn wait_for_claim(&self, id: u64, target: &str) -> Result<()> {
         let node = &self.ownership.node;
         let deadline = node.clock.now() + CLAIM_WAIT;
-        loop {
+        for round in 0u64.. {
             let owner = node.coord.owner(id).map_err(unavailable)?;
-            if owner.is_some_and(|o| o.sid == target) {
+            // Serving, not only claimed: the claim comes before the open, and a move (or
+            // a merge) that followed at once would find nothing to release there.
+            if owner.is_some_and(|o| o.sid == target && o.serving) {
                 return Ok(());
+            }
+            // A target that died would hold the master's round for the whole wait, and
+            // with it the recovery of the dead server's regions.
+            if round % TARGET_LOOK_EVERY == TARGET_LOOK_EVERY - 1 && !self.is_live(target)? {
+                return Err(unavailable(format!(
+                    "region {id} was assigned to {target}, which left the cluster before \
+                     opening it; it is assigned again"
+                )));
             }
             if node.clock.now() >= deadline {
                 return Err(unavailable(format!(
                     "region {id} was assigned to {target}, which has not opened it yet"
                 )));
             }
-            node.clock.sleep(Duration::from_millis(10));
+            node.clock.sleep(CLAIM_POLL);
         }
+        Ok(())
+    }
+
+    /// Whether `server` is in the membership now.
+    fn is_live(&self, server: &str) -> Result<bool> {
+        let live = self
+            .ownership
+            .node
+            .coord
+            .live_servers()
+            .map_err(unavailable)?;
+        Ok(live.iter().any(|s| s.sid == server))
     }
 }
