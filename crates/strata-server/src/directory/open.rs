@@ -64,6 +64,13 @@ impl RegionOpener {
         }
     }
 
+    /// Tells the registry that `entry` is open here (see `RegionRegistry::opened`).
+    pub(crate) fn opened(&self, table: &str, entry: &RegionEntry) {
+        if let Some(registry) = &self.registry {
+            registry.opened(claim_of(table, entry));
+        }
+    }
+
     /// Whether regions split on this server (see `RegionRegistry::splits_here`).
     pub(crate) fn splits_here(&self) -> bool {
         self.registry.as_ref().is_none_or(|r| r.splits_here())
@@ -126,9 +133,7 @@ impl RegionOpener {
             // What a dead owner logged is in files from now on, not only in its WAL.
             region.flush()?;
         }
-        if let Some(registry) = &self.registry {
-            registry.opened(claim_of(table, entry));
-        }
+        self.opened(table, entry);
         Ok(region)
     }
 }

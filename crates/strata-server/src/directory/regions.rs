@@ -182,6 +182,9 @@ impl TableDirectory {
         // The commit point. On failure the sources stay sealed: see the module comment.
         self.catalog.put_table(&state.name, &record)?;
         crate::failpoints::exit_if_enabled("exit-after-regions-replaced");
+        for (entry, _) in &plan {
+            self.opener.opened(&state.name.to_string(), entry);
+        }
         let mut regions = same_regions(state);
         regions.splice(replaced, opened);
         self.publish(TableState::new(state.name.clone(), record, regions));
