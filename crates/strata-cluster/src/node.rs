@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use parking_lot::Mutex;
 use strata_coord::{
-    Campaign, CoordOptions, Coordinator, Incarnation, KeepAlive, Leadership, Lease, MasterInfo,
+    Campaign, CoordOptions, Incarnation, KeepAlive, Leadership, Lease, LeaseRenewal, MasterInfo,
     SharedCoordinator,
 };
 use strata_engine::util::clock::Clock;
@@ -88,7 +88,7 @@ impl ClusterNode {
             .register_server(&lease, &sid, &endpoints.encode())
             .map_err(etcd_error)?;
         let keepalive = KeepAlive::start(
-            Arc::clone(&coord) as Arc<dyn Coordinator>,
+            Arc::clone(&coord) as Arc<dyn LeaseRenewal>,
             Arc::clone(&lease),
             Arc::clone(&clock),
         )

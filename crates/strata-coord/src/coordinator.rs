@@ -1,8 +1,9 @@
 //! The coordination API cluster mode uses, in Strata's terms: sessions (leases),
 //! membership, the region directory with epochs, manifest pointers, split/merge commits
-//! and master election. [`Coordinator`] is the trait the server will hold; the one
-//! implementation, [`KvCoordinator`], is written once over [`MetaKv`] and runs on etcd
-//! ([`crate::EtcdKv`]) or on its in-memory twin ([`crate::MemKv`]).
+//! and master election, all on [`KvCoordinator`], written once over [`MetaKv`]: it runs on
+//! etcd ([`crate::EtcdKv`]) or on its in-memory twin ([`crate::MemKv`]), which is the
+//! seam tests and the simulation use (no trait over the coordinator itself: it had one
+//! implementation). The lease keeper sees only [`LeaseRenewal`].
 //!
 //! Two rules hold for every write:
 //! - a server's write (claiming a region, a manifest commit, a split) is sent only while
@@ -157,113 +158,17 @@ impl MembershipWatch {
     }
 }
 
-/// The coordination primitives of cluster mode. Blocking; call from plain threads.
-pub trait Coordinator: Send + Sync {
-    // Sessions.
-    /// Grants this server's lease (TTL from the options).
-    fn grant_lease(&self) -> Result<Arc<Lease>>;
+/// What a lease's keeper needs: renewing it. Implemented by [`KvCoordinator`]; a test can
+/// hand [`crate::KeepAlive`] anything else that renews.
+pub trait LeaseRenewal: Send + Sync {
     /// Renews the lease; on success its deadline moves to send time + TTL − margin.
     fn keep_alive(&self, lease: &Lease) -> Result<()>;
-    /// Revokes the lease: its membership, ownership and election keys vanish.
-    fn revoke(&self, lease: &Lease) -> Result<()>;
+}
 
-    // Membership.
-    /// Registers server `sid` at `addr` under `lease`; returns its incarnation.
-    fn register_server(&self, lease: &Lease, sid: &str, addr: &str) -> Result<Incarnation>;
-    /// The servers whose leases are live.
-    fn live_servers(&self) -> Result<Vec<LiveServer>>;
-    /// The live servers now, and every change after that.
-    fn watch_servers(&self) -> Result<(Vec<LiveServer>, MembershipWatch)>;
-
-    // Region directory (master writes).
-    /// Adds a region to the directory; returns its epoch.
-    fn create_region(
-        &self,
-        master: &Leadership,
-        id: RegionId,
-        record: &RegionRecord,
-    ) -> Result<Epoch>;
-    /// Assigns the region to `owner` (or takes it offline with `None`) if its epoch is
-    /// still `epoch`; bumps the epoch and drops the old owner's `/own` key.
-    fn assign_region(
-        &self,
-        master: &Leadership,
-        id: RegionId,
-        epoch: Epoch,
-        owner: Option<&str>,
-    ) -> Result<Epoch>;
-    /// One region of the directory.
-    fn region(&self, id: RegionId) -> Result<Option<Region>>;
-    /// The whole directory, in region id order.
-    fn regions(&self) -> Result<Vec<Region>>;
-
-    // Owner writes (lease valid by own clock, epoch compared in etcd).
-    /// Records that this server serves the region at `epoch` (`/own/<rid>`, under its lease).
-    fn claim_region(
-        &self,
-        lease: &Lease,
-        sid: &str,
-        incarnation: Incarnation,
-        id: RegionId,
-        epoch: Epoch,
-    ) -> Result<()>;
-    /// Who serves the region now.
-    fn owner(&self, id: RegionId) -> Result<Option<Owner>>;
-    /// Advances the manifest pointer of (region, family) if the region is still at `epoch`.
-    fn commit_manifest(
-        &self,
-        lease: &Lease,
-        id: RegionId,
-        epoch: Epoch,
-        family: &str,
-        manifest: u64,
-    ) -> Result<()>;
-    /// The committed manifest of (region, family).
-    fn manifest(
-        &self,
-        id: RegionId,
-        family: &str,
-    ) -> Result<Option<crate::records::ManifestPointer>>;
-    /// Retires `parent` (at `epoch`) and creates both daughters, owned by the parent's
-    /// owner, in one transaction; returns the daughters' epoch.
-    fn commit_split(
-        &self,
-        lease: &Lease,
-        parent: RegionId,
-        epoch: Epoch,
-        daughters: [(RegionId, RegionRecord); 2],
-    ) -> Result<Epoch>;
-    /// Retires both parents (each at its epoch) and creates the merged region, in one
-    /// transaction; returns the merged region's epoch.
-    fn commit_merge(
-        &self,
-        lease: &Lease,
-        parents: [(RegionId, Epoch); 2],
-        merged: (RegionId, RegionRecord),
-    ) -> Result<Epoch>;
-
-    // WAL streams.
-    /// Records that no recovery needs to read `stream` any more (master only).
-    fn retire_stream(&self, master: &Leadership, stream: &str) -> Result<()>;
-    /// The streams no recovery needs to read.
-    fn retired_streams(&self) -> Result<Vec<String>>;
-    /// Records where a recovery of `stream` starts (master only).
-    fn publish_stream_progress(
-        &self,
-        master: &Leadership,
-        stream: &str,
-        first_live_id: u64,
-    ) -> Result<()>;
-    /// Every stream record, by stream name.
-    fn stream_records(&self) -> Result<Vec<(String, crate::records::StreamRecord)>>;
-
-    // Master election.
-    /// Tries once to become master under `lease`.
-    fn campaign(&self, lease: &Arc<Lease>, sid: &str, addr: &str) -> Result<Campaign>;
-    /// Gives up leadership (only if still held).
-    fn resign(&self, master: &Leadership) -> Result<()>;
-    /// The current master, and a watch on the election key to observe changes.
-    fn observe_master(&self) -> Result<(Option<MasterInfo>, WatchReceiver)>;
+impl<K: MetaKv> LeaseRenewal for KvCoordinator<K> {
+    fn keep_alive(&self, lease: &Lease) -> Result<()> {
+        KvCoordinator::keep_alive(self, lease)
+    }
 }
 
 /// The coordinator over any [`MetaKv`] backend.

@@ -12,7 +12,7 @@ use std::time::Duration;
 use strata_engine::util::clock::Clock;
 use strata_engine::util::thread;
 
-use crate::coordinator::Coordinator;
+use crate::coordinator::LeaseRenewal;
 use crate::error::{Error, Result};
 use crate::lease::Lease;
 
@@ -26,7 +26,7 @@ pub struct KeepAlive {
 impl KeepAlive {
     /// Starts keeping `lease` alive through `coord`, timing on `clock`.
     pub fn start(
-        coord: Arc<dyn Coordinator>,
+        coord: Arc<dyn LeaseRenewal>,
         lease: Arc<Lease>,
         clock: Arc<dyn Clock>,
     ) -> Result<Self> {
@@ -58,7 +58,7 @@ impl KeepAlive {
 }
 
 fn run(
-    coord: &dyn Coordinator,
+    coord: &dyn LeaseRenewal,
     lease: &Lease,
     clock: &dyn Clock,
     interval: Duration,

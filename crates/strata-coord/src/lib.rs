@@ -2,9 +2,8 @@
 //! `docs/rfcs/0006-coordination.md`; keys and values: `docs/format.md`, "Cluster metadata
 //! in etcd").
 //!
-//! - [`coordinator`]: the [`Coordinator`] trait (sessions, membership, region directory
-//!   with epochs, manifest pointers, split/merge, master election) and its one
-//!   implementation [`KvCoordinator`], written over [`MetaKv`];
+//! - [`coordinator`]: [`KvCoordinator`] (sessions, membership, region directory with
+//!   epochs, manifest pointers, split/merge, master election), written over [`MetaKv`];
 //! - [`lease`]: a server's lease and its own-clock deadline (the acknowledgement rule);
 //!   [`keeper`]: the thread that keeps it alive;
 //! - [`kv`]: the slice of etcd's model the coordinator uses;
@@ -28,14 +27,13 @@ pub mod mem;
 pub mod records;
 mod session;
 mod streams;
-mod trait_impl;
 
 #[cfg(test)]
 mod tests;
 
 pub use coordinator::{
-    Campaign, CoordOptions, Coordinator, Epoch, Incarnation, KvCoordinator, Leadership, LiveServer,
-    MasterInfo, MembershipEvent, MembershipWatch, Owner, Region,
+    Campaign, CoordOptions, Epoch, Incarnation, KvCoordinator, Leadership, LeaseRenewal,
+    LiveServer, MasterInfo, MembershipEvent, MembershipWatch, Owner, Region,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use etcd::EtcdKv;
