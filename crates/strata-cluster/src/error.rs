@@ -3,6 +3,7 @@
 
 /// Why joining, taking over or serving in cluster mode failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A setting is missing or malformed.
     #[error("cluster configuration: {0}")]
