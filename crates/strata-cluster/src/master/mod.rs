@@ -10,13 +10,15 @@
 //! - [`retire`]: retiring those streams once every region serves again;
 //! - [`unclaimed`]: assigning again what nobody took up (a move a dead master left half done);
 //! - [`directory_care`]: region ids above all in use, records no table lists removed;
-//! - [`moves`], [`assignment`], [`balance_load`]: moves, `unassign`/`assign`, the balancer;
+//! - [`moves`], [`assignment`]: moves, `unassign`/`assign`;
+//! - [`balancer`], [`balance_load`]: which region the balancer moves next;
 //! - [`admin`]: all of it as the service's cluster administration.
 
 pub mod admin;
 pub mod assign;
 pub mod assignment;
 pub mod balance_load;
+pub mod balancer;
 pub mod directory_care;
 pub mod leader;
 pub mod moves;

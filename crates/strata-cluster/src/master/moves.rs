@@ -1,16 +1,12 @@
-//! Moves and the balancer (HBase's `move`, `balancer`, `balance_switch`), run by the
-//! master. A move is graceful: the region's owner releases it (seals it, so its writes
-//! wait; flushes; closes), then the master assigns it to the target, which opens it from
-//! its files with nothing to replay. The balancer evens out the number of regions per live
-//! server: one move at a time, at most one per [`BALANCE_INTERVAL`], and only when the
-//! busiest server has at least two more regions than the idlest (hysteresis: a difference
-//! of one is left alone, or regions would bounce); once counts are even, it evens out load
-//! (`balance_load.rs`).
+//! Moves (HBase's `move`, `decommission_regionservers`), run by the master, and the
+//! balancer's moves (`balancer.rs` decides them). A move is graceful: the region's owner
+//! releases it (seals it, so its writes wait; flushes; closes), then the master assigns it
+//! to the target, which opens it from its files with nothing to replay; the move ends once
+//! the target serves it.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::Bytes;
 use parking_lot::Mutex;
@@ -19,6 +15,7 @@ use strata_server::remote::{RegionWork, RowSpan};
 use strata_server::{Service, TableName};
 
 use super::balance_load;
+use super::balancer::{self, Balancer};
 use super::leader::Leader;
 use crate::ownership::Ownership;
 
@@ -32,9 +29,6 @@ pub(crate) fn table_and_span(region: &strata_coord::Region) -> Result<(TableName
     Ok((table, span))
 }
 
-/// The least time between two moves of the balancer.
-pub const BALANCE_INTERVAL: Duration = Duration::from_secs(1);
-
 /// How long a move waits for its target to claim the region.
 const CLAIM_WAIT: Duration = Duration::from_secs(10);
 
@@ -43,27 +37,6 @@ const CLAIM_POLL: Duration = Duration::from_millis(10);
 
 /// Every how many looks at the claim a move also checks that its target is still alive.
 const TARGET_LOOK_EVERY: u64 = 10;
-
-/// The balancer's switch and pace, shared by the shell's commands and the follower loop.
-#[derive(Debug)]
-pub struct Balancer {
-    on: AtomicBool,
-    last_move: Mutex<Option<Instant>>,
-    /// The last move made for load, not count (`balance_load.rs`), and its region.
-    last_load_move: Mutex<Option<Instant>>,
-    last_load_region: Mutex<Option<u64>>,
-}
-
-impl Default for Balancer {
-    fn default() -> Self {
-        Balancer {
-            on: AtomicBool::new(true),
-            last_move: Mutex::new(None),
-            last_load_move: Mutex::new(None),
-            last_load_region: Mutex::new(None),
-        }
-    }
-}
 
 /// The master's moves: the service's [`ClusterAdmin`].
 pub struct ClusterMoves {
@@ -145,19 +118,10 @@ impl ClusterMoves {
         Ok(())
     }
 
-    /// One balancing step if the balancer is on and its interval passed (the follower
-    /// loop calls this on the master every round).
+    /// One balancing step if the balancer is on and its interval passed (the master's
+    /// rounds call this every round).
     pub fn balance_step(&self) {
-        if !self.balancer.on.load(Ordering::Acquire) {
-            return;
-        }
-        let now = self.ownership.node.clock.now();
-        let due = self
-            .balancer
-            .last_move
-            .lock()
-            .is_none_or(|at| now.saturating_duration_since(at) >= BALANCE_INTERVAL);
-        if !due {
+        if !self.balancer.due(self.ownership.node.clock.now()) {
             return;
         }
         let Some(_moving) = self.moving.try_lock() else {
@@ -168,84 +132,31 @@ impl ClusterMoves {
         }
     }
 
-    /// Moves one region: off a decommissioned server if one still serves any, else from
-    /// the busiest live server to the idlest if they differ by two or more (its least busy
-    /// region), else for load (`balance_load.rs`). Answers whether it moved one.
+    /// Makes the balancer's next move, if it has one. Answers whether it moved a region.
     fn move_one(&self) -> Result<bool> {
-        let service = self
-            .service
-            .upgrade()
-            .ok_or_else(|| unavailable("closing"))?;
-        let load = self.load(&service);
+        let load = self.load()?;
+        let coord = &self.ownership.node.coord;
         // Read from etcd only when a decision needs it, not on every balancer round.
-        let rates =
-            || balance_load::by_region(&self.ownership.node.coord.loads().unwrap_or_default());
+        let rates = || balance_load::by_region(&coord.loads().unwrap_or_default());
         let decommissioned = self.ownership.view.read().decommissioned.clone();
-        let (serving, out): (Vec<_>, Vec<_>) = load
-            .iter()
-            .partition(|(sid, _)| !decommissioned.contains(*sid));
-        let idlest = serving.iter().min_by_key(|(sid, r)| (r.len(), *sid));
-        let Some((to, to_regions)) = idlest else {
-            return Ok(false);
-        };
-        let leaving = out.iter().find(|(_, r)| !r.is_empty());
-        let from = match leaving {
-            Some(from) => Some(*from),
-            None => serving
-                .iter()
-                .max_by_key(|(sid, r)| (r.len(), *sid))
-                .filter(|(_, r)| r.len() >= to_regions.len() + 2)
-                .copied(),
-        };
         let now = self.ownership.node.clock.now();
-        let load_moved_recently = self
-            .balancer
-            .last_load_move
-            .lock()
-            .is_some_and(|at| now.saturating_duration_since(at) < balance_load::LOAD_SETTLE);
-        if let Some((_, regions)) = from {
-            let just_moved = load_moved_recently
-                .then(|| *self.balancer.last_load_region.lock())
-                .flatten();
-            let Some(region) = balance_load::coolest(regions, &rates(), just_moved) else {
-                return Ok(false);
-            };
-            *self.balancer.last_move.lock() = Some(now);
-            self.move_region_locked(region, Some(to.as_str()))?;
-            return Ok(true);
-        }
-        if load_moved_recently {
-            return Ok(false);
-        }
-        let by_load = balance_load::serving(&load, &decommissioned);
-        let Some(chosen) = balance_load::choose(&by_load, &rates()) else {
+        let Some(chosen) = self.balancer.choose(&load, &decommissioned, &rates, now) else {
             return Ok(false);
         };
-        *self.balancer.last_move.lock() = Some(now);
-        *self.balancer.last_load_move.lock() = Some(now);
-        *self.balancer.last_load_region.lock() = Some(chosen.region);
-        tracing::info!(region = chosen.region, from = %chosen.from, to = %chosen.to, "moving a region for load");
+        if let Some(from) = &chosen.for_load {
+            tracing::info!(region = chosen.region, from = %from, to = %chosen.to, "moving a region for load");
+        }
         self.move_region_locked(chosen.region, Some(&chosen.to))?;
         Ok(true)
     }
-}
 
-impl ClusterMoves {
     /// The catalog's regions served by each live server.
-    fn load(&self, service: &Service) -> HashMap<String, Vec<u64>> {
-        let view = self.ownership.view.read().clone();
-        let mut load: HashMap<String, Vec<u64>> =
-            view.live.keys().map(|s| (s.clone(), Vec::new())).collect();
-        for id in regions_of(service) {
-            let owner = view
-                .regions
-                .get(&id)
-                .and_then(|r| r.record.owner.as_deref());
-            if let Some(regions) = owner.and_then(|o| load.get_mut(o)) {
-                regions.push(id);
-            }
-        }
-        load
+    fn load(&self) -> Result<HashMap<String, Vec<u64>>> {
+        let service = self.service()?;
+        Ok(balancer::load(
+            &self.ownership.view(),
+            &regions_of(&service),
+        ))
     }
 }
 
@@ -286,7 +197,7 @@ impl ClusterMoves {
 
     /// HBase's `balance_switch`; answers the previous setting.
     pub fn set_balancer(&self, on: bool) -> Result<bool> {
-        Ok(self.balancer.on.swap(on, Ordering::AcqRel))
+        Ok(self.balancer.switch(on))
     }
 
     /// HBase's `decommission_regionservers` and `recommission_regionserver`.
@@ -311,11 +222,7 @@ impl ClusterMoves {
             .set_decommissioned(&lead, server, true)
             .map_err(unavailable)?;
         self.ownership.refresh_view().map_err(unavailable)?;
-        let service = self
-            .service
-            .upgrade()
-            .ok_or_else(|| unavailable("closing"))?;
-        let regions = self.load(&service).remove(server).unwrap_or_default();
+        let regions = self.load()?.remove(server).unwrap_or_default();
         for region in &regions {
             let target = self.ownership.view.read().least_loaded();
             let target = target.ok_or_else(|| {

@@ -17,8 +17,9 @@ use strata_server::Service;
 
 use super::admin::MasterAdmin;
 use super::assign::Assigner;
+use super::balancer::Balancer;
 use super::leader::Leader;
-use super::moves::{catalog_regions, Balancer, ClusterMoves};
+use super::moves::{catalog_regions, ClusterMoves};
 use crate::catalog::EtcdCatalog;
 use crate::follower::place_again;
 use crate::gc::runner::start_on_master;
