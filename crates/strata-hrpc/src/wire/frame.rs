@@ -88,7 +88,7 @@ pub fn encode_response(header: &pb::ResponseHeader, body: Option<&[u8]>, cells: 
     // Encoding into a BytesMut with enough capacity reserved cannot fail.
     let _ = header.encode_length_delimited(&mut out);
     if let Some(body) = body {
-        let _ = prost::encoding::encode_varint(body.len() as u64, &mut out);
+        prost::encoding::encode_varint(body.len() as u64, &mut out);
         out.put_slice(body);
     }
     out.put_slice(cells);
