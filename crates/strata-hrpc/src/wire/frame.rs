@@ -121,7 +121,7 @@ mod tests {
             call_id: Some(call_id),
             method_name: Some(method.to_string()),
             request_param: Some(true),
-            cell_block_meta: (cells > 0).then(|| pb::CellBlockMeta {
+            cell_block_meta: (cells > 0).then_some(pb::CellBlockMeta {
                 length: Some(cells as u32),
             }),
             ..Default::default()
