@@ -11,6 +11,7 @@ pub mod directory;
 pub mod durability;
 pub mod error;
 pub mod failpoints;
+pub mod family_attrs;
 pub mod filter;
 pub mod fuzz_support;
 pub mod limits;

@@ -50,6 +50,10 @@ impl ScannerLookup<'_> {
         protocol: ScannerProtocol::Thrift,
         table: None,
     };
+    pub const HBASE_RPC: ScannerLookup<'static> = ScannerLookup {
+        protocol: ScannerProtocol::HbaseRpc,
+        table: None,
+    };
 
     pub(crate) fn may_see(&self, protocol: ScannerProtocol, table: &TableName) -> bool {
         protocol == self.protocol && self.table.is_none_or(|t| t == table)

@@ -13,6 +13,8 @@ pub enum ScannerProtocol {
     Thrift,
     /// HBase REST.
     Rest,
+    /// HBase's native RPC (`hbase-client`).
+    HbaseRpc,
 }
 
 /// The client charged for a scanner.

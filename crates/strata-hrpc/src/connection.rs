@@ -1,0 +1,292 @@
+//! One client connection: the preamble, the connection header, then calls read in order
+//! and answered as they finish (HBase's client matches answers to calls by id, so a slow
+//! scan does not hold up a get behind it on the same connection).
+//!
+//! Each call runs on tokio's blocking pool, because the service's calls block. A
+//! connection has at most `max_in_flight` calls running; the reader waits for a slot
+//! before it reads the next frame, so a client that floods a connection is slowed down
+//! rather than buffered without bound.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use prost::Message;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, Semaphore};
+
+use crate::call::Call;
+use crate::context::Context;
+use crate::dispatch::{dispatch, ServiceName};
+use crate::exception::{class, RemoteException};
+use crate::pb;
+use crate::wire::cellblock::Codec;
+use crate::wire::preamble::{self, Preamble};
+use crate::wire::{frame, WireError};
+
+/// Limits of one connection.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnectionLimits {
+    /// Largest request frame, checked before its buffer is allocated.
+    pub max_frame_bytes: usize,
+    /// Largest connection header.
+    pub max_header_bytes: usize,
+    /// Calls of one connection running at once.
+    pub max_in_flight: usize,
+    /// Time a new connection has to send its preamble and header.
+    pub handshake_timeout: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            max_frame_bytes: 64 * 1024 * 1024,
+            max_header_bytes: 64 * 1024,
+            max_in_flight: 64,
+            handshake_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What the connection header settled.
+struct Session {
+    service: ServiceName,
+    codec: Option<Codec>,
+    user: String,
+}
+
+/// Serves `stream` until the client closes it or sends something malformed.
+pub async fn serve(
+    stream: TcpStream,
+    peer: SocketAddr,
+    ctx: Arc<Context>,
+    limits: ConnectionLimits,
+) {
+    let _ = stream.set_nodelay(true);
+    let (mut read, mut write) = stream.into_split();
+    let handshake = tokio::time::timeout(
+        limits.handshake_timeout,
+        handshake(&mut read, &ctx, &limits),
+    );
+    let session = match handshake.await {
+        Err(_) => {
+            tracing::info!(%peer, "HBase RPC client sent no connection header in time; closed");
+            return;
+        }
+        Ok(Err(Refusal::Quiet(reason))) => {
+            tracing::info!(%peer, "HBase RPC connection closed: {reason}");
+            return;
+        }
+        Ok(Err(Refusal::Answer(reply, reason))) => {
+            tracing::info!(%peer, "HBase RPC connection refused: {reason}");
+            let _ = write.write_all(&reply).await;
+            let _ = write.shutdown().await;
+            return;
+        }
+        Ok(Ok(session)) => session,
+    };
+    let (replies, pending) = mpsc::channel::<Bytes>(limits.max_in_flight.max(1));
+    let reader = read_calls(read, peer, Arc::clone(&ctx), session, limits, replies);
+    tokio::join!(reader, write_replies(write, pending));
+}
+
+/// Why the handshake ended the connection: quietly, or with a reply to send first.
+enum Refusal {
+    Quiet(String),
+    Answer(Bytes, String),
+}
+
+fn fatal_reply(class: &'static str, message: String) -> Refusal {
+    let header = pb::ResponseHeader {
+        // Java's -1: the answer belongs to no call.
+        call_id: Some(u32::MAX),
+        exception: Some(RemoteException::fatal(class, message.clone()).to_proto()),
+        cell_block_meta: None,
+    };
+    Refusal::Answer(frame::encode_response(&header, None, &[]), message)
+}
+
+async fn handshake(
+    read: &mut OwnedReadHalf,
+    ctx: &Context,
+    limits: &ConnectionLimits,
+) -> Result<Session, Refusal> {
+    let mut bytes = [0u8; preamble::LEN];
+    read.read_exact(&mut bytes)
+        .await
+        .map_err(|e| Refusal::Quiet(format!("no preamble: {e}")))?;
+    match preamble::parse(bytes) {
+        Ok(Preamble::Rpc) => {}
+        Ok(Preamble::Registry) => return Err(registry_reply(ctx)),
+        // HBase's client falls back when the message says which header was expected.
+        Err(e) => {
+            return Err(fatal_reply(
+                class::FATAL_CONNECTION,
+                format!("Expected HEADER=HBas\\x00\\x50 but received HEADER={bytes:02x?}: {e}"),
+            ))
+        }
+    }
+    let header = read_frame(read, limits.max_header_bytes)
+        .await
+        .map_err(|e| Refusal::Quiet(e.to_string()))?;
+    let header =
+        frame::decode_connection_header(header).map_err(|e| Refusal::Quiet(e.to_string()))?;
+    session(header)
+}
+
+/// The answer to the `Regist` preamble: the cluster id, then the connection closes.
+fn registry_reply(ctx: &Context) -> Refusal {
+    let header = pb::ResponseHeader {
+        call_id: Some(u32::MAX),
+        exception: None,
+        cell_block_meta: None,
+    };
+    let body = pb::GetConnectionRegistryResponse {
+        cluster_id: ctx.topology.cluster_id(),
+    }
+    .encode_to_vec();
+    Refusal::Answer(
+        frame::encode_response(&header, Some(&body), &[]),
+        "connection registry request answered".to_string(),
+    )
+}
+
+fn session(header: pb::ConnectionHeader) -> Result<Session, Refusal> {
+    let name = header.service_name();
+    let service = ServiceName::parse(name)
+        .ok_or_else(|| fatal_reply(class::FATAL_CONNECTION, format!("unknown service {name:?}")))?;
+    let codec = match header.cell_block_codec_class.as_deref() {
+        None | Some("") => None,
+        Some(class_name) => Some(Codec::from_class(class_name).ok_or_else(|| {
+            fatal_reply(
+                class::UNSUPPORTED_CODEC,
+                format!("cell block codec {class_name} is not supported"),
+            )
+        })?),
+    };
+    if let Some(compressor) = header
+        .cell_block_compressor_class
+        .as_deref()
+        .filter(|c| !c.is_empty())
+    {
+        return Err(fatal_reply(
+            class::UNSUPPORTED_COMPRESSION,
+            format!("cell block compressor {compressor} is not supported"),
+        ));
+    }
+    let user = header
+        .user_info
+        .map(|u| u.effective_user)
+        .unwrap_or_default();
+    Ok(Session {
+        service,
+        codec,
+        user,
+    })
+}
+
+/// Reads one length-prefixed frame, checking the length before allocating.
+async fn read_frame(read: &mut OwnedReadHalf, limit: usize) -> Result<Bytes, WireError> {
+    let len = read
+        .read_u32()
+        .await
+        .map_err(|_| WireError::Truncated("frame length"))?;
+    let len = frame::check_len(len, limit)?;
+    let mut buf = BytesMut::zeroed(len);
+    read.read_exact(&mut buf)
+        .await
+        .map_err(|_| WireError::Truncated("frame"))?;
+    Ok(buf.freeze())
+}
+
+async fn read_calls(
+    mut read: OwnedReadHalf,
+    peer: SocketAddr,
+    ctx: Arc<Context>,
+    session: Session,
+    limits: ConnectionLimits,
+    replies: mpsc::Sender<Bytes>,
+) {
+    let slots = Arc::new(Semaphore::new(limits.max_in_flight.max(1)));
+    let session = Arc::new(session);
+    loop {
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+            return;
+        };
+        let payload = match read_frame(&mut read, limits.max_frame_bytes).await {
+            Ok(payload) => payload,
+            Err(WireError::Truncated("frame length")) => return, // the client closed
+            Err(e) => {
+                tracing::warn!(%peer, "malformed HBase RPC frame, connection closed: {e}");
+                return;
+            }
+        };
+        let request = match frame::decode_request(payload) {
+            Ok(request) => request,
+            Err(e) => {
+                tracing::warn!(%peer, "malformed HBase RPC request, connection closed: {e}");
+                return;
+            }
+        };
+        let ctx = Arc::clone(&ctx);
+        let session = Arc::clone(&session);
+        let replies = replies.clone();
+        tokio::task::spawn_blocking(move || {
+            let reply = run(&ctx, &session, request);
+            let _ = replies.blocking_send(reply);
+            drop(slot);
+        });
+    }
+}
+
+/// Runs one call and encodes its answer.
+fn run(ctx: &Context, session: &Session, request: frame::Request) -> Bytes {
+    let call_id = request.header.call_id();
+    let call = Call {
+        method: request.header.method_name().to_string(),
+        param: request.param,
+        cells: request.cells,
+        codec: session.codec,
+        user: session.user.clone(),
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        dispatch(ctx, session.service, &call)
+    }));
+    let outcome = outcome.unwrap_or_else(|_| {
+        Err(RemoteException::retry(
+            class::IO,
+            format!("the server failed while serving {}", call.method),
+        ))
+    });
+    let mut header = pb::ResponseHeader {
+        call_id: Some(call_id),
+        exception: None,
+        cell_block_meta: None,
+    };
+    match outcome {
+        Ok(reply) => {
+            if !reply.cells.is_empty() {
+                header.cell_block_meta = Some(pb::CellBlockMeta {
+                    length: Some(reply.cells.len() as u32),
+                });
+            }
+            frame::encode_response(&header, Some(&reply.body), &reply.cells)
+        }
+        Err(e) => {
+            header.exception = Some(e.to_proto());
+            frame::encode_response(&header, None, &[])
+        }
+    }
+}
+
+async fn write_replies(mut write: OwnedWriteHalf, mut pending: mpsc::Receiver<Bytes>) {
+    while let Some(reply) = pending.recv().await {
+        if write.write_all(&reply).await.is_err() {
+            return;
+        }
+    }
+    let _ = write.shutdown().await;
+}

@@ -1,0 +1,227 @@
+//! Table administration: create, delete, enable, disable, modify, truncate, families, and
+//! the descriptor and name listings.
+
+use bytes::Bytes;
+use strata_server::names::TableName;
+use strata_server::AlterOp;
+
+use super::schema::{self, table_name, table_name_proto};
+use crate::call::{Call, CallResult, Reply};
+use crate::context::Context;
+use crate::exception::RemoteException;
+use crate::pb;
+use crate::region_name::table_string;
+
+/// Runs one change; the caller answers with a finished procedure.
+pub fn change(ctx: &Context, call: &Call) -> Result<(), RemoteException> {
+    let service = &ctx.service;
+    match call.method.as_str() {
+        "CreateTable" => create(ctx, call.param()?),
+        "DeleteTable" => Ok(service.delete_table(&name_of(call)?)?),
+        "EnableTable" => Ok(service.enable_table(&name_of(call)?)?),
+        "DisableTable" => Ok(service.disable_table(&name_of(call)?)?),
+        "truncateTable" => {
+            let request: pb::TruncateTableRequest = call.param()?;
+            let name = table_name(&request.table_name)?;
+            Ok(service.truncate_table(&name, request.preserve_splits())?)
+        }
+        "ModifyTable" => modify(ctx, call.param()?),
+        "AddColumn" | "ModifyColumn" => {
+            let request: pb::ColumnRequest = call.param()?;
+            let name = table_name(&request.table_name)?;
+            let family = schema::family(&request.column_families)?;
+            let op = if call.method == "AddColumn" {
+                AlterOp::AddFamily(family)
+            } else {
+                AlterOp::ModifyFamily(family)
+            };
+            Ok(service.alter_table(&name, op)?)
+        }
+        "DeleteColumn" => {
+            let request: pb::DeleteColumnRequest = call.param()?;
+            let name = table_name(&request.table_name)?;
+            Ok(service.alter_table(&name, AlterOp::DeleteFamily(request.column_name))?)
+        }
+        other => Err(RemoteException::invalid(format!(
+            "unknown table change {other}"
+        ))),
+    }
+}
+
+fn name_of(call: &Call) -> Result<TableName, RemoteException> {
+    let request: pb::TableNameRequest = call.param()?;
+    table_name(&request.table_name)
+}
+
+fn create(ctx: &Context, request: pb::CreateTableRequest) -> Result<(), RemoteException> {
+    let table_schema = &request.table_schema;
+    let name = table_name(
+        table_schema
+            .table_name
+            .as_ref()
+            .ok_or_else(|| RemoteException::invalid("the table schema has no name"))?,
+    )?;
+    let families = table_schema
+        .column_families
+        .iter()
+        .map(schema::family)
+        .collect::<Result<Vec<_>, _>>()?;
+    let durability = schema::durability(table_schema)?;
+    ctx.service
+        .create_table_with_durability(&name, families, request.split_keys, durability)?;
+    Ok(())
+}
+
+/// ModifyTable: the families are brought to the new schema one change at a time.
+fn modify(ctx: &Context, request: pb::ModifyTableRequest) -> Result<(), RemoteException> {
+    let name = table_name(&request.table_name)?;
+    let current = ctx.service.describe_table(&name)?;
+    let wanted = request
+        .table_schema
+        .column_families
+        .iter()
+        .map(schema::family)
+        .collect::<Result<Vec<_>, _>>()?;
+    for family in &current.families {
+        if !wanted.iter().any(|w| w.name == family.name) {
+            let op = AlterOp::DeleteFamily(Bytes::from(family.name.clone()));
+            ctx.service.alter_table(&name, op)?;
+        }
+    }
+    for family in wanted {
+        let exists = current.families.iter().any(|f| f.name == family.name);
+        let op = if exists {
+            AlterOp::ModifyFamily(family)
+        } else {
+            AlterOp::AddFamily(family)
+        };
+        ctx.service.alter_table(&name, op)?;
+    }
+    let durability = schema::durability(&request.table_schema)?;
+    if durability != current.durability {
+        ctx.service
+            .alter_table(&name, AlterOp::SetDurability(durability))?;
+    }
+    Ok(())
+}
+
+/// Serves the listings.
+pub fn read(ctx: &Context, call: &Call) -> CallResult {
+    let service = &ctx.service;
+    match call.method.as_str() {
+        "GetTableDescriptors" => {
+            let request: pb::GetTableDescriptorsRequest = call.param()?;
+            let names = if request.table_names.is_empty() {
+                filtered(ctx, request.regex.as_deref(), request.namespace.as_deref())?
+            } else {
+                request
+                    .table_names
+                    .iter()
+                    .map(table_name)
+                    .collect::<Result<Vec<_>, _>>()?
+            };
+            // A name that does not exist is left out, as HBase does.
+            let schemas = names
+                .iter()
+                .filter_map(|n| service.describe_table(n).ok())
+                .map(|d| schema::table_schema(&d))
+                .collect();
+            Ok(Reply::message(&pb::GetTableDescriptorsResponse {
+                table_schema: schemas,
+            }))
+        }
+        "ListTableDescriptorsByState" => {
+            let request: pb::ListTableDescriptorsByStateRequest = call.param()?;
+            let schemas = service
+                .list_tables()
+                .iter()
+                .filter(|n| service.is_table_enabled(n).ok() == Some(request.is_enabled))
+                .filter_map(|n| service.describe_table(n).ok())
+                .map(|d| schema::table_schema(&d))
+                .collect();
+            Ok(Reply::message(&pb::GetTableDescriptorsResponse {
+                table_schema: schemas,
+            }))
+        }
+        "GetTableNames" => {
+            let request: pb::GetTableNamesRequest = call.param()?;
+            let names = filtered(ctx, request.regex.as_deref(), request.namespace.as_deref())?;
+            Ok(Reply::message(&pb::GetTableNamesResponse {
+                table_names: names.iter().map(table_name_proto).collect(),
+            }))
+        }
+        "GetTableState" => {
+            let request: pb::GetTableStateRequest = call.param()?;
+            let enabled = service.is_table_enabled(&table_name(&request.table_name)?)?;
+            let state = if enabled {
+                pb::table_state::State::Enabled
+            } else {
+                pb::table_state::State::Disabled
+            };
+            Ok(Reply::message(&pb::GetTableStateResponse {
+                table_state: pb::TableState {
+                    state: state as i32,
+                },
+            }))
+        }
+        "ListTableDescriptorsByNamespace" | "ListTableNamesByNamespace" => by_namespace(ctx, call),
+        other => Err(RemoteException::invalid(format!(
+            "unknown table listing {other}"
+        ))),
+    }
+}
+
+fn by_namespace(ctx: &Context, call: &Call) -> CallResult {
+    let request: pb::NamespaceNameRequest = call.param()?;
+    if !ctx
+        .service
+        .list_namespaces()
+        .contains(&request.namespace_name)
+    {
+        return Err(strata_server::ServiceError::NamespaceNotFound(request.namespace_name).into());
+    }
+    let names = filtered(ctx, None, Some(&request.namespace_name))?;
+    if call.method == "ListTableNamesByNamespace" {
+        return Ok(Reply::message(&pb::ListTableNamesByNamespaceResponse {
+            table_name: names.iter().map(table_name_proto).collect(),
+        }));
+    }
+    let schemas = names
+        .iter()
+        .filter_map(|n| ctx.service.describe_table(n).ok())
+        .map(|d| schema::table_schema(&d))
+        .collect();
+    Ok(Reply::message(
+        &pb::ListTableDescriptorsByNamespaceResponse {
+            table_schema: schemas,
+        },
+    ))
+}
+
+/// The tables whose `ns:name` form matches `regex` (whole-string, as Java's `matches`),
+/// in `namespace` if given.
+fn filtered(
+    ctx: &Context,
+    regex: Option<&str>,
+    namespace: Option<&str>,
+) -> Result<Vec<TableName>, RemoteException> {
+    let pattern = regex.map(regex_lite).transpose()?;
+    let mut names: Vec<TableName> = ctx
+        .service
+        .list_tables()
+        .into_iter()
+        .filter(|n| namespace.is_none_or(|ns| n.namespace == ns))
+        .filter(|n| {
+            pattern
+                .as_ref()
+                .is_none_or(|p| p.is_match(&table_string(n)))
+        })
+        .collect();
+    names.sort_by_key(table_string);
+    Ok(names)
+}
+
+fn regex_lite(pattern: &str) -> Result<regex::Regex, RemoteException> {
+    regex::Regex::new(&format!("^(?:{pattern})$"))
+        .map_err(|e| RemoteException::invalid(format!("bad table name pattern: {e}")))
+}
