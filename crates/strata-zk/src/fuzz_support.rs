@@ -1,0 +1,75 @@
+//! The entry point of the `zk_session` fuzz target (`fuzz/fuzz_targets/zk_session.rs`),
+//! also replayed over the committed corpus by `tests/fuzz_corpus_test.rs` on stable Rust.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use strata_engine::util::clock::{Clock, ManualClock};
+
+use crate::answer::{answer, Asker, Then};
+use crate::frame::split_frames;
+use crate::handshake::{handshake, Handshake, TimeoutRange};
+use crate::jute::JuteReader;
+use crate::protocol::{op, PING_XID};
+use crate::records::{ConnectResponse, ReplyHeader, RequestHeader};
+use crate::session::SessionTable;
+use crate::tree::ComputedTree;
+
+/// The frame limit the fuzz target uses: small, so inputs reach it.
+const MAX_FRAME: usize = 4096;
+
+/// Treats `data` as everything a client sent on one connection: its frames are split as
+/// the server splits them, the first is the connect request and the rest are requests,
+/// each answered as a connection answers it. Panics if a reply is not well formed: its
+/// length prefix must match, it must decode, and it must carry the request's xid.
+pub fn session_bytes(data: &[u8]) {
+    let (frames, _) = split_frames(data, MAX_FRAME);
+    let Some((connect, requests)) = frames.split_first() else {
+        return;
+    };
+    let sessions = SessionTable::new(Arc::new(ManualClock::new(0)) as Arc<dyn Clock>, 1, 7, 4);
+    let timeouts = TimeoutRange {
+        min: Duration::from_secs(4),
+        max: Duration::from_secs(40),
+    };
+    match handshake(connect, &sessions, timeouts) {
+        Ok(Handshake::Accepted { response, .. }) => {
+            ConnectResponse::decode(body_of(&response)).expect("connect response decodes");
+        }
+        Ok(_) | Err(_) => return,
+    }
+    let tree = fuzz_tree();
+    for request in requests {
+        let Ok(answered) = answer(request, &tree, Asker { ip: "127.0.0.1" }) else {
+            return;
+        };
+        check_reply(request, &answered.reply);
+        if answered.then != Then::Continue {
+            return;
+        }
+    }
+}
+
+fn fuzz_tree() -> ComputedTree {
+    ComputedTree::new()
+        .fixed("/hbase/hbaseid", &b"fuzz-cluster"[..])
+        .and_then(|t| t.fixed("/hbase/master", &[0xff, 0, 0, 0, 0, 4, 1, 2, 3, 4][..]))
+        .unwrap_or_default()
+}
+
+fn body_of(frame: &[u8]) -> &[u8] {
+    let len = i32::from_be_bytes(frame[..4].try_into().expect("a 4-byte prefix"));
+    assert_eq!(len as usize, frame.len() - 4, "reply length prefix");
+    &frame[4..]
+}
+
+fn check_reply(request: &[u8], reply: &[u8]) {
+    let sent = RequestHeader::decode(&mut JuteReader::new(request)).expect("answered, so decoded");
+    let header = ReplyHeader::decode(&mut JuteReader::new(body_of(reply))).expect("reply header");
+    let expected_xid = if sent.op == op::PING {
+        PING_XID
+    } else {
+        sent.xid
+    };
+    assert_eq!(header.xid, expected_xid, "reply xid");
+}
