@@ -34,7 +34,9 @@ pub fn session_bytes(data: &[u8]) {
     };
     match handshake(connect, &sessions, timeouts) {
         Ok(Handshake::Accepted { response, .. }) => {
-            ConnectResponse::decode(body_of(&response)).expect("connect response decodes");
+            if let Err(e) = ConnectResponse::decode(body_of(&response)) {
+                panic!("our connect response does not decode: {e}");
+            }
         }
         Ok(_) | Err(_) => return,
     }
@@ -58,14 +60,29 @@ fn fuzz_tree() -> ComputedTree {
 }
 
 fn body_of(frame: &[u8]) -> &[u8] {
-    let len = i32::from_be_bytes(frame[..4].try_into().expect("a 4-byte prefix"));
-    assert_eq!(len as usize, frame.len() - 4, "reply length prefix");
-    &frame[4..]
+    let Some((prefix, body)) = frame.split_first_chunk::<4>() else {
+        panic!(
+            "a reply frame of {} bytes has no length prefix",
+            frame.len()
+        );
+    };
+    assert_eq!(
+        i32::from_be_bytes(*prefix) as usize,
+        body.len(),
+        "reply length prefix"
+    );
+    body
 }
 
 fn check_reply(request: &[u8], reply: &[u8]) {
-    let sent = RequestHeader::decode(&mut JuteReader::new(request)).expect("answered, so decoded");
-    let header = ReplyHeader::decode(&mut JuteReader::new(body_of(reply))).expect("reply header");
+    let sent = match RequestHeader::decode(&mut JuteReader::new(request)) {
+        Ok(sent) => sent,
+        Err(e) => panic!("a request was answered whose header does not decode: {e}"),
+    };
+    let header = match ReplyHeader::decode(&mut JuteReader::new(body_of(reply))) {
+        Ok(header) => header,
+        Err(e) => panic!("our reply header does not decode: {e}"),
+    };
     let expected_xid = if sent.op == op::PING {
         PING_XID
     } else {
