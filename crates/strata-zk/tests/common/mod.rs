@@ -1,5 +1,6 @@
 //! A facade on 127.0.0.1:0 for the tests, and a raw client that speaks frames.
 #![allow(dead_code, clippy::disallowed_methods)] // tests drive real sockets and real time
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
