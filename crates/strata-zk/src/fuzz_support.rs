@@ -22,10 +22,11 @@ const MAX_FRAME: usize = 4096;
 /// the server splits them, the first is the connect request and the rest are requests,
 /// each answered as a connection answers it. Panics if a reply is not well formed: its
 /// length prefix must match, it must decode, and it must carry the request's xid.
-pub fn session_bytes(data: &[u8]) {
+/// Returns how many requests were answered.
+pub fn session_bytes(data: &[u8]) -> usize {
     let (frames, _) = split_frames(data, MAX_FRAME);
     let Some((connect, requests)) = frames.split_first() else {
-        return;
+        return 0;
     };
     let sessions = SessionTable::new(Arc::new(ManualClock::new(0)) as Arc<dyn Clock>, 1, 7, 4);
     let timeouts = TimeoutRange {
@@ -38,18 +39,21 @@ pub fn session_bytes(data: &[u8]) {
                 panic!("our connect response does not decode: {e}");
             }
         }
-        Ok(_) | Err(_) => return,
+        Ok(_) | Err(_) => return 0,
     }
     let tree = fuzz_tree();
+    let mut answered_count = 0;
     for request in requests {
         let Ok(answered) = answer(request, &tree, Asker { ip: "127.0.0.1" }) else {
-            return;
+            break;
         };
         check_reply(request, &answered.reply);
+        answered_count += 1;
         if answered.then != Then::Continue {
-            return;
+            break;
         }
     }
+    answered_count
 }
 
 fn fuzz_tree() -> ComputedTree {
