@@ -268,6 +268,47 @@ REST_SEEDS = {
 }
 
 
+# --- ZooKeeper facade (strata-zk) -------------------------------------------------------
+# One connection's bytes: frames of a 4-byte big-endian length and a jute body.
+
+def zk_frame(body):
+    return struct.pack(">i", len(body)) + body
+
+
+def zk_string(s):
+    b = s.encode()
+    return struct.pack(">i", len(b)) + b
+
+
+def zk_connect(read_only=True):
+    body = struct.pack(">iqiq", 0, 0, 30000, 0) + struct.pack(">i", 16) + bytes(16)
+    return zk_frame(body + (b"\x00" if read_only else b""))
+
+
+def zk_request(xid, op, body=b""):
+    return zk_frame(struct.pack(">ii", xid, op) + body)
+
+
+def zk_seeds():
+    reads = b"".join([
+        zk_request(1, 4, zk_string("/hbase/master") + b"\x01"),       # getData, watch
+        zk_request(2, 3, zk_string("/hbase/hbaseid") + b"\x00"),      # exists
+        zk_request(3, 8, zk_string("/hbase") + b"\x00"),              # getChildren
+        zk_request(4, 12, zk_string("/") + b"\x00"),                  # getChildren2
+        zk_request(-2, 11),                                          # ping
+        zk_request(5, 6, zk_string("/hbase")),                       # getACL
+        zk_request(6, 9, zk_string("/hbase")),                       # sync
+        zk_request(7, 3, zk_string("/missing") + b"\x00"),
+    ])
+    put("zk_session", "reads", zk_connect() + reads)
+    put("zk_session", "old_client_reads", zk_connect(read_only=False) + reads)
+    set_watches = struct.pack(">q", 0) + struct.pack(">i", 1) + zk_string("/hbase/master") + struct.pack(">ii", 0, 0)
+    put("zk_session", "reconnect", zk_connect() + zk_request(-8, 101, set_watches) + zk_request(1, 4, zk_string("/hbase/master") + b"\x00"))
+    create = zk_string("/x") + struct.pack(">i", 0) + struct.pack(">i", 0) + struct.pack(">i", 0)
+    put("zk_session", "writes_and_close", zk_connect() + zk_request(1, 1, create) + zk_request(2, 5, zk_string("/x")) + zk_request(3, 999) + zk_request(4, -11))
+    put("zk_session", "truncated_body", zk_connect() + zk_request(1, 4, struct.pack(">i", 100)))
+
+
 def main():
     for i, path in enumerate(sys.argv[1:]):
         if path.endswith(".sst"):
@@ -291,6 +332,7 @@ def main():
         put("grpc_row_filter", name, msg)
     for name, (selector, text) in REST_SEEDS.items():
         put("rest_request", name, bytes([selector]) + text.encode())
+    zk_seeds()
 
 
 if __name__ == "__main__":
