@@ -28,6 +28,7 @@ pub mod results;
 pub mod server;
 pub mod topology;
 pub mod wire;
+pub mod znodes;
 
 pub use context::Context;
 pub use server::{serve, serve_listener, ServeError, ServerLimits};

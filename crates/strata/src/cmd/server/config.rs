@@ -18,6 +18,11 @@ pub struct FileConfig {
     pub thrift_port: Option<u16>,
     pub http_port: Option<u16>,
     pub grpc_port: Option<u16>,
+    /// HBase's native RPC (default 16020, HBase's region server port; 0 = off).
+    pub hbase_port: Option<u16>,
+    /// The read-only ZooKeeper endpoint HBase clients discover the server through
+    /// (default 2181; 0 = off).
+    pub zookeeper_port: Option<u16>,
     /// Requests at least this slow go to the slow-request log (default 100).
     pub slow_request_ms: Option<u64>,
     /// Log filter, e.g. `info` or `warn,strata_engine=debug`; `STRATA_LOG` overrides it.
@@ -115,6 +120,8 @@ pub struct ServerConfig {
     pub thrift_port: u16,
     pub http_port: u16,
     pub grpc_port: u16,
+    pub hbase_port: DefaultedPort,
+    pub zookeeper_port: DefaultedPort,
     pub slow_request: Duration,
     pub log_level: String,
     pub service: ServiceOptions,
@@ -124,6 +131,32 @@ pub struct ServerConfig {
     pub cluster: super::cluster::ClusterFileConfig,
     /// Time between mover passes; `None` = no mover.
     pub mover_interval: Option<Duration>,
+}
+
+/// A port with a well-known default that another program may hold (HBase's 16020, a
+/// ZooKeeper's 2181): when the default is taken, the server warns and goes on without it;
+/// a port the user set must be free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DefaultedPort {
+    pub port: u16,
+    pub explicit: bool,
+}
+
+impl DefaultedPort {
+    fn from_setting(setting: Option<u16>, default: u16) -> DefaultedPort {
+        DefaultedPort {
+            port: setting.unwrap_or(default),
+            explicit: setting.is_some(),
+        }
+    }
+
+    /// A port set on the command line.
+    pub fn set(port: u16) -> DefaultedPort {
+        DefaultedPort {
+            port,
+            explicit: true,
+        }
+    }
 }
 
 /// Reads and parses a configuration file, with errors that name the file.
@@ -246,6 +279,8 @@ impl ServerConfig {
             thrift_port: file.thrift_port.unwrap_or(9090),
             http_port: file.http_port.unwrap_or(8080),
             grpc_port: file.grpc_port.unwrap_or(50051),
+            hbase_port: DefaultedPort::from_setting(file.hbase_port, 16_020),
+            zookeeper_port: DefaultedPort::from_setting(file.zookeeper_port, 2181),
             slow_request: file.slow_request_ms.map_or(
                 strata_server::metrics::DEFAULT_SLOW_THRESHOLD,
                 Duration::from_millis,

@@ -4,6 +4,7 @@
 
 mod cluster;
 mod config;
+mod hbase_rpc;
 mod http;
 mod injected_latency;
 mod l2_cache;
@@ -44,6 +45,13 @@ pub struct ServerArgs {
     /// Port of the gRPC API (Cloud Bigtable v2) [default: 50051; 0 = off]
     #[arg(long)]
     grpc_port: Option<u16>,
+    /// Port of HBase's native RPC, for Java clients (`hbase-client`) [default: 16020; 0 = off]
+    #[arg(long)]
+    hbase_port: Option<u16>,
+    /// Port of the read-only ZooKeeper endpoint HBase clients find the server through
+    /// (`hbase.zookeeper.quorum`) [default: 2181; 0 = off]
+    #[arg(long)]
+    zookeeper_port: Option<u16>,
     /// TOML configuration file (see README.md, "Configuration")
     #[arg(long)]
     config: Option<PathBuf>,
@@ -105,6 +113,12 @@ fn effective_config(args: &ServerArgs) -> Result<ServerConfig, String> {
     if let Some(port) = args.grpc_port {
         config.grpc_port = port;
     }
+    if let Some(port) = args.hbase_port {
+        config.hbase_port = config::DefaultedPort::set(port);
+    }
+    if let Some(port) = args.zookeeper_port {
+        config.zookeeper_port = config::DefaultedPort::set(port);
+    }
     let flags = [
         (&args.cluster, &mut config.cluster.name),
         (&args.etcd, &mut config.cluster.etcd),
@@ -156,6 +170,7 @@ pub(crate) struct Serving {
     thrift: Endpoint,
     grpc: Option<Endpoint>,
     http: Option<http::HttpEndpoint>,
+    hbase: hbase_rpc::HbaseEndpoints,
 }
 
 impl Serving {
@@ -170,6 +185,7 @@ impl Serving {
             http.stop().await;
         }
         self.thrift.stop().await;
+        self.hbase.stop().await;
         if let Some(grpc) = self.grpc {
             grpc.stop().await;
         }
@@ -232,6 +248,7 @@ pub(crate) async fn serve_db(
             Some(http::start_http(&service, config, addr).await?)
         }
     };
+    let hbase = hbase_rpc::start(&service, config).await?;
     let http_text = http
         .as_ref()
         .map(|h| format!(", http {}", h.endpoint.addr))
@@ -241,8 +258,9 @@ pub(crate) async fn serve_db(
         .map(|g| format!(", grpc {}", g.addr))
         .unwrap_or_default();
     println!(
-        "strata server listening on thrift {}{grpc_text}{http_text} ({description})",
+        "strata server listening on thrift {}{grpc_text}{http_text}{} ({description})",
         thrift.addr,
+        hbase.describe(),
     );
     if let Some(interval) = config.mover_interval {
         start_mover(db.service(), interval);
@@ -252,6 +270,7 @@ pub(crate) async fn serve_db(
         thrift,
         grpc,
         http,
+        hbase,
     })
 }
 
@@ -324,9 +343,22 @@ impl Endpoint {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        Endpoint::start_on(name, listener, serve)
+    }
+
+    /// [`Endpoint::start`] on a listener bound already.
+    pub(crate) fn start_on<F, E>(
+        name: &'static str,
+        listener: tokio::net::TcpListener,
+        serve: impl FnOnce(tokio::net::TcpListener, Shutdown) -> F,
+    ) -> Result<Endpoint, String>
+    where
+        F: std::future::Future<Output = Result<(), E>> + Send + 'static,
+        E: std::fmt::Display,
+    {
         let addr = listener
             .local_addr()
-            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            .map_err(|e| format!("cannot listen for {name}: {e}"))?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = serve(
             listener,
