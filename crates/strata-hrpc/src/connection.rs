@@ -276,6 +276,7 @@ fn run(ctx: &Context, session: &Session, request: frame::Request) -> Bytes {
             frame::encode_response(&header, Some(&reply.body), &reply.cells)
         }
         Err(e) => {
+            tracing::debug!(method = %call.method, class = e.class, "call failed: {}", e.message);
             header.exception = Some(e.to_proto());
             frame::encode_response(&header, None, &[])
         }

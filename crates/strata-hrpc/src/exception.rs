@@ -17,6 +17,7 @@ pub mod class {
     pub const TABLE_NOT_DISABLED: &str = "org.apache.hadoop.hbase.TableNotDisabledException";
     pub const NAMESPACE_NOT_FOUND: &str = "org.apache.hadoop.hbase.NamespaceNotFoundException";
     pub const NAMESPACE_EXISTS: &str = "org.apache.hadoop.hbase.NamespaceExistException";
+    pub const CONSTRAINT: &str = "org.apache.hadoop.hbase.constraint.ConstraintException";
     pub const NO_SUCH_FAMILY: &str =
         "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException";
     pub const UNKNOWN_SCANNER: &str = "org.apache.hadoop.hbase.UnknownScannerException";
@@ -96,6 +97,7 @@ impl From<ServiceError> for RemoteException {
             ServiceError::TableDisabled(_) => Some(class::TABLE_NOT_ENABLED),
             ServiceError::NamespaceNotFound(_) => Some(class::NAMESPACE_NOT_FOUND),
             ServiceError::NamespaceExists(_) => Some(class::NAMESPACE_EXISTS),
+            ServiceError::NamespaceNotEmpty(_) => Some(class::CONSTRAINT),
             ServiceError::FamilyNotFound { .. } => Some(class::NO_SUCH_FAMILY),
             ServiceError::ScannerNotFound(_) => Some(class::UNKNOWN_SCANNER),
             ServiceError::NotServingRegion { .. } => Some(class::NOT_SERVING_REGION),

@@ -14,9 +14,10 @@ use crate::pb;
 
 const FILTERS: &str = "org.apache.hadoop.hbase.filter.";
 
-/// Decodes a filter for a Get or a Scan.
-pub fn decode(filter: &pb::Filter) -> Result<Filter, RemoteException> {
-    expr(filter, 0).map(Filter::new)
+/// Decodes a filter for a Get or a Scan; `None` when it lets every cell through (an
+/// empty FilterList).
+pub fn decode(filter: &pb::Filter) -> Result<Option<Filter>, RemoteException> {
+    Ok(expr(filter, 0)?.map(Filter::new))
 }
 
 fn unsupported(what: &str, name: &str) -> RemoteException {
@@ -28,7 +29,8 @@ fn message<M: Message + Default>(filter: &pb::Filter) -> Result<M, RemoteExcepti
         .map_err(|e| RemoteException::invalid(format!("cannot decode {}: {e}", filter.name)))
 }
 
-fn expr(filter: &pb::Filter, depth: usize) -> Result<Expr, RemoteException> {
+/// The filter as an expression; `None` for one that passes everything.
+fn expr(filter: &pb::Filter, depth: usize) -> Result<Option<Expr>, RemoteException> {
     if depth > MAX_DEPTH {
         return Err(RemoteException::invalid(format!(
             "filters are nested deeper than {MAX_DEPTH}"
@@ -39,34 +41,78 @@ fn expr(filter: &pb::Filter, depth: usize) -> Result<Expr, RemoteException> {
         "FilterList" => return list(message(filter)?, depth),
         "WhileMatchFilter" => {
             let inner: pb::FilterWrapper = message(filter)?;
-            return Ok(Expr::While(Box::new(expr(&inner.filter, depth + 1)?)));
+            return Ok(expr(&inner.filter, depth + 1)?.map(|e| Expr::While(Box::new(e))));
         }
         "SkipFilter" => {
             let inner: pb::FilterWrapper = message(filter)?;
-            return Ok(Expr::Skip(Box::new(expr(&inner.filter, depth + 1)?)));
+            return Ok(expr(&inner.filter, depth + 1)?.map(|e| Expr::Skip(Box::new(e))));
         }
+        "MultiRowRangeFilter" => return row_ranges(message(filter)?).map(Some),
+        // No row passes; a page of no rows ends the scan with the same (empty) answer.
+        "FilterAllFilter" => FilterSpec::Page(0),
         _ => spec(short, filter)?,
     };
-    Ok(Expr::Filter(spec))
+    Ok(Some(Expr::Filter(spec)))
 }
 
-fn list(list: pb::FilterList, depth: usize) -> Result<Expr, RemoteException> {
-    let operands = list
-        .filters
-        .iter()
-        .map(|f| expr(f, depth + 1))
-        .collect::<Result<Vec<_>, _>>()?;
-    if operands.is_empty() {
-        return Err(RemoteException::invalid(
-            "an empty FilterList is not supported by Strata",
-        ));
+/// MultiRowRangeFilter as an OR of row ranges, each an AND of two row comparisons.
+fn row_ranges(f: pb::MultiRowRangeFilter) -> Result<Expr, RemoteException> {
+    let mut ranges = Vec::with_capacity(f.row_range_list.len());
+    for range in &f.row_range_list {
+        let mut bounds = Vec::new();
+        if let Some(start) = range.start_row.as_ref().filter(|s| !s.is_empty()) {
+            let op = if range.start_row_inclusive.unwrap_or(true) {
+                CompareOp::GreaterOrEqual
+            } else {
+                CompareOp::Greater
+            };
+            bounds.push(row_bound(op, start)?);
+        }
+        if let Some(stop) = range.stop_row.as_ref().filter(|s| !s.is_empty()) {
+            let op = if range.stop_row_inclusive() {
+                CompareOp::LessOrEqual
+            } else {
+                CompareOp::Less
+            };
+            bounds.push(row_bound(op, stop)?);
+        }
+        ranges.push(match bounds.len() {
+            // An open range: every row (a row is never below the empty key).
+            0 => row_bound(CompareOp::GreaterOrEqual, &Bytes::new())?,
+            1 => bounds.remove(0),
+            _ => Expr::And(bounds),
+        });
     }
-    if operands.len() == 1 {
-        return Ok(operands.into_iter().next().unwrap_or(Expr::And(Vec::new())));
+    match ranges.len() {
+        0 => Ok(Expr::Filter(FilterSpec::Page(0))),
+        1 => Ok(ranges.remove(0)),
+        _ => Ok(Expr::Or(ranges)),
     }
-    Ok(match list.operator() {
-        pb::filter_list::Operator::MustPassAll => Expr::And(operands),
-        pb::filter_list::Operator::MustPassOne => Expr::Or(operands),
+}
+
+fn row_bound(op: CompareOp, row: &Bytes) -> Result<Expr, RemoteException> {
+    let comparator =
+        Comparator::new(ComparatorKind::Binary, row.clone()).map_err(RemoteException::invalid)?;
+    Ok(Expr::Filter(FilterSpec::Row(op, comparator)))
+}
+
+/// A FilterList. An operand that passes everything drops out of an AND and makes an OR
+/// pass everything; an empty list passes everything, as in HBase.
+fn list(list: pb::FilterList, depth: usize) -> Result<Option<Expr>, RemoteException> {
+    let any = list.operator() == pb::filter_list::Operator::MustPassOne;
+    let mut operands = Vec::with_capacity(list.filters.len());
+    for f in &list.filters {
+        match expr(f, depth + 1)? {
+            Some(e) => operands.push(e),
+            None if any => return Ok(None),
+            None => {}
+        }
+    }
+    Ok(match operands.len() {
+        0 => None,
+        1 => operands.pop(),
+        _ if any => Some(Expr::Or(operands)),
+        _ => Some(Expr::And(operands)),
     })
 }
 
@@ -204,12 +250,11 @@ pub fn comparator(c: &pb::Comparator) -> Result<Comparator, RemoteException> {
         ),
         "RegexStringComparator" => {
             let regex = pb::RegexStringComparator::decode(bytes).map_err(bad)?;
-            if regex.pattern_flags != 0 {
-                return Err(RemoteException::invalid(
-                    "RegexStringComparator flags are not supported by Strata",
-                ));
-            }
-            (ComparatorKind::RegexString, Bytes::from(regex.pattern))
+            let flags = inline_flags(regex.pattern_flags)?;
+            (
+                ComparatorKind::RegexString,
+                Bytes::from(format!("{flags}{}", regex.pattern)),
+            )
         }
         "SubstringComparator" => {
             let sub = pb::SubstringComparator::decode(bytes).map_err(bad)?;
@@ -218,6 +263,28 @@ pub fn comparator(c: &pb::Comparator) -> Result<Comparator, RemoteException> {
         _ => return Err(unsupported("comparator", &c.name)),
     };
     Comparator::new(kind, value).map_err(RemoteException::invalid)
+}
+
+/// Java's Pattern flags as inline regex flags: CASE_INSENSITIVE (2), MULTILINE (8) and
+/// DOTALL (32, the comparator's default). Others are refused.
+fn inline_flags(flags: i32) -> Result<String, RemoteException> {
+    const KNOWN: [(i32, char); 3] = [(2, 'i'), (8, 'm'), (32, 's')];
+    let known_bits: i32 = KNOWN.iter().map(|(bit, _)| bit).sum();
+    if flags & !known_bits != 0 {
+        return Err(RemoteException::invalid(format!(
+            "RegexStringComparator flags {flags:#x} are not supported by Strata (only i, m, s)"
+        )));
+    }
+    let letters: String = KNOWN
+        .iter()
+        .filter(|(bit, _)| flags & bit != 0)
+        .map(|(_, c)| *c)
+        .collect();
+    Ok(if letters.is_empty() {
+        String::new()
+    } else {
+        format!("(?{letters})")
+    })
 }
 
 fn comparable(bytes: Bytes) -> Result<Bytes, prost::DecodeError> {
@@ -272,7 +339,7 @@ mod tests {
                 filters: vec![page, value],
             },
         );
-        let decoded = expr(&list, 0).unwrap();
+        let decoded = expr(&list, 0).unwrap().unwrap();
         let Expr::And(operands) = decoded else {
             panic!("not an AND: {decoded:?}");
         };
@@ -281,6 +348,67 @@ mod tests {
             &operands[1],
             Expr::Filter(FilterSpec::Value(CompareOp::Equal, _))
         ));
+    }
+
+    #[test]
+    fn an_empty_list_passes_everything_and_drops_out_of_an_and() {
+        let empty = filter(
+            "FilterList",
+            &pb::FilterList {
+                operator: pb::filter_list::Operator::MustPassOne as i32,
+                filters: vec![],
+            },
+        );
+        assert!(decode(&empty).unwrap().is_none());
+        let page = filter("PageFilter", &pb::PageFilter { page_size: 3 });
+        let and = filter(
+            "FilterList",
+            &pb::FilterList {
+                operator: pb::filter_list::Operator::MustPassAll as i32,
+                filters: vec![empty, page],
+            },
+        );
+        assert_eq!(
+            expr(&and, 0).unwrap(),
+            Some(Expr::Filter(FilterSpec::Page(3)))
+        );
+    }
+
+    #[test]
+    fn row_ranges_become_row_comparisons() {
+        let ranges = pb::MultiRowRangeFilter {
+            row_range_list: vec![
+                pb::RowRange {
+                    start_row: Some(Bytes::from_static(b"a")),
+                    start_row_inclusive: Some(true),
+                    stop_row: Some(Bytes::from_static(b"c")),
+                    stop_row_inclusive: Some(false),
+                },
+                pb::RowRange {
+                    start_row: Some(Bytes::from_static(b"x")),
+                    start_row_inclusive: Some(false),
+                    stop_row: None,
+                    stop_row_inclusive: None,
+                },
+            ],
+        };
+        let Some(Expr::Or(parts)) = expr(&filter("MultiRowRangeFilter", &ranges), 0).unwrap()
+        else {
+            panic!("not an OR");
+        };
+        assert!(matches!(&parts[0], Expr::And(b) if b.len() == 2));
+        assert!(matches!(
+            &parts[1],
+            Expr::Filter(FilterSpec::Row(CompareOp::Greater, _))
+        ));
+    }
+
+    #[test]
+    fn java_regex_flags_become_inline_flags() {
+        assert_eq!(inline_flags(32).unwrap(), "(?s)");
+        assert_eq!(inline_flags(2 | 32).unwrap(), "(?is)");
+        assert_eq!(inline_flags(0).unwrap(), "");
+        assert!(inline_flags(1).is_err());
     }
 
     #[test]

@@ -40,7 +40,12 @@ pub fn get(ctx: &Context, table: &TableName, get: &pb::Get) -> Result<pb::Result
         max_versions: reads::max_versions(get.max_versions())?,
         time_range: reads::time_range(get.time_range.as_ref())?,
     };
-    let filter = get.filter.as_ref().map(filters::decode).transpose()?;
+    let filter = get
+        .filter
+        .as_ref()
+        .map(filters::decode)
+        .transpose()?
+        .flatten();
     let row = ctx.service.get_filtered(table, &read, filter)?;
     if get.existence_only() {
         return Ok(pb::Result {

@@ -34,6 +34,7 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
 }
 
 fn failed(e: RemoteException) -> pb::RegionActionResult {
+    tracing::debug!(class = e.class, "region action failed: {}", e.message);
     pb::RegionActionResult {
         exception: Some(e.to_name_bytes()),
         ..Default::default()
@@ -59,9 +60,15 @@ fn region_action(
         Err(e) => return failed(e),
     };
     if action.atomic() || action.condition.is_some() {
+        // The client wants one (empty) result per action, numbered by position, and the
+        // outcome in `processed`.
+        let indexes: Vec<u32> = (0..decoded.len() as u32).collect();
         return match atomic(ctx, &table, action.condition.as_ref(), decoded) {
             Ok(processed) => pb::RegionActionResult {
-                result_or_exception: Vec::new(),
+                result_or_exception: indexes
+                    .into_iter()
+                    .map(|i| answer(i, Ok(pb::Result::default())))
+                    .collect(),
                 exception: None,
                 processed: Some(processed),
             },
@@ -87,8 +94,9 @@ fn decode_actions(
     block: &mut Bytes,
 ) -> Result<Vec<Decoded>, RemoteException> {
     let mut decoded = Vec::with_capacity(action.action.len());
-    for a in &action.action {
-        let index = a.index();
+    for (position, a) in action.action.iter().enumerate() {
+        // An action without an index is answered under its position, as HBase does.
+        let index = a.index.unwrap_or(position as u32);
         if let Some(get) = &a.get {
             decoded.push(Decoded::Get(index, get.clone()));
         } else if let Some(m) = &a.mutation {

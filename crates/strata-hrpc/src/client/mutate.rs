@@ -200,7 +200,12 @@ pub fn check_and_apply(
 /// A condition in the form the service checks: one column against a binary value, or its
 /// absence.
 pub fn check(condition: &pb::Condition) -> Result<Check, RemoteException> {
-    if condition.filter.is_some() || condition.time_range.is_some() {
+    // The 2.x client always sends a time range; only one narrower than all time matters.
+    let all_time = condition
+        .time_range
+        .as_ref()
+        .is_none_or(|r| super::reads::time_range(Some(r)).is_ok_and(|r| r.is_all()));
+    if condition.filter.is_some() || !all_time {
         return Err(RemoteException::invalid(
             "checkAndMutate with a filter or a time range is not supported by Strata yet",
         ));

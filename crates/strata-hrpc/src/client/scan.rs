@@ -47,7 +47,12 @@ fn open(
     region: RegionInfo,
 ) -> CallResult {
     let (engine_scan, cut) = bounds(scan, &region)?;
-    let filter = scan.filter.as_ref().map(filters::decode).transpose()?;
+    let filter = scan
+        .filter
+        .as_ref()
+        .map(filters::decode)
+        .transpose()?
+        .flatten();
     let batch = scan.batch_size.filter(|b| *b > 0).map(|b| b as usize);
     let options = ScannerOptions {
         scan: engine_scan,
@@ -68,6 +73,11 @@ fn open(
         next_call_seq: 0,
         rows_left,
         started: false,
+        max_result_bytes: scan
+            .max_result_size
+            .filter(|n| *n > 0)
+            .unwrap_or(DEFAULT_MAX_RESULT_SIZE),
+        allow_partial: scan.allow_partial_results(),
     };
     let id = ctx
         .scanners
@@ -191,7 +201,7 @@ fn next_unchecked(ctx: &Context, request: &pb::ScanRequest, id: u64) -> CallResu
 }
 
 struct Batch {
-    rows: Vec<RowResult>,
+    rows: Vec<pb::Result>,
     /// More rows may follow in this region.
     in_region: bool,
     /// More rows may follow in the scan (this or a later region).
@@ -205,7 +215,7 @@ fn fetch(
 ) -> Result<Batch, RemoteException> {
     let wanted = u64::from(request.number_of_rows()).clamp(1, MAX_ROWS_PER_CALL);
     let wanted = s.rows_left.map_or(wanted, |left| wanted.min(left));
-    let max_bytes = DEFAULT_MAX_RESULT_SIZE;
+    let max_bytes = s.max_result_bytes;
     let mut rows = Vec::new();
     let mut bytes = 0u64;
     // A chunk never holds more than this call still wants, and is used whole: rows taken
@@ -250,12 +260,7 @@ fn fetch(
                     })
                 }
             }
-            bytes += row
-                .cells
-                .iter()
-                .map(|c| c.value.len() as u64 + c.qualifier.len() as u64 + 32)
-                .sum::<u64>();
-            rows.push(row);
+            bytes += push_row(&mut rows, row, s.allow_partial, max_bytes);
             if let Some(left) = s.rows_left.as_mut() {
                 *left -= 1;
                 if *left == 0 {
@@ -275,10 +280,41 @@ fn fetch(
     })
 }
 
+/// Bytes a cell counts for against the result size.
+fn cell_size(c: &strata_engine::Cell) -> u64 {
+    (c.row.len() + c.family.len() + c.qualifier.len() + c.value.len()) as u64 + 24
+}
+
+/// Adds `row` to the answer, in parts no larger than `max_bytes` when the client allows
+/// partial results; returns its size.
+fn push_row(out: &mut Vec<pb::Result>, row: RowResult, allow_partial: bool, max_bytes: u64) -> u64 {
+    let size: u64 = row.cells.iter().map(cell_size).sum();
+    if !allow_partial || size <= max_bytes {
+        out.push(results::result(Some(&row)));
+        return size;
+    }
+    let mut part: Vec<strata_engine::Cell> = Vec::new();
+    let mut part_bytes = 0;
+    for cell in row.cells {
+        let n = cell_size(&cell);
+        if !part.is_empty() && part_bytes + n > max_bytes {
+            let mut result = results::cells_result(&part);
+            result.partial = Some(true);
+            out.push(result);
+            part.clear();
+            part_bytes = 0;
+        }
+        part_bytes += n;
+        part.push(cell);
+    }
+    out.push(results::cells_result(&part));
+    size
+}
+
 fn response(
     ctx: &Context,
     id: u64,
-    rows: Vec<RowResult>,
+    rows: Vec<pb::Result>,
     in_region: bool,
     more: bool,
 ) -> pb::ScanResponse {
@@ -287,7 +323,7 @@ fn response(
         more_results: Some(more),
         more_results_in_region: Some(in_region),
         ttl: Some(ctx.scanners.lease_ms()),
-        results: rows.iter().map(|r| results::result(Some(r))).collect(),
+        results: rows,
         ..Default::default()
     }
 }

@@ -67,6 +67,10 @@ pub struct NativeScanner {
     pub rows_left: Option<u64>,
     /// Whether the start row has been passed (for `skip`).
     pub started: bool,
+    /// Bytes of results one call returns at most (the client's `maxResultSize`).
+    pub max_result_bytes: u64,
+    /// Whether a row larger than that may be returned in parts.
+    pub allow_partial: bool,
 }
 
 /// Every open native scanner of one RPC server, by id.

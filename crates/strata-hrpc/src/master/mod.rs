@@ -2,6 +2,7 @@
 //! its procedure id then names a procedure that is already FINISHED, so the client's
 //! wait for it ends at its first `getProcedureResult`.
 
+mod cluster;
 mod namespaces;
 mod schema;
 mod tables;
@@ -18,6 +19,8 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
             is_master_running: true,
         })),
         "getProcedureResult" => procedure_result(call),
+        "GetClusterStatus" => cluster::status(ctx, call),
+        "GetSchemaAlterStatus" => tables::alter_status(ctx, call),
         "CreateTable" | "DeleteTable" | "EnableTable" | "DisableTable" | "ModifyTable"
         | "truncateTable" | "AddColumn" | "ModifyColumn" | "DeleteColumn" => {
             tables::change(ctx, call)?;

@@ -35,17 +35,33 @@ pub fn change(ctx: &Context, call: &Call) -> Result<(), RemoteException> {
             } else {
                 AlterOp::ModifyFamily(family)
             };
-            Ok(service.alter_table(&name, op)?)
+            alter(ctx, &name, op)
         }
         "DeleteColumn" => {
             let request: pb::DeleteColumnRequest = call.param()?;
             let name = table_name(&request.table_name)?;
-            Ok(service.alter_table(&name, AlterOp::DeleteFamily(request.column_name))?)
+            alter(ctx, &name, AlterOp::DeleteFamily(request.column_name))
         }
         other => Err(RemoteException::invalid(format!(
             "unknown table change {other}"
         ))),
     }
+}
+
+/// One schema change. HBase adds and deletes families of an enabled table by reopening
+/// its regions; Strata needs the table disabled for those, so it is disabled for the
+/// change and enabled again (also when the change fails).
+fn alter(ctx: &Context, name: &TableName, op: AlterOp) -> Result<(), RemoteException> {
+    let offline = matches!(op, AlterOp::AddFamily(_) | AlterOp::DeleteFamily(_));
+    let reopen = offline && ctx.service.is_table_enabled(name)?;
+    if reopen {
+        ctx.service.disable_table(name)?;
+    }
+    let result = ctx.service.alter_table(name, op);
+    if reopen {
+        ctx.service.enable_table(name)?;
+    }
+    Ok(result?)
 }
 
 fn name_of(call: &Call) -> Result<TableName, RemoteException> {
@@ -85,7 +101,7 @@ fn modify(ctx: &Context, request: pb::ModifyTableRequest) -> Result<(), RemoteEx
     for family in &current.families {
         if !wanted.iter().any(|w| w.name == family.name) {
             let op = AlterOp::DeleteFamily(Bytes::from(family.name.clone()));
-            ctx.service.alter_table(&name, op)?;
+            alter(ctx, &name, op)?;
         }
     }
     for family in wanted {
@@ -95,7 +111,7 @@ fn modify(ctx: &Context, request: pb::ModifyTableRequest) -> Result<(), RemoteEx
         } else {
             AlterOp::AddFamily(family)
         };
-        ctx.service.alter_table(&name, op)?;
+        alter(ctx, &name, op)?;
     }
     let durability = schema::durability(&request.table_schema)?;
     if durability != current.durability {
@@ -103,6 +119,18 @@ fn modify(ctx: &Context, request: pb::ModifyTableRequest) -> Result<(), RemoteEx
             .alter_table(&name, AlterOp::SetDurability(durability))?;
     }
     Ok(())
+}
+
+/// GetSchemaAlterStatus: a change is applied to every region before its call answers.
+pub fn alter_status(ctx: &Context, call: &Call) -> CallResult {
+    let request: pb::GetSchemaAlterStatusRequest = call.param()?;
+    let regions = ctx
+        .service
+        .table_regions(&table_name(&request.table_name)?)?;
+    Ok(Reply::message(&pb::GetSchemaAlterStatusResponse {
+        yet_to_update_regions: Some(0),
+        total_regions: Some(u32::try_from(regions.len()).unwrap_or(u32::MAX)),
+    }))
 }
 
 /// Serves the listings.
@@ -222,6 +250,39 @@ fn filtered(
 }
 
 fn regex_lite(pattern: &str) -> Result<regex::Regex, RemoteException> {
-    regex::Regex::new(&format!("^(?:{pattern})$"))
+    regex::Regex::new(&format!("^(?:{})$", unquote(pattern)))
         .map_err(|e| RemoteException::invalid(format!("bad table name pattern: {e}")))
+}
+
+/// Java's `\Q...\E` quoting (what `Pattern.quote` writes, and what HBase's client sends
+/// for one exact name), which Rust's regex crate does not know, as escaped text.
+fn unquote(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(start) = rest.find("\\Q") {
+        out.push_str(&rest[..start]);
+        let quoted = &rest[start + 2..];
+        let end = quoted.find("\\E").unwrap_or(quoted.len());
+        out.push_str(&regex::escape(&quoted[..end]));
+        rest = quoted.get(end + 2..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_quoting_matches_the_exact_name() {
+        let re = regex_lite("\\Qa.b\\E").unwrap();
+        assert!(re.is_match("a.b"));
+        assert!(!re.is_match("axb"));
+        let re = regex_lite("ns:\\Qt\\E.*").unwrap();
+        assert!(re.is_match("ns:t1"));
+        assert!(regex_lite("\\Qunterminated")
+            .unwrap()
+            .is_match("unterminated"));
+    }
 }

@@ -40,7 +40,12 @@ pub fn scan(
     request: &pb::ScanRequest,
 ) -> Result<pb::ScanResponse, RemoteException> {
     let range = key::Range::of(scan);
-    let mut filter = scan.filter.as_ref().map(filters::decode).transpose()?;
+    let mut filter = scan
+        .filter
+        .as_ref()
+        .map(filters::decode)
+        .transpose()?
+        .flatten();
     if let Some(f) = filter.as_mut() {
         f.set_reversed(scan.reversed());
     }

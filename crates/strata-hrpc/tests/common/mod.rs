@@ -1,7 +1,12 @@
 //! A server on a loopback port and a minimal client that speaks the wire as hbase-client
 //! does: preamble, connection header, then numbered calls.
 
-#![allow(dead_code, clippy::disallowed_methods, clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    dead_code,
+    clippy::disallowed_methods,
+    clippy::unwrap_used,
+    clippy::expect_used
+)]
 
 use std::net::SocketAddr;
 use std::sync::Arc;
