@@ -13,6 +13,7 @@ pub mod error;
 pub mod failpoints;
 pub mod filter;
 pub mod fuzz_support;
+mod get_scan;
 pub mod limits;
 pub mod metrics;
 pub mod names;
