@@ -26,6 +26,7 @@ mod row_stream;
 mod rows;
 mod scanner_ops;
 pub mod scanners;
+pub mod schema_metadata;
 mod service;
 mod serving;
 mod splitter;

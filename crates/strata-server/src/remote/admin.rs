@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_engine::FamilyOptions;
+use strata_engine::{FamilyOptions, SchemaMetadata};
 
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
@@ -35,6 +35,7 @@ pub enum AdminRequest {
         families: Vec<FamilyOptions>,
         split_keys: Vec<Bytes>,
         durability: WriteDurability,
+        metadata: SchemaMetadata,
     },
     DeleteTable(TableName),
     EnableTable(TableName),
