@@ -29,6 +29,7 @@ pub mod scanners;
 pub mod schema_metadata;
 mod service;
 mod serving;
+pub mod split_algorithms;
 mod splitter;
 pub mod status;
 pub mod table;
