@@ -28,7 +28,11 @@ async fn table_and_family_attributes_round_trip() {
     assert_eq!(table.len(), 2, "{table:?}");
     let family = &described.families[0].metadata.attributes;
     assert_eq!(family.get(&b"owner"[..]), Some(&Bytes::from("ops")));
-    assert_eq!(family.len(), 1, "REPLICATION_SCOPE is no metadata: {family:?}");
+    assert_eq!(
+        family.len(),
+        1,
+        "REPLICATION_SCOPE is no metadata: {family:?}"
+    );
     let schema = h.get("/t/schema", JSON).await.json();
     assert_eq!(schema["REGION_REPLICATION"], "1");
     assert_eq!(schema["SPLIT_POLICY"], "a.B");
@@ -59,7 +63,11 @@ async fn a_replication_scope_other_than_zero_is_refused() {
         );
         let reply = h.send("PUT", "/t/schema", JSON, body.as_str()).await;
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{scope}");
-        assert!(reply.text().contains("REPLICATION_SCOPE"), "{}", reply.text());
+        assert!(
+            reply.text().contains("REPLICATION_SCOPE"),
+            "{}",
+            reply.text()
+        );
     }
     assert!(h.service.list_tables().is_empty());
 }

@@ -6,6 +6,7 @@
 //! `scanner_ops.rs`).
 
 pub mod catalog;
+pub mod cluster_members;
 pub mod connections;
 pub mod directory;
 pub mod durability;

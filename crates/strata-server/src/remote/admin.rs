@@ -151,6 +151,12 @@ pub trait MasterLink: Send + Sync + std::fmt::Debug {
     /// reads the catalog again: the place to catch up with where the master put new
     /// regions, so the client's next request finds them.
     fn after_admin(&self) {}
+
+    /// The cluster's members as this server last saw them, for `status`; `None` when it
+    /// does not know.
+    fn members(&self) -> Option<crate::cluster_members::ClusterMembers> {
+        None
+    }
 }
 
 /// The error a server that is not master answers an administration request it was sent.
