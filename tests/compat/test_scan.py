@@ -173,6 +173,17 @@ def test_reverse_scan(scan_table):
     assert list(scan_table.scan(reverse=True, row_start=b"row01", limit=1)) == [(b"row01", row_data(1))]
 
 
+def test_reverse_scan_with_equal_start_and_stop_is_a_get(scan_table):
+    # As forward: equal start and stop rows read that one row (HBase's "get scan").
+    assert list(scan_table.scan(reverse=True, row_start=b"row05", row_stop=b"row05")) == [(b"row05", row_data(5))]
+    assert list(scan_table.scan(reverse=True, row_start=b"row05", row_stop=b"row05", columns=[b"cg"])) == [
+        (b"row05", {b"cg:z": b"z"})
+    ]
+    assert list(scan_table.scan(reverse=True, row_start=b"row055", row_stop=b"row055")) == []
+    # the row must match itself exactly, not just by prefix
+    assert list(scan_table.scan(reverse=True, row_start=b"row0", row_stop=b"row0")) == []
+
+
 def test_reverse_scan_with_row_prefix_includes_the_incremented_prefix(scan_table):
     # happybase turns a reverse row_prefix into start=increment(prefix) (inclusive) and
     # stop=prefix (exclusive): a row equal to increment(prefix) is returned, and a row equal

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use parking_lot::RwLock;
 use strata_coord::MasterInfo;
+use strata_server::cluster_members::ClusterMembers;
 use strata_server::remote::{Master, MasterLink};
 
 use crate::config::Endpoints;
@@ -20,7 +21,7 @@ use crate::ownership::Ownership;
 #[derive(Debug, Clone)]
 enum Known {
     Nobody,
-    Other(Endpoints),
+    Other { sid: String, endpoints: Endpoints },
     Myself,
 }
 
@@ -46,7 +47,10 @@ impl MasterPointer {
         let known = match master {
             Some(info) if &info.sid == own => return,
             Some(info) => match Endpoints::parse(&info.addr) {
-                Ok(endpoints) => Known::Other(endpoints),
+                Ok(endpoints) => Known::Other {
+                    sid: info.sid.clone(),
+                    endpoints,
+                },
                 Err(e) => {
                     tracing::warn!(addr = %info.addr, error = %e, "the master's address is unreadable");
                     Known::Nobody
@@ -67,9 +71,18 @@ impl MasterLink for MasterPointer {
     fn master(&self) -> Master {
         match &*self.known.read() {
             Known::Myself => Master::Here,
-            Known::Other(endpoints) => Master::Peer(self.ownership.peers.get(endpoints)),
+            Known::Other { endpoints, .. } => Master::Peer(self.ownership.peers.get(endpoints)),
             Known::Nobody => Master::Unknown,
         }
+    }
+
+    fn members(&self) -> Option<ClusterMembers> {
+        let master = match &*self.known.read() {
+            Known::Myself => Some(self.ownership.node.sid.clone()),
+            Known::Other { sid, .. } => Some(sid.clone()),
+            Known::Nobody => None,
+        };
+        Some(self.ownership.view().members(master))
     }
 
     fn after_admin(&self) {

@@ -2,9 +2,10 @@
 //! server last read them from etcd. Every server follows it to route requests; the master
 //! also decides by it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use strata_coord::{Region, SharedCoordinator};
+use strata_server::cluster_members::ClusterMembers;
 
 use crate::config::Endpoints;
 
@@ -64,6 +65,26 @@ impl ClusterView {
     pub fn live_owner(&self, region: &Region) -> Option<&Endpoints> {
         self.live.get(region.record.owner.as_deref()?)
     }
+
+    /// The members `status` counts, with `master` as the election last named it: the
+    /// live servers, and as dead the owners of regions that are not live (their regions
+    /// await another owner), each sorted.
+    pub fn members(&self, master: Option<String>) -> ClusterMembers {
+        let mut live: Vec<String> = self.live.keys().cloned().collect();
+        live.sort();
+        let dead: BTreeSet<String> = self
+            .regions
+            .values()
+            .filter_map(|r| r.record.owner.as_ref())
+            .filter(|owner| !self.live.contains_key(*owner))
+            .cloned()
+            .collect();
+        ClusterMembers {
+            live,
+            master,
+            dead: dead.into_iter().collect(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -101,5 +122,34 @@ mod tests {
         view.decommissioned.insert("b".into());
         assert_eq!(view.least_loaded().as_deref(), Some("c"));
         assert_eq!(view.live_owner(&view.regions[&1]), Some(&endpoints("a")));
+    }
+
+    #[test]
+    fn members_are_the_live_servers_and_the_owners_that_are_not() {
+        let mut view = ClusterView::default();
+        for sid in ["c", "a", "b"] {
+            view.live.insert(sid.into(), endpoints(sid));
+        }
+        for (id, owner) in [
+            (1, Some("a")),
+            (2, Some("gone")),
+            (3, Some("gone")),
+            (4, None),
+        ] {
+            let mut record = RegionRecord::new("t", b"", b"");
+            record.owner = owner.map(str::to_string);
+            view.regions.insert(
+                id,
+                Region {
+                    id,
+                    record,
+                    epoch: 1,
+                },
+            );
+        }
+        let members = view.members(Some("b".into()));
+        assert_eq!(members.live, ["a", "b", "c"]);
+        assert_eq!(members.master.as_deref(), Some("b"));
+        assert_eq!(members.dead, ["gone"]);
     }
 }

@@ -67,7 +67,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use manifest::{InMemoryPointers, ManifestPointers, RowRange};
 pub use options::{
     BloomType, Compression, DataBlockEncoding, Durability, FamilyOptions, KeepDeletedCells,
-    WalGroupCount, WalOptions,
+    SchemaMetadata, WalGroupCount, WalOptions,
 };
 pub use region::{PendingWrite, Region, RegionScanner, RegionSpec};
 pub use snapshot::{

@@ -1,5 +1,6 @@
 //! Per-family settings (HBase's ColumnFamilyDescriptor) and engine-wide settings.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -55,6 +56,26 @@ pub enum KeepDeletedCells {
     Ttl,
 }
 
+/// Descriptor values and configuration a client set on a table or family that the server
+/// keeps without acting on them (HBase's `TableDescriptor`/`ColumnFamilyDescriptor` carry
+/// arbitrary ones: `SPLIT_POLICY`, `REGION_REPLICATION`, user metadata). They are stored so
+/// that describing the table returns exactly the bytes that were set. The engine never
+/// reads them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SchemaMetadata {
+    /// Descriptor values, bytes to bytes.
+    pub attributes: BTreeMap<Bytes, Bytes>,
+    /// Configuration overrides, string to string.
+    pub configuration: BTreeMap<String, String>,
+}
+
+impl SchemaMetadata {
+    /// True when there is neither an attribute nor a configuration entry.
+    pub fn is_empty(&self) -> bool {
+        self.attributes.is_empty() && self.configuration.is_empty()
+    }
+}
+
 /// A column family's settings. Defaults are HBase's native (Java API) defaults.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FamilyOptions {
@@ -84,6 +105,8 @@ pub struct FamilyOptions {
     /// Where this family's flushed and compacted files go (HBase's `STORAGE_POLICY`);
     /// `None` follows the server's `storage_policy`.
     pub storage_policy: Option<StoragePolicy>,
+    /// The family's values and configuration the server does not interpret.
+    pub metadata: SchemaMetadata,
 }
 
 impl FamilyOptions {
@@ -104,6 +127,7 @@ impl FamilyOptions {
             row_cache: false,
             bigtable_gc_rule: None,
             storage_policy: None,
+            metadata: SchemaMetadata::default(),
         }
     }
 

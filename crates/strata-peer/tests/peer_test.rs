@@ -454,6 +454,7 @@ fn administration_reaches_the_master_and_not_master_comes_back_as_itself() {
         families: vec![FamilyOptions::new("cf")],
         split_keys: vec![Bytes::from("k")],
         durability: WriteDurability::UseDefault,
+        metadata: Default::default(),
     };
     assert_eq!(to_master.admin(&create).unwrap(), AdminReply::Done);
     assert_eq!(master.table_regions(&name).unwrap().len(), 2);

@@ -6,6 +6,7 @@
 //! `scanner_ops.rs`).
 
 pub mod catalog;
+pub mod cluster_members;
 pub mod connections;
 pub mod directory;
 pub mod durability;
@@ -14,6 +15,7 @@ pub mod failpoints;
 pub mod family_attrs;
 pub mod filter;
 pub mod fuzz_support;
+mod get_scan;
 pub mod limits;
 pub mod metrics;
 pub mod names;
@@ -26,8 +28,10 @@ mod row_stream;
 mod rows;
 mod scanner_ops;
 pub mod scanners;
+pub mod schema_metadata;
 mod service;
 mod serving;
+pub mod split_algorithms;
 mod splitter;
 pub mod status;
 pub mod table;

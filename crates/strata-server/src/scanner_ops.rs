@@ -9,6 +9,7 @@ use strata_engine::{Cell, RowResult, Scan};
 
 use crate::error::Result;
 use crate::filter::Filter;
+use crate::get_scan;
 use crate::metrics::Operation;
 use crate::names::TableName;
 use crate::remote::Origin;
@@ -57,6 +58,11 @@ impl Service {
         })?;
         let mut regions = scan_plan(&self.directory, &state, Origin::Client, |_| true)?;
         let mut scan = std::mem::replace(&mut options.scan, Scan::new());
+        // The filter sees the direction the client asked for, even of a get scan.
+        if let Some(f) = options.filter.as_mut() {
+            f.set_reversed(scan.reversed);
+        }
+        get_scan::as_forward_if_get(&mut scan);
         if scan.reversed {
             regions = regions.into_iter().rev().collect();
         }
@@ -66,7 +72,6 @@ impl Service {
         if let Some(f) = filter.as_mut() {
             // The limit counts rows that pass the filter, so a region cannot stop early.
             scan.limit = None;
-            f.set_reversed(scan.reversed);
             f.set_versions_after_filter(versions_after_filter);
             scan.max_versions = u32::MAX; // the family's VERSIONS caps it
         }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_engine::{Durability, FamilyOptions, Region};
+use strata_engine::{Durability, FamilyOptions, Region, SchemaMetadata};
 
 use crate::catalog::{RegionEntry, TableRecord};
 use crate::durability::WriteDurability;
@@ -88,6 +88,21 @@ pub struct TableDescriptor {
     pub families: Vec<FamilyOptions>,
     /// The table's DURABILITY attribute.
     pub durability: WriteDurability,
+    /// The table's attributes and configuration Strata keeps without acting on them
+    /// (HBase's `SPLIT_POLICY`, `REGION_REPLICATION`, user metadata), returned as set.
+    pub metadata: SchemaMetadata,
+}
+
+impl TableDescriptor {
+    /// A descriptor with `families` and nothing else set.
+    pub fn new(name: TableName, families: Vec<FamilyOptions>) -> TableDescriptor {
+        TableDescriptor {
+            name,
+            families,
+            durability: WriteDurability::UseDefault,
+            metadata: SchemaMetadata::default(),
+        }
+    }
 }
 
 impl TableState {

@@ -125,7 +125,7 @@ fn unknown_durabilities_and_unsupported_options_are_refused() {
     refused(
         &mut sh,
         "create 'a', {NAME => 'f', REPLICATION_SCOPE => 1}",
-        "unknown option REPLICATION_SCOPE for create",
+        "REPLICATION_SCOPE 1 is not supported",
     );
     refused(
         &mut sh,

@@ -154,7 +154,12 @@ struct TStrataStatus {
   1: optional string version,
   2: optional i32 namespaces,
   3: optional i32 tables,
-  4: optional i32 regions
+  4: optional i32 regions,
+  // HBase's status counts (unset from servers before them: one master, one server).
+  5: optional i32 activeMasters,
+  6: optional i32 backupMasters,
+  7: optional i32 liveServers,
+  8: optional i32 deadServers
 }
 
 // Strata extension: a snapshot as `list_snapshots` shows it.

@@ -550,6 +550,7 @@ fn the_inputs_come_from_the_catalog_pointers_held_records_and_streams() {
             end_key: Bytes::new(),
         }],
         durability: Default::default(),
+        metadata: Default::default(),
     };
     coord
         .put_catalog_entry(&lead, "table/default:t", encode_table(&record))

@@ -3,8 +3,8 @@
 
 use axum::http::{header, StatusCode};
 use axum::response::Response;
-use strata_engine::FamilyOptions;
-use strata_server::{AlterOp, Service, ServiceError, TableName};
+use strata_engine::{FamilyOptions, SchemaMetadata};
+use strata_server::{AlterOp, Service, ServiceError, TableDescriptor, TableName};
 
 use super::{ok_document, ok_empty, table_name, Call};
 use crate::error::{RestError, RestResult};
@@ -17,7 +17,7 @@ pub(crate) fn get(call: &Call<'_>, table: &str) -> RestResult<Response> {
     let descriptor = call.gateway.service.describe_table(&table)?;
     let schema = TableSchema {
         name: table.to_string(),
-        attrs: table_attrs(descriptor.durability),
+        attrs: table_attrs(descriptor.durability, &descriptor.metadata),
         columns: descriptor.families.iter().map(describe_family).collect(),
     };
     Ok(ok_document(n, schema.render(n.format)))
@@ -46,10 +46,13 @@ pub(crate) fn put(call: &Call<'_>, table: &str, replace: bool) -> RestResult<Res
                 "table {name} should have at least one column family"
             )));
         }
-        let durability = durability.unwrap_or_default();
-        service.create_table_with_durability(&name, families, Vec::new(), durability)?;
+        let mut descriptor = TableDescriptor::new(name, families);
+        descriptor.durability = durability.unwrap_or_default();
+        descriptor.metadata = schema.metadata();
+        service.create_table_from(descriptor, Vec::new())?;
         return Ok(created(call));
     }
+    set_metadata(service, &name, schema.metadata(), replace)?;
     with_table_disabled(service, &name, || {
         apply_families(service, &name, families, replace)
     })?;
@@ -64,6 +67,27 @@ pub(crate) fn put(call: &Call<'_>, table: &str, replace: bool) -> RestResult<Res
         }
     }
     Ok(if replace { created(call) } else { ok_empty() })
+}
+
+/// Gives the table `given` as its metadata (PUT), or adds it to what it has (POST).
+fn set_metadata(
+    service: &Service,
+    name: &TableName,
+    given: SchemaMetadata,
+    replace: bool,
+) -> RestResult<()> {
+    let current = service.describe_table(name)?.metadata;
+    let wanted = if replace {
+        given
+    } else {
+        let mut merged = current.clone();
+        merged.attributes.extend(given.attributes);
+        merged
+    };
+    if wanted != current {
+        service.alter_table(name, AlterOp::SetMetadata(wanted))?;
+    }
+    Ok(())
 }
 
 /// 201 with the request's URL as Location, as HBase answers a schema PUT.

@@ -1,9 +1,14 @@
 //! HBase's TableSchema / ColumnSchema: a table's name and families, each with its settings
 //! as upper-case attributes (`VERSIONS`, `TTL`, `COMPRESSION`, ...) whose values are text.
-//! The table's own attributes: `IS_META`, and `DURABILITY` when the table has one.
+//! The table's own attributes: `IS_META`, and `DURABILITY` when the table has one. Any
+//! other attribute of a table or family is kept as its metadata and listed back as given.
 
+use bytes::Bytes;
 use serde_json::{Map, Value};
-use strata_engine::{BloomType, Compression, DataBlockEncoding, FamilyOptions, KeepDeletedCells};
+use strata_engine::{
+    BloomType, Compression, DataBlockEncoding, FamilyOptions, KeepDeletedCells, SchemaMetadata,
+};
+use strata_server::schema_metadata::check_replication_scope;
 use strata_server::WriteDurability;
 
 use super::xml;
@@ -63,9 +68,11 @@ pub fn describe_family(f: &FamilyOptions) -> ColumnSchema {
     // A Strata attribute: listed only when on, so other families look exactly like HBase's.
     let row_cache = f.row_cache.then(|| ("ROW_CACHE", "true".to_string()));
     let attrs = attrs.into_iter().chain(policy).chain(row_cache);
+    let mut attrs: Vec<(String, String)> = attrs.map(|(k, v)| (k.to_string(), v)).collect();
+    attrs.extend(metadata_attrs(&f.metadata));
     ColumnSchema {
         name: String::from_utf8_lossy(&f.name).into_owned(),
-        attrs: attrs.map(|(k, v)| (k.to_string(), v)).collect(),
+        attrs,
     }
 }
 
@@ -84,8 +91,8 @@ fn boolean(key: &str, value: &str) -> RestResult<bool> {
     }
 }
 
-/// Sets one attribute on a family; attributes Strata has no setting for are ignored, as
-/// HBase keeps unknown ones as opaque metadata.
+/// Sets one attribute on a family; attributes Strata has no setting for are kept as the
+/// family's metadata, as HBase keeps unknown ones.
 fn apply_attr(f: &mut FamilyOptions, key: &str, value: &str) -> RestResult<()> {
     let v = value.trim().to_ascii_uppercase();
     match key.to_ascii_uppercase().as_str() {
@@ -142,7 +149,16 @@ fn apply_attr(f: &mut FamilyOptions, key: &str, value: &str) -> RestResult<()> {
                 ),
             }
         }
-        _ => {}
+        // HBase reports it for every family; Strata has one scope, 0 (no replication).
+        "REPLICATION_SCOPE" => check_replication_scope(value).map_err(|e| bad(e.to_string()))?,
+        // HBase reports NONE; Strata's index blocks have no encoding to choose.
+        "INDEX_BLOCK_ENCODING" => {}
+        // Anything else is kept as the family's metadata and described back as given.
+        _ => {
+            f.metadata
+                .attributes
+                .insert(Bytes::from(key.to_string()), Bytes::from(value.to_string()));
+        }
     }
     Ok(())
 }
@@ -182,16 +198,45 @@ fn json_named(object: &Map<String, Value>, skip: &str) -> (String, Vec<(String, 
 }
 
 /// The table attributes HBase reports: `IS_META`, then `DURABILITY` unless it is the
-/// default (HBase lists only attributes that were set).
-pub fn table_attrs(durability: WriteDurability) -> Vec<(String, String)> {
+/// default (HBase lists only attributes that were set), then the table's metadata.
+pub fn table_attrs(
+    durability: WriteDurability,
+    metadata: &SchemaMetadata,
+) -> Vec<(String, String)> {
     let mut attrs = vec![("IS_META".to_string(), "false".to_string())];
     if durability != WriteDurability::UseDefault {
         attrs.push(("DURABILITY".to_string(), durability.name().to_string()));
     }
+    attrs.extend(metadata_attrs(metadata));
     attrs
 }
 
+/// Metadata attributes as REST's text attributes (configuration has no place in HBase's
+/// REST schema).
+fn metadata_attrs(metadata: &SchemaMetadata) -> impl Iterator<Item = (String, String)> + '_ {
+    let text = |b: &Bytes| String::from_utf8_lossy(b).into_owned();
+    metadata
+        .attributes
+        .iter()
+        .map(move |(k, v)| (text(k), text(v)))
+}
+
 impl TableSchema {
+    /// The table attributes Strata keeps as metadata: all but `DURABILITY` (a setting)
+    /// and `IS_META` (what HBase reports, never set).
+    pub fn metadata(&self) -> SchemaMetadata {
+        let mut metadata = SchemaMetadata::default();
+        let kept = self.attrs.iter().filter(|(key, _)| {
+            !key.eq_ignore_ascii_case("DURABILITY") && !key.eq_ignore_ascii_case("IS_META")
+        });
+        for (key, value) in kept {
+            metadata
+                .attributes
+                .insert(Bytes::from(key.clone()), Bytes::from(value.clone()));
+        }
+        metadata
+    }
+
     /// The `DURABILITY` attribute, if given; a value that is none of HBase's five is a 400.
     /// Other table attributes are ignored, as HBase keeps unknown ones as opaque metadata.
     pub fn durability(&self) -> RestResult<Option<WriteDurability>> {

@@ -45,6 +45,7 @@ pub(crate) fn check_families(families: &[FamilyOptions]) -> Result<()> {
                 "VERSIONS must be at least 1".into(),
             ));
         }
+        crate::schema_metadata::check_family(f)?;
     }
     Ok(())
 }

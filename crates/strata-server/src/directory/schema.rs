@@ -1,5 +1,5 @@
 //! Schema changes of existing tables: alter (add, modify or delete a column family, set the
-//! table's DURABILITY) and truncate.
+//! table's DURABILITY or its metadata) and truncate.
 //!
 //! Setting DURABILITY works online: writes resolve it from the table's record, which is
 //! replaced at once. Modifying a family's settings works online too: every open store takes the new settings at
@@ -47,9 +47,13 @@ impl TableDirectory {
                 record.families.remove(i);
             }
             AlterOp::SetDurability(durability) => record.durability = *durability,
+            AlterOp::SetMetadata(metadata) => {
+                crate::schema_metadata::check_table(metadata)?;
+                record.metadata = metadata.clone();
+            }
         }
         check_families(&record.families)?;
-        if let AlterOp::SetDurability(_) = &op {
+        if let AlterOp::SetDurability(_) | AlterOp::SetMetadata(_) = &op {
             self.catalog.put_table(name, &record)?;
             self.replace_state(name, record, &state);
             return Ok(());
@@ -105,7 +109,7 @@ impl TableDirectory {
             match op {
                 AlterOp::DeleteFamily(family) => self.engine.drop_store(r.entry.id, family)?,
                 AlterOp::AddFamily(f) => self.engine.drop_store(r.entry.id, &f.name)?,
-                AlterOp::ModifyFamily(_) | AlterOp::SetDurability(_) => {}
+                AlterOp::ModifyFamily(_) | AlterOp::SetDurability(_) | AlterOp::SetMetadata(_) => {}
             }
         }
         self.publish(open_table(&self.opener, name.clone(), record)?);
@@ -136,6 +140,7 @@ impl TableDirectory {
             enabled: true,
             regions,
             durability: state.record.durability,
+            metadata: state.record.metadata.clone(),
         };
         let fresh = open_table(&self.opener, name.clone(), record.clone())?;
         // The catalog write is the commit point: before it the old regions are the table.

@@ -240,6 +240,7 @@ mod tests {
                 end_key: Bytes::from_static(b"m"),
             }],
             durability: WriteDurability::AsyncWal,
+            metadata: strata_engine::SchemaMetadata::default(),
         };
         let bytes = encode_snapshot_table(&table, &record);
         let (name, decoded) = decode_snapshot_table(&bytes).unwrap();

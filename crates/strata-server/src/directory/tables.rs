@@ -73,7 +73,27 @@ impl TableDirectory {
         split_keys: Vec<Bytes>,
         durability: WriteDurability,
     ) -> Result<()> {
+        let mut descriptor = TableDescriptor::new(name.clone(), families);
+        descriptor.durability = durability;
+        self.create_table_from(descriptor, split_keys)
+    }
+
+    /// Creates an enabled table as `descriptor` describes it (families, DURABILITY,
+    /// metadata), pre-split at `split_keys`.
+    pub fn create_table_from(
+        &self,
+        descriptor: TableDescriptor,
+        split_keys: Vec<Bytes>,
+    ) -> Result<()> {
+        let TableDescriptor {
+            name,
+            families,
+            durability,
+            metadata,
+        } = descriptor;
+        let name = &name;
         check_families(&families)?;
+        crate::schema_metadata::check_table(&metadata)?;
         let ranges = region_ranges(&split_keys)?;
         let _admin = self.lock_admin();
         if name.namespace == SYSTEM_NAMESPACE {
@@ -93,6 +113,7 @@ impl TableDirectory {
             enabled: true,
             regions,
             durability,
+            metadata,
         };
         let state = open_table(&self.opener, name.clone(), record.clone())?;
         self.catalog.put_table(name, &record)?;
@@ -159,6 +180,7 @@ impl TableDirectory {
             name: name.clone(),
             families: state.record.families.clone(),
             durability: state.record.durability,
+            metadata: state.record.metadata.clone(),
         })
     }
 

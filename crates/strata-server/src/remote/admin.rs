@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_engine::FamilyOptions;
+use strata_engine::{FamilyOptions, SchemaMetadata};
 
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
@@ -35,6 +35,7 @@ pub enum AdminRequest {
         families: Vec<FamilyOptions>,
         split_keys: Vec<Bytes>,
         durability: WriteDurability,
+        metadata: SchemaMetadata,
     },
     DeleteTable(TableName),
     EnableTable(TableName),
@@ -150,6 +151,12 @@ pub trait MasterLink: Send + Sync + std::fmt::Debug {
     /// reads the catalog again: the place to catch up with where the master put new
     /// regions, so the client's next request finds them.
     fn after_admin(&self) {}
+
+    /// The cluster's members as this server last saw them, for `status`; `None` when it
+    /// does not know.
+    fn members(&self) -> Option<crate::cluster_members::ClusterMembers> {
+        None
+    }
 }
 
 /// The error a server that is not master answers an administration request it was sent.

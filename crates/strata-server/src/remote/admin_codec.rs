@@ -9,14 +9,17 @@ use strata_engine::codec::{put_len_prefixed, put_varint, Decoder};
 
 use super::admin::{AdminReply, AdminRequest};
 use crate::catalog::codec::{
-    durability_code, durability_of_code, get_family, put_family, RECORD_VERSION,
+    durability_code, durability_of_code, get_family, get_metadata, put_family, put_metadata,
+    RECORD_VERSION,
 };
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::table_changes::{AlterOp, SplitAt};
 
-/// The version written and the only one read.
-const ADMIN_VERSION: u8 = 1;
+/// The version written and the only one read. Version 2: families at catalog record
+/// version 6 (with their metadata), the table's metadata after a create's durability, and
+/// alter code 4 (set the table's metadata).
+const ADMIN_VERSION: u8 = 2;
 
 fn put_text(buf: &mut Vec<u8>, text: &str) {
     put_len_prefixed(buf, text.as_bytes());
@@ -43,6 +46,7 @@ pub fn encode_request(request: &AdminRequest) -> Vec<u8> {
             families,
             split_keys,
             durability,
+            metadata,
         } => {
             buf.push(3);
             put_table(&mut buf, name);
@@ -53,6 +57,7 @@ pub fn encode_request(request: &AdminRequest) -> Vec<u8> {
                 .iter()
                 .for_each(|k| put_len_prefixed(&mut buf, k));
             buf.push(durability_code(*durability));
+            put_metadata(&mut buf, metadata);
         }
         AdminRequest::DeleteTable(name) => table_call(&mut buf, 4, name),
         AdminRequest::EnableTable(name) => table_call(&mut buf, 5, name),
@@ -141,6 +146,10 @@ fn put_alter(buf: &mut Vec<u8>, op: &AlterOp) {
             put_len_prefixed(buf, name);
         }
         AlterOp::SetDurability(d) => buf.extend([3, durability_code(*d)]),
+        AlterOp::SetMetadata(metadata) => {
+            buf.push(4);
+            put_metadata(buf, metadata);
+        }
     }
 }
 
@@ -182,6 +191,7 @@ fn request_fields(d: &mut Decoder) -> Option<Result<AdminRequest>> {
                 families,
                 split_keys,
                 durability,
+                metadata: get_metadata(d)?,
             }
         }
         4..=10 => return table_request(d, tag),
@@ -242,6 +252,7 @@ fn alter(d: &mut Decoder) -> Option<AlterOp> {
         1 => AlterOp::ModifyFamily(get_family(d, RECORD_VERSION)?),
         2 => AlterOp::DeleteFamily(Bytes::copy_from_slice(d.len_prefixed()?)),
         3 => AlterOp::SetDurability(durability_of_code(d.u8()?)?),
+        4 => AlterOp::SetMetadata(get_metadata(d)?),
         _ => return None,
     })
 }

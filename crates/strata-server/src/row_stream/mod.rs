@@ -11,6 +11,7 @@ use strata_engine::{RowResult, Scan};
 
 use crate::directory::TableDirectory;
 use crate::error::Result;
+use crate::get_scan;
 use crate::names::TableName;
 use crate::remote::Origin;
 use crate::serving::{scan_plan, RegionRows, RegionSource};
@@ -56,7 +57,8 @@ impl RowStream {
 impl TableDirectory {
     /// Streams the rows of `scan` (its `limit` is applied per region; callers that filter
     /// rows count them themselves). Only the regions the scan's row range touches are read.
-    pub fn scan_rows(self: &Arc<Self>, table: &TableName, scan: Scan) -> Result<RowStream> {
+    pub fn scan_rows(self: &Arc<Self>, table: &TableName, mut scan: Scan) -> Result<RowStream> {
+        get_scan::as_forward_if_get(&mut scan);
         let state = self.scannable(table, &scan)?;
         let (low, high) = if scan.reversed {
             (&scan.stop_row, &scan.start_row)
@@ -146,5 +148,37 @@ mod tests {
             1,
             "regions after the range are skipped"
         );
+    }
+
+    /// Equal start and stop rows read that row in both directions, through the stream and
+    /// through a registered scanner (every front end uses one of the two).
+    #[test]
+    fn equal_bounds_read_the_one_row_in_both_directions() {
+        let dir = tempfile::tempdir().unwrap();
+        let svc = Service::open(ServiceOptions::new(dir.path())).unwrap();
+        let table = TableName::parse("t").unwrap();
+        let splits = vec![Bytes::from_static(b"c")];
+        svc.create_table(&table, vec![FamilyOptions::new("cf")], splits)
+            .unwrap();
+        let cells = ["b", "c", "c0", "d"]
+            .iter()
+            .map(|r| Cell::put(r.to_string(), "cf", "q", 1, "v"))
+            .collect();
+        svc.mutate(&table, cells, Durability::SyncWal).unwrap();
+        for reversed in [false, true] {
+            for (row, expected) in [("c", vec!["c"]), ("b", vec!["b"]), ("bb", vec![])] {
+                let scan = Scan::new().range(row, row).reversed(reversed);
+                let mut stream = svc.scan_rows(&table, scan.clone()).unwrap();
+                assert_eq!(keys(&mut stream), expected, "stream {row} {reversed}");
+                let id = svc.open_scanner(&table, scan).unwrap();
+                let rows: Vec<_> = svc.scanner_next(id, 10).unwrap();
+                let got: Vec<_> = rows.iter().map(|r| r.row.clone()).collect();
+                let want: Vec<_> = expected
+                    .iter()
+                    .map(|r| Bytes::from(r.to_string()))
+                    .collect();
+                assert_eq!(got, want, "scanner {row} {reversed}");
+            }
+        }
     }
 }

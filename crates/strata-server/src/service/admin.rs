@@ -61,17 +61,30 @@ impl Service {
         split_keys: Vec<Bytes>,
         durability: WriteDurability,
     ) -> Result<()> {
+        let mut descriptor = TableDescriptor::new(name.clone(), families);
+        descriptor.durability = durability;
+        self.create_table_from(descriptor, split_keys)
+    }
+
+    /// Creates an enabled table as `descriptor` describes it: families (with their
+    /// metadata), DURABILITY and the table's metadata, which [`Service::describe_table`]
+    /// returns exactly as given. Pre-split at `split_keys`.
+    pub fn create_table_from(
+        &self,
+        descriptor: TableDescriptor,
+        split_keys: Vec<Bytes>,
+    ) -> Result<()> {
         let request = || AdminRequest::CreateTable {
-            name: name.clone(),
-            families: families.clone(),
+            name: descriptor.name.clone(),
+            families: descriptor.families.clone(),
             split_keys: split_keys.clone(),
-            durability,
+            durability: descriptor.durability,
+            metadata: descriptor.metadata.clone(),
         };
         if let Some(reply) = self.at_master(request) {
             return reply?.done();
         }
-        self.directory
-            .create_table_with_durability(name, families, split_keys, durability)
+        self.directory.create_table_from(descriptor, split_keys)
     }
 
     /// Deletes a disabled table and its data.
@@ -106,6 +119,18 @@ impl Service {
     /// The table's schema.
     pub fn describe_table(&self, name: &TableName) -> Result<TableDescriptor> {
         self.directory.describe_table(name)
+    }
+
+    /// Makes the table's schema `descriptor` (HBase's modifyTable): its DURABILITY and
+    /// metadata are replaced, families it changes are modified (online), and families it
+    /// adds or leaves out are added or deleted (which needs the table disabled). Each change
+    /// is one [`Service::alter_table`]; a refused one leaves the earlier ones made.
+    pub fn modify_table(&self, descriptor: &TableDescriptor) -> Result<()> {
+        let current = self.describe_table(&descriptor.name)?;
+        for op in crate::table_changes::changes_between(&current, descriptor) {
+            self.alter_table(&descriptor.name, op)?;
+        }
+        Ok(())
     }
 
     /// Applies one schema change to `name`.

@@ -5,6 +5,7 @@
 use super::Service;
 use crate::error::Result;
 use crate::remote::{not_master, AdminReply, AdminRequest, Master};
+use crate::table::TableDescriptor;
 
 impl Service {
     /// Carries out `request` here, as master.
@@ -41,7 +42,16 @@ impl Service {
                 families,
                 split_keys,
                 durability,
-            } => done(self.create_table_with_durability(&name, families, split_keys, durability)),
+                metadata,
+            } => {
+                let descriptor = TableDescriptor {
+                    name,
+                    families,
+                    durability,
+                    metadata,
+                };
+                done(self.create_table_from(descriptor, split_keys))
+            }
             AdminRequest::DeleteTable(name) => done(self.delete_table(&name)),
             AdminRequest::EnableTable(name) => done(self.enable_table(&name)),
             AdminRequest::DisableTable(name) => done(self.disable_table(&name)),

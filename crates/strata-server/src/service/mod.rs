@@ -200,6 +200,21 @@ impl Service {
         }
     }
 
+    /// How many masters and servers the cluster has (HBase's `status`): a standalone
+    /// server is its one master and server.
+    pub fn server_counts(&self) -> crate::cluster_members::ServerCounts {
+        use crate::cluster_members::ServerCounts;
+        match self
+            .options
+            .master_link
+            .as_ref()
+            .and_then(|link| link.members())
+        {
+            Some(members) => ServerCounts::of(&members),
+            None => ServerCounts::STANDALONE,
+        }
+    }
+
     /// The table directory.
     pub fn directory(&self) -> &TableDirectory {
         &self.directory

@@ -7,6 +7,7 @@ use strata_thrift::gen::volo_gen::hbase::{TStrataFamily, Text};
 
 use super::args::{arity, string, text, Options};
 use super::family::{self, describe_line, named};
+use super::presplit;
 use super::table_attrs::{self, TableAttrs, UNSETTABLE};
 use crate::error::{usage, Result, ShellError};
 use crate::format::row_count;
@@ -109,7 +110,13 @@ pub fn create(s: &mut Session, args: &[Value]) -> Result<()> {
                 attrs.take_from(&mut opts)?;
                 if family::is_family(&opts) {
                     families.push(family::from_options(&mut opts)?);
-                } else if let Some(keys) = opts.take_columns("SPLITS")? {
+                } else {
+                    let listed = opts.take_columns("SPLITS")?;
+                    let computed = presplit::take_split_keys(&mut opts)?;
+                    if listed.is_some() && computed.is_some() {
+                        return Err(usage("give SPLITS or NUMREGIONS with SPLITALGO, not both"));
+                    }
+                    let keys = listed.or(computed).unwrap_or_default();
                     splits.extend(keys.into_iter().map(|k| Text(Bytes::from(k))));
                 }
                 opts.finish()?;

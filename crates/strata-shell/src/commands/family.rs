@@ -4,12 +4,14 @@ use bytes::Bytes;
 use pilota::FastStr;
 use strata_thrift::gen::volo_gen::hbase::{ColumnDescriptor, TStrataFamily, Text};
 
+use strata_server::schema_metadata::{check_replication_scope, REPLICATION_SCOPE};
+
 use super::args::Options;
 use crate::error::{usage, Result, ShellError};
 use crate::value::Value;
 
 /// The keys of a family hash besides NAME.
-const SETTINGS: [&str; 15] = [
+const SETTINGS: [&str; 16] = [
     "TTL",
     "KEEP_DELETED_CELLS",
     "VERSIONS",
@@ -24,6 +26,7 @@ const SETTINGS: [&str; 15] = [
     super::storage_policy::KEY,
     "METADATA",
     "CONFIGURATION",
+    REPLICATION_SCOPE,
     "NAME",
 ];
 
@@ -50,7 +53,7 @@ pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
         Some(Value::Str(s)) => Some(
             std::str::from_utf8(&s)
                 .ok()
-                .and_then(|t| t.trim().parse::<i32>().ok())
+                .and_then(|t| described_number(t, "SECONDS"))
                 .ok_or_else(|| usage("TTL must be seconds or 'FOREVER'"))?,
         ),
         Some(other) => return Err(usage(format!("TTL must be seconds, got {other}"))),
@@ -63,6 +66,7 @@ pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
                 .ok_or_else(|| usage("KEEP_DELETED_CELLS is true, false or 'TTL'"))?,
         ),
     };
+    take_replication_scope(opts)?;
     Ok(TStrataFamily {
         name: Some(Text(Bytes::from(name))),
         max_versions: opts.take_count("VERSIONS")?,
@@ -73,7 +77,7 @@ pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
         time_to_live: ttl,
         compression: opts.take_string("COMPRESSION")?.map(FastStr::from),
         bloom_filter_type: opts.take_string("BLOOMFILTER")?.map(FastStr::from),
-        block_size: opts.take_count("BLOCKSIZE")?,
+        block_size: take_block_size(opts)?,
         in_memory: opts.take_bool("IN_MEMORY")?,
         block_cache_enabled: opts.take_bool("BLOCKCACHE")?,
         keep_deleted_cells: keep_deleted.map(FastStr::from),
@@ -81,6 +85,53 @@ pub fn from_options(opts: &mut Options) -> Result<TStrataFamily> {
         storage_policy: super::storage_policy::take(opts)?.map(FastStr::from),
         row_cache: opts.take_bool("ROW_CACHE")?,
     })
+}
+
+/// A number as given (`86400`) or as `describe` prints it with its unit (`86400 SECONDS
+/// (1 DAY)`, `65536 B (64KB)`), so that a described family can be pasted into `create`.
+fn described_number(text: &str, unit: &str) -> Option<i32> {
+    let text = text.trim();
+    let (number, rest) = text.split_once(' ').unwrap_or((text, ""));
+    let rest = rest.trim_start();
+    let unit_ok = rest.is_empty()
+        || rest
+            .strip_prefix(unit)
+            .is_some_and(|after| after.is_empty() || after.starts_with(" ("));
+    unit_ok.then(|| number.parse().ok()).flatten()
+}
+
+/// BLOCKSIZE: a positive number of bytes, also as `describe` prints it.
+fn take_block_size(opts: &mut Options) -> Result<Option<i32>> {
+    let described = match opts.take("BLOCKSIZE") {
+        Some(Value::Str(s)) => std::str::from_utf8(&s)
+            .ok()
+            .and_then(|t| described_number(t, "B"))
+            .filter(|n| *n > 0)
+            .ok_or_else(|| usage("BLOCKSIZE must be a positive Integer (bytes)"))?,
+        Some(Value::Int(n)) => i32::try_from(n)
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| usage(format!("BLOCKSIZE must be a positive Integer, got {n}")))?,
+        Some(other) => return Err(usage(format!("BLOCKSIZE must be an Integer, got {other}"))),
+        None => return Ok(None),
+    };
+    Ok(Some(described))
+}
+
+/// REPLICATION_SCOPE: 0 (HBase's default, no replication) is accepted and is what every
+/// Strata family has; any other scope is refused, since Strata does not replicate.
+fn take_replication_scope(opts: &mut Options) -> Result<()> {
+    let scope = match opts.take(REPLICATION_SCOPE) {
+        None => return Ok(()),
+        Some(Value::Int(n)) => n.to_string(),
+        Some(Value::Str(s)) => String::from_utf8_lossy(&s).into_owned(),
+        Some(other) => {
+            return Err(usage(format!(
+                "REPLICATION_SCOPE must be an Integer, got {other}"
+            )))
+        }
+    };
+    check_replication_scope(&scope).map_err(|e| usage(e.to_string()))
 }
 
 /// A family given by name only.
@@ -170,6 +221,8 @@ pub fn describe_line(f: &TStrataFamily) -> String {
             .map(|t| crate::format::ttl(Some(i64::from(t)))),
     );
     add("MIN_VERSIONS", f.min_versions.map(|v| v.to_string()));
+    // Strata never replicates: every family has HBase's default scope.
+    add(REPLICATION_SCOPE, Some("0".to_string()));
     add(
         "BLOOMFILTER",
         f.bloom_filter_type.as_ref().map(|v| v.to_string()),

@@ -6,6 +6,7 @@ pub mod ddl;
 pub mod dml;
 pub mod family;
 pub mod help;
+pub mod presplit;
 pub mod read_spec;
 pub mod reads;
 pub mod snapshots;

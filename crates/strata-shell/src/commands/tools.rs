@@ -109,6 +109,28 @@ pub fn list_regions(s: &mut Session, args: &[Value]) -> Result<()> {
     s.say(row_count(regions.len() as u64))
 }
 
+/// HBase's one-line summary (its average load is regions per live server), then Strata's
+/// counts. A server that predates the server counts is one master and one server.
+pub fn status_text(st: &idl::TStrataStatus) -> String {
+    let servers = st.live_servers.unwrap_or(1);
+    let regions = st.regions.unwrap_or(0);
+    let load = if servers > 0 {
+        f64::from(regions) / f64::from(servers)
+    } else {
+        0.0
+    };
+    format!(
+        "{} active master, {} backup masters, {servers} servers, {} dead, {load:.4} average load\n\
+         {} namespaces, {} tables, {regions} regions (Strata {})",
+        st.active_masters.unwrap_or(1),
+        st.backup_masters.unwrap_or(0),
+        st.dead_servers.unwrap_or(0),
+        st.namespaces.unwrap_or(0),
+        st.tables.unwrap_or(0),
+        st.version.as_deref().unwrap_or("?"),
+    )
+}
+
 /// The hex digits between the last two dots of a full region name.
 pub fn encoded_name(full: &str) -> Option<&str> {
     full.strip_suffix('.')?.rsplit_once('.').map(|(_, e)| e)
@@ -118,15 +140,7 @@ pub fn status(s: &mut Session, args: &[Value]) -> Result<()> {
     arity(args, 0, 1)?;
     let c = &s.client;
     match c.call("status", c.hbase().strata_status()) {
-        Ok(st) => s.say(format!(
-            "1 active master, 0 backup masters, 1 servers, 0 dead, {}.0000 average load\n\
-             {} namespaces, {} tables, {} regions (Strata {})",
-            st.regions.unwrap_or(0),
-            st.namespaces.unwrap_or(0),
-            st.tables.unwrap_or(0),
-            st.regions.unwrap_or(0),
-            st.version.as_deref().unwrap_or("?"),
-        )),
+        Ok(st) => s.say(status_text(&st)),
         Err(ShellError::Unsupported(_)) => {
             // A server without the extension still answers Thrift1's own calls.
             let id = c.call_plain("status", c.hbase().get_cluster_id())?;
@@ -165,4 +179,55 @@ pub fn exit(s: &mut Session, args: &[Value]) -> Result<()> {
     arity(args, 0, 1)?;
     s.exit_requested = true;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_line(st: &idl::TStrataStatus) -> String {
+        status_text(st)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    #[test]
+    fn status_counts_every_server_of_a_cluster() {
+        let st = idl::TStrataStatus {
+            regions: Some(7),
+            active_masters: Some(1),
+            backup_masters: Some(2),
+            live_servers: Some(3),
+            dead_servers: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(
+            first_line(&st),
+            "1 active master, 2 backup masters, 3 servers, 1 dead, 2.3333 average load"
+        );
+    }
+
+    #[test]
+    fn a_server_without_counts_is_one_master_and_one_server() {
+        let st = idl::TStrataStatus {
+            version: Some("9.9".into()),
+            namespaces: Some(2),
+            tables: Some(3),
+            regions: Some(5),
+            ..Default::default()
+        };
+        assert_eq!(
+            status_text(&st),
+            "1 active master, 0 backup masters, 1 servers, 0 dead, 5.0000 average load\n\
+             2 namespaces, 3 tables, 5 regions (Strata 9.9)"
+        );
+        let empty = idl::TStrataStatus {
+            live_servers: Some(0),
+            active_masters: Some(0),
+            ..Default::default()
+        };
+        assert!(first_line(&empty).contains("0 servers, 0 dead, 0.0000 average load"));
+    }
 }

@@ -47,16 +47,9 @@ impl ScanRequest {
 
     /// The engine scan this request describes.
     fn scan(&self) -> CallResult<Scan> {
-        // HBase treats a scan whose start and stop rows are equal as a get of that row.
-        let stop = if !self.start.is_empty() && self.start == self.stop && !self.reversed {
-            let mut next = self.start.to_vec();
-            next.push(0);
-            Bytes::from(next)
-        } else {
-            self.stop.clone()
-        };
+        // Equal start and stop rows (HBase's get scan) are the service's to interpret.
         let mut scan = Scan::new()
-            .range(self.start.clone(), stop)
+            .range(self.start.clone(), self.stop.clone())
             .reversed(self.reversed)
             .cache_blocks(self.cache_blocks.unwrap_or(true));
         scan.columns = columns::selection(self.columns.as_deref());

@@ -195,8 +195,8 @@ fn apply_to_schema(families: &mut Vec<FamilyOptions>, op: &AlterOp) {
             }
         }
         AlterOp::DeleteFamily(name) => families.retain(|f| f.name != name.as_ref()),
-        // Bigtable's modifications never plan one (its Table has no durability field).
-        AlterOp::SetDurability(_) => {}
+        // Bigtable's modifications never plan these (its Table has neither field).
+        AlterOp::SetDurability(_) | AlterOp::SetMetadata(_) => {}
     }
 }
 

@@ -1,5 +1,5 @@
-//! The byte encoding of catalog records: a table's families, its enabled flag, its regions
-//! and its DURABILITY. Stored as cell values in the catalog region, so the engine's checksums and WAL
+//! The byte encoding of catalog records: a table's families, its enabled flag, its regions,
+//! its DURABILITY and the metadata it keeps for clients. Stored as cell values in the catalog region, so the engine's checksums and WAL
 //! protect them; this layer only has to be unambiguous and versioned. Layout and version
 //! history: docs/format.md, "Catalog table record".
 
@@ -7,16 +7,19 @@ use bytes::Bytes;
 use strata_engine::codec::{put_len_prefixed, put_varint, Decoder};
 use strata_engine::fs::StoragePolicy;
 use strata_engine::options::{BloomType, Compression, DataBlockEncoding, KeepDeletedCells};
-use strata_engine::FamilyOptions;
+use strata_engine::{FamilyOptions, SchemaMetadata};
+
+pub(crate) use self::metadata::{get_metadata, put_metadata};
 
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 
-/// The version written. Versions 1 to 4 are still read: version 1 has no Bigtable GC rule
+/// The version written. Versions 1 to 5 are still read: version 1 has no Bigtable GC rule
 /// in family entries, neither 1 nor 2 has the table's DURABILITY byte at the end, no
-/// version before 4 has the family's STORAGE_POLICY name, and none before 5 its ROW_CACHE
-/// flag.
-pub(crate) const RECORD_VERSION: u8 = 5;
+/// version before 4 has the family's STORAGE_POLICY name, none before 5 its ROW_CACHE
+/// flag, and none before 6 the metadata (attributes and configuration) of the table and
+/// its families.
+pub(crate) const RECORD_VERSION: u8 = 6;
 /// The first version whose family entries end with the Bigtable GC rule.
 const FAMILY_GC_RULE_SINCE: u8 = 2;
 /// The first version that ends with the table's DURABILITY byte.
@@ -25,6 +28,8 @@ const DURABILITY_SINCE: u8 = 3;
 const FAMILY_STORAGE_POLICY_SINCE: u8 = 4;
 /// The first version whose family entries end with the ROW_CACHE flag.
 const FAMILY_ROW_CACHE_SINCE: u8 = 5;
+/// The first version whose family entries, and the record itself, end with metadata.
+const METADATA_SINCE: u8 = 6;
 
 /// One region of a table: its id in the engine and its row range `[start, end)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +48,8 @@ pub struct TableRecord {
     pub regions: Vec<RegionEntry>,
     /// The table's DURABILITY attribute (`USE_DEFAULT` when never set).
     pub durability: WriteDurability,
+    /// The table's attributes and configuration Strata keeps without acting on them.
+    pub metadata: SchemaMetadata,
 }
 
 pub(crate) fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
@@ -83,6 +90,7 @@ pub(crate) fn put_family(buf: &mut Vec<u8>, f: &FamilyOptions) {
         f.storage_policy.map_or("", StoragePolicy::name).as_bytes(),
     );
     buf.push(u8::from(f.row_cache));
+    put_metadata(buf, &f.metadata);
 }
 
 /// `Some(None)` for the empty name, `None` (corrupt) for bytes that cannot be a policy
@@ -131,6 +139,7 @@ pub fn encode_table(record: &TableRecord) -> Vec<u8> {
         put_len_prefixed(&mut buf, &r.end_key);
     }
     buf.push(durability_code(record.durability));
+    put_metadata(&mut buf, &record.metadata);
     buf
 }
 
@@ -185,6 +194,9 @@ pub(crate) fn get_family(d: &mut Decoder, version: u8) -> Option<FamilyOptions> 
             _ => return None,
         };
     }
+    if version >= METADATA_SINCE {
+        f.metadata = get_metadata(d)?;
+    }
     Some(f)
 }
 
@@ -219,6 +231,11 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableRecord> {
     } else {
         WriteDurability::UseDefault
     };
+    let metadata = if version >= METADATA_SINCE {
+        get_metadata(&mut d).ok_or_else(|| bad("bad metadata"))?
+    } else {
+        SchemaMetadata::default()
+    };
     if !d.is_empty() {
         return Err(bad("trailing bytes"));
     }
@@ -227,8 +244,10 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableRecord> {
         enabled,
         regions,
         durability,
+        metadata,
     })
 }
 
+mod metadata;
 #[cfg(test)]
 mod tests;

@@ -21,6 +21,7 @@ fn round_trip_keeps_every_setting() {
             end_key: Bytes::from_static(b"m"),
         }],
         durability: WriteDurability::AsyncWal,
+        metadata: SchemaMetadata::default(),
     };
     assert_eq!(decode_table(&encode_table(&record)).unwrap(), record);
 }
@@ -34,6 +35,7 @@ fn round_trip_keeps_the_bigtable_gc_rule() {
         enabled: true,
         regions: vec![],
         durability: WriteDurability::UseDefault,
+        metadata: SchemaMetadata::default(),
     };
     let decoded = decode_table(&encode_table(&record)).unwrap();
     assert_eq!(decoded, record);
@@ -81,6 +83,7 @@ fn unknown_versions_are_corrupt() {
         enabled: true,
         regions: vec![],
         durability: WriteDurability::UseDefault,
+        metadata: SchemaMetadata::default(),
     });
     for version in [0, RECORD_VERSION + 1, u8::MAX] {
         bytes[0] = version;
@@ -97,6 +100,7 @@ fn truncated_records_are_corrupt_not_panics() {
         enabled: true,
         regions: vec![],
         durability: WriteDurability::UseDefault,
+        metadata: SchemaMetadata::default(),
     });
     for cut in 0..bytes.len() {
         assert!(decode_table(&bytes[..cut]).is_err(), "cut at {cut}");
@@ -113,6 +117,7 @@ fn one_region_table(durability: WriteDurability) -> TableRecord {
             end_key: Bytes::new(),
         }],
         durability,
+        metadata: SchemaMetadata::default(),
     }
 }
 
@@ -128,7 +133,11 @@ fn every_durability_round_trips_in_the_last_byte() {
         let record = one_region_table(durability);
         let bytes = encode_table(&record);
         assert_eq!(bytes[0], RECORD_VERSION);
-        assert_eq!(bytes.last(), Some(&durability_code(durability)));
+        // Then the table's empty metadata: no attributes, no configuration.
+        assert_eq!(
+            bytes[bytes.len() - 3..],
+            [durability_code(durability), 0, 0]
+        );
         assert_eq!(decode_table(&bytes).unwrap(), record);
     }
 }
@@ -141,9 +150,29 @@ const ONE_FAMILY_POLICY_BYTE: usize = 19;
 /// STORAGE_POLICY name.
 const ONE_FAMILY_ROW_CACHE_BYTE: usize = ONE_FAMILY_POLICY_BYTE + 1;
 
+/// Where the metadata of `one_region_table`'s only family starts: after its ROW_CACHE flag.
+const ONE_FAMILY_METADATA_BYTE: usize = ONE_FAMILY_ROW_CACHE_BYTE + 1;
+
+/// `record` (empty metadata everywhere) as version 5 wrote it: no metadata in the family
+/// entry or at the end.
+fn as_version_5(record: &TableRecord) -> Vec<u8> {
+    let mut v5 = encode_table(record);
+    let family_metadata: Vec<u8> = v5
+        .drain(ONE_FAMILY_METADATA_BYTE..ONE_FAMILY_METADATA_BYTE + 2)
+        .collect();
+    assert_eq!(family_metadata, [0, 0], "a family without metadata");
+    assert_eq!(
+        v5.split_off(v5.len() - 2),
+        [0, 0],
+        "a table without metadata"
+    );
+    v5[0] = 5;
+    v5
+}
+
 /// `record` as version 4 wrote it: no ROW_CACHE byte.
 fn as_version_4(record: &TableRecord) -> Vec<u8> {
-    let mut v4 = encode_table(record);
+    let mut v4 = as_version_5(record);
     assert_eq!(
         v4.remove(ONE_FAMILY_ROW_CACHE_BYTE),
         0,
@@ -238,7 +267,7 @@ fn version_2_records_read_as_use_default() {
 
 #[test]
 fn bad_durability_codes_and_trailing_bytes_are_corrupt() {
-    let mut bytes = encode_table(&one_region_table(WriteDurability::FsyncWal));
+    let mut bytes = as_version_5(&one_region_table(WriteDurability::FsyncWal));
     *bytes.last_mut().unwrap() = 9;
     assert!(matches!(
         decode_table(&bytes),
@@ -247,4 +276,47 @@ fn bad_durability_codes_and_trailing_bytes_are_corrupt() {
     let mut extra = encode_table(&one_region_table(WriteDurability::SyncWal));
     extra.push(2);
     assert!(decode_table(&extra).is_err());
+}
+
+#[test]
+fn version_5_records_have_no_metadata() {
+    let mut record = one_region_table(WriteDurability::AsyncWal);
+    record.families[0].row_cache = true;
+    let v5 = as_version_5(&record);
+    assert_eq!(v5[0], 5);
+    assert_eq!(decode_table(&v5).unwrap(), record);
+}
+
+fn with_metadata(pairs: &[(&[u8], &[u8])], config: &[(&str, &str)]) -> SchemaMetadata {
+    let mut m = SchemaMetadata::default();
+    for (k, v) in pairs {
+        m.attributes
+            .insert(Bytes::copy_from_slice(k), Bytes::copy_from_slice(v));
+    }
+    for (k, v) in config {
+        m.configuration.insert(k.to_string(), v.to_string());
+    }
+    m
+}
+
+#[test]
+fn table_and_family_metadata_round_trip_byte_exact() {
+    let mut record = one_region_table(WriteDurability::UseDefault);
+    record.metadata = with_metadata(
+        &[
+            (b"REGION_REPLICATION", b"1"),
+            (b"SPLIT_POLICY", b"a.B"),
+            (b"\x00k", b"\xff"),
+        ],
+        &[("hbase.hregion.max.filesize", "1073741824")],
+    );
+    record.families[0].metadata = with_metadata(&[(b"user", b"\x01\x02")], &[("c", "d")]);
+    record.families.push(FamilyOptions::new("plain"));
+    let bytes = encode_table(&record);
+    let decoded = decode_table(&bytes).unwrap();
+    assert_eq!(decoded, record);
+    assert_eq!(encode_table(&decoded), bytes, "written back byte for byte");
+    for cut in 0..bytes.len() {
+        assert!(decode_table(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
 }

@@ -173,11 +173,16 @@ pub fn status(service: &Service) -> CallResult<TStrataStatus> {
     for t in &tables {
         regions += service.table_regions(t).map_or(0, |r| r.len());
     }
+    let servers = service.server_counts();
     Ok(TStrataStatus {
         version: Some(FastStr::from_static_str(env!("CARGO_PKG_VERSION"))),
         namespaces: Some(count(service.list_namespaces().len())),
         tables: Some(count(tables.len())),
         regions: Some(count(regions)),
+        active_masters: Some(count(servers.active_masters)),
+        backup_masters: Some(count(servers.backup_masters)),
+        live_servers: Some(count(servers.servers)),
+        dead_servers: Some(count(servers.dead)),
     })
 }
 

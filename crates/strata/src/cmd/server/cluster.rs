@@ -38,7 +38,7 @@ pub struct ClusterFileConfig {
     /// Lease TTL in milliseconds (default 2000).
     pub lease_ttl_ms: Option<u64>,
     /// Port of the internal RPC other servers forward requests to (`--peer-port`; default
-    /// 16020, HBase's region server port).
+    /// [`DEFAULT_PEER_PORT`]).
     pub peer_port: Option<u16>,
     /// Seconds between the master's garbage collection passes (default 60; 0 turns the
     /// collector off).
@@ -48,10 +48,15 @@ pub struct ClusterFileConfig {
     pub gc_min_age_s: Option<u64>,
 }
 
+/// The internal RPC's port when none is configured: beside HBase's ports (16000 master,
+/// 16010 its UI, 16020 and 16030 the region server's), none of which it may take, since a
+/// server speaking HBase's native RPC serves 16020.
+pub const DEFAULT_PEER_PORT: u16 = 16_040;
+
 impl ClusterFileConfig {
     /// The internal RPC's port.
     pub fn peer_port(&self) -> u16 {
-        self.peer_port.unwrap_or(16_020)
+        self.peer_port.unwrap_or(DEFAULT_PEER_PORT)
     }
 
     /// The garbage collector's settings, defaults filled in.
@@ -243,5 +248,15 @@ mod tests {
             toml::from_str(&format!("{keys}store_latency_ms = 20\n")).unwrap();
         let cluster = slow.resolve(&server).unwrap();
         assert_eq!(cluster.store_latency, Duration::from_millis(20));
+    }
+
+    #[test]
+    fn the_peer_port_defaults_to_16040_and_leaves_hbase_its_ports() {
+        let keys = "name = \"c\"\netcd = \"http://127.0.0.1:2379\"\nstore = \"memory://\"\n";
+        let plain: ClusterFileConfig = toml::from_str(keys).unwrap();
+        assert_eq!(plain.peer_port(), 16_040);
+        assert!(![16_000, 16_010, 16_020, 16_030].contains(&plain.peer_port()));
+        let set: ClusterFileConfig = toml::from_str(&format!("{keys}peer_port = 16020\n")).unwrap();
+        assert_eq!(set.peer_port(), 16_020, "a configured port is kept");
     }
 }

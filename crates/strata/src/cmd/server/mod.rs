@@ -74,7 +74,7 @@ pub struct ServerArgs {
     #[arg(long)]
     advertise: Option<String>,
     /// Cluster mode: port of the internal RPC other servers forward requests to
-    /// [default: 16020]
+    /// [default: 16040]
     #[arg(long)]
     peer_port: Option<u16>,
 }
