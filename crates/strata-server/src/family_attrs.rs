@@ -1,6 +1,7 @@
 //! A column family's settings as HBase names them in a descriptor: upper-case attribute
-//! keys (`VERSIONS`, `TTL`, `COMPRESSION`, ...) with text values. The native RPC reads
-//! and writes families this way; so do HBase's shell and REST schemas.
+//! keys (`VERSIONS`, `TTL`, `COMPRESSION`, ...) with text values. The native RPC and the
+//! REST schemas read and write families this way. An attribute Strata has no setting for
+//! is kept in the family's metadata and described back as given.
 
 use strata_engine::{BloomType, Compression, DataBlockEncoding, FamilyOptions, KeepDeletedCells};
 
@@ -11,8 +12,25 @@ fn upper<T: std::fmt::Debug>(value: T) -> String {
     format!("{value:?}").to_ascii_uppercase()
 }
 
-/// The attributes HBase 2.6 reports for a family, in its order.
-pub fn describe(f: &FamilyOptions) -> Vec<(&'static str, String)> {
+/// The attributes HBase 2.6 reports for a family, in its order, then the family's
+/// metadata attributes (as text).
+pub fn describe(f: &FamilyOptions) -> Vec<(String, String)> {
+    let text = |b: &bytes::Bytes| String::from_utf8_lossy(b).into_owned();
+    let mut attrs: Vec<(String, String)> = settings(f)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    attrs.extend(
+        f.metadata
+            .attributes
+            .iter()
+            .map(|(k, v)| (text(k), text(v))),
+    );
+    attrs
+}
+
+/// The attributes of the settings Strata acts on.
+pub fn settings(f: &FamilyOptions) -> Vec<(&'static str, String)> {
     let bloom = match f.bloom_type {
         BloomType::None => "NONE",
         BloomType::Row => "ROW",
@@ -77,9 +95,9 @@ where
         .ok_or_else(|| format!("{key}: unknown value {value:?}"))
 }
 
-/// Sets one attribute. Attributes Strata has no setting for are ignored, as HBase keeps
-/// unknown ones as opaque metadata; `REPLICATION_SCOPE` other than 0 is refused until
-/// Strata replicates.
+/// Sets one attribute. An attribute Strata has no setting for is kept in the family's
+/// metadata, as HBase keeps unknown ones; `REPLICATION_SCOPE` other than 0 is refused
+/// until Strata replicates.
 pub fn apply(f: &mut FamilyOptions, key: &str, value: &str) -> Result<(), String> {
     match key.to_ascii_uppercase().as_str() {
         "VERSIONS" => f.max_versions = number(key, value)?,
@@ -129,12 +147,17 @@ pub fn apply(f: &mut FamilyOptions, key: &str, value: &str) -> Result<(), String
                 name => Some(name.parse().map_err(|e| format!("STORAGE_POLICY: {e}"))?),
             }
         }
-        "REPLICATION_SCOPE" if value.trim() != "0" => {
-            return Err(format!(
-                "REPLICATION_SCOPE {value:?} is not supported: Strata does not replicate yet (use 0)"
-            ));
+        "REPLICATION_SCOPE" => {
+            crate::schema_metadata::check_replication_scope(value).map_err(|e| e.to_string())?
         }
-        _ => {}
+        // HBase reports NONE; Strata's index blocks have no encoding to choose.
+        "INDEX_BLOCK_ENCODING" | "NAME" => {}
+        _ => {
+            f.metadata.attributes.insert(
+                bytes::Bytes::copy_from_slice(key.as_bytes()),
+                bytes::Bytes::copy_from_slice(value.as_bytes()),
+            );
+        }
     }
     Ok(())
 }
@@ -150,8 +173,9 @@ mod tests {
         apply(&mut f, "TTL", "3600").unwrap();
         apply(&mut f, "BLOOMFILTER", "rowcol").unwrap();
         let mut again = FamilyOptions::new(b"f".to_vec());
+        apply(&mut f, "OWNER", "team-a").unwrap();
         for (key, value) in describe(&f) {
-            apply(&mut again, key, &value).unwrap();
+            apply(&mut again, &key, &value).unwrap();
         }
         assert_eq!(describe(&again), describe(&f));
         assert_eq!(again.max_versions, 5);
@@ -166,6 +190,13 @@ mod tests {
             .contains("VERSIONS"));
         assert!(apply(&mut f, "REPLICATION_SCOPE", "1").is_err());
         assert!(apply(&mut f, "REPLICATION_SCOPE", "0").is_ok());
-        assert!(apply(&mut f, "SOMETHING_ELSE", "x").is_ok());
+        apply(&mut f, "SOMETHING_ELSE", "x").unwrap();
+        assert_eq!(
+            f.metadata
+                .attributes
+                .get(&b"SOMETHING_ELSE"[..])
+                .map(|v| &v[..]),
+            Some(&b"x"[..])
+        );
     }
 }

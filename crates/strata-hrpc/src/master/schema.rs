@@ -1,14 +1,19 @@
 //! Table and family descriptors in HBase's protobuf form. Family attributes are HBase's
-//! text attributes (`VERSIONS` => `3`), read and written by `strata_server::family_attrs`.
+//! text attributes (`VERSIONS` => `3`), read and written by `strata_server::family_attrs`;
+//! every attribute and configuration entry Strata does not act on is kept byte for byte
+//! in the descriptor's metadata and returned as given.
 
 use bytes::Bytes;
-use strata_engine::FamilyOptions;
+use strata_engine::{FamilyOptions, SchemaMetadata};
 use strata_server::family_attrs;
 use strata_server::names::TableName;
 use strata_server::{TableDescriptor, WriteDurability};
 
 use crate::exception::RemoteException;
 use crate::pb;
+
+/// The table attribute Strata acts on; every other one is metadata.
+const DURABILITY: &[u8] = b"DURABILITY";
 
 /// A table name from its protobuf form.
 pub fn table_name(name: &pb::TableName) -> Result<TableName, RemoteException> {
@@ -34,6 +39,24 @@ pub fn table_name_proto(name: &TableName) -> pb::TableName {
     }
 }
 
+fn configuration(pairs: &[pb::NameStringPair]) -> std::collections::BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|p| (p.name.clone(), p.value.clone()))
+        .collect()
+}
+
+fn configuration_pairs(metadata: &SchemaMetadata) -> Vec<pb::NameStringPair> {
+    metadata
+        .configuration
+        .iter()
+        .map(|(name, value)| pb::NameStringPair {
+            name: name.clone(),
+            value: value.clone(),
+        })
+        .collect()
+}
+
 /// A family from its schema.
 pub fn family(schema: &pb::ColumnFamilySchema) -> Result<FamilyOptions, RemoteException> {
     if schema.name.is_empty() {
@@ -45,13 +68,14 @@ pub fn family(schema: &pb::ColumnFamilySchema) -> Result<FamilyOptions, RemoteEx
         let value = String::from_utf8_lossy(&pair.second);
         family_attrs::apply(&mut family, &key, &value).map_err(RemoteException::invalid)?;
     }
+    family.metadata.configuration = configuration(&schema.configuration);
     Ok(family)
 }
 
-fn pair(key: &str, value: String) -> pb::BytesBytesPair {
+fn pair(key: impl Into<Bytes>, value: impl Into<Bytes>) -> pb::BytesBytesPair {
     pb::BytesBytesPair {
-        first: Bytes::copy_from_slice(key.as_bytes()),
-        second: Bytes::from(value),
+        first: key.into(),
+        second: value.into(),
     }
 }
 
@@ -62,33 +86,110 @@ pub fn family_schema(f: &FamilyOptions) -> pb::ColumnFamilySchema {
             .into_iter()
             .map(|(k, v)| pair(k, v))
             .collect(),
-        configuration: Vec::new(),
+        configuration: configuration_pairs(&f.metadata),
     }
 }
 
-/// The table's DURABILITY attribute, if the schema sets one.
-pub fn durability(schema: &pb::TableSchema) -> Result<WriteDurability, RemoteException> {
+/// A table descriptor from its schema: families, DURABILITY, and the rest as metadata.
+pub fn descriptor(schema: &pb::TableSchema) -> Result<TableDescriptor, RemoteException> {
+    let name = table_name(
+        schema
+            .table_name
+            .as_ref()
+            .ok_or_else(|| RemoteException::invalid("the table schema has no name"))?,
+    )?;
+    let families = schema
+        .column_families
+        .iter()
+        .map(family)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut durability = WriteDurability::UseDefault;
+    let mut metadata = SchemaMetadata::default();
     for attr in &schema.attributes {
-        if &attr.first[..] == b"DURABILITY" {
+        if &attr.first[..] == DURABILITY {
             let text = String::from_utf8_lossy(&attr.second);
-            return text.parse::<WriteDurability>().map_err(|_| {
+            durability = text.parse::<WriteDurability>().map_err(|_| {
                 RemoteException::invalid(format!("DURABILITY: unknown value {text:?}"))
-            });
+            })?;
+        } else {
+            metadata
+                .attributes
+                .insert(attr.first.clone(), attr.second.clone());
         }
     }
-    Ok(WriteDurability::UseDefault)
+    metadata.configuration = configuration(&schema.configuration);
+    Ok(TableDescriptor {
+        name,
+        families,
+        durability,
+        metadata,
+    })
 }
 
 /// A table's schema as HBase describes it.
 pub fn table_schema(d: &TableDescriptor) -> pb::TableSchema {
-    let mut attributes = Vec::new();
+    let mut attributes: Vec<pb::BytesBytesPair> = d
+        .metadata
+        .attributes
+        .iter()
+        .map(|(k, v)| pair(k.clone(), v.clone()))
+        .collect();
     if d.durability != WriteDurability::UseDefault {
-        attributes.push(pair("DURABILITY", d.durability.to_string()));
+        attributes.push(pair(DURABILITY, d.durability.to_string()));
     }
     pb::TableSchema {
         table_name: Some(table_name_proto(&d.name)),
         attributes,
         column_families: d.families.iter().map(family_schema).collect(),
-        configuration: Vec::new(),
+        configuration: configuration_pairs(&d.metadata),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_attributes_and_configuration_round_trip_byte_exact() {
+        let schema = pb::TableSchema {
+            table_name: Some(table_name_proto(&TableName {
+                namespace: "default".into(),
+                name: "t".into(),
+            })),
+            attributes: vec![
+                pair(&b"SPLIT_POLICY"[..], &b"org.example.Policy"[..]),
+                pair(&b"\x00binary"[..], &b"\xff\x01"[..]),
+                pair(DURABILITY, &b"ASYNC_WAL"[..]),
+            ],
+            column_families: vec![pb::ColumnFamilySchema {
+                name: Bytes::from_static(b"f"),
+                attributes: vec![
+                    pair(&b"VERSIONS"[..], &b"4"[..]),
+                    pair(&b"OWNER"[..], &b"me"[..]),
+                ],
+                configuration: vec![pb::NameStringPair {
+                    name: "k".into(),
+                    value: "v".into(),
+                }],
+            }],
+            configuration: vec![pb::NameStringPair {
+                name: "hbase.x".into(),
+                value: "1".into(),
+            }],
+        };
+        let d = descriptor(&schema).unwrap();
+        assert_eq!(d.durability, WriteDurability::AsyncWal);
+        assert_eq!(d.families[0].max_versions, 4);
+        let back = table_schema(&d);
+        for attr in &schema.attributes {
+            assert!(back.attributes.contains(attr), "{attr:?}");
+        }
+        assert_eq!(back.configuration, schema.configuration);
+        let family = &back.column_families[0];
+        assert!(family.attributes.contains(&pair(&b"OWNER"[..], &b"me"[..])));
+        assert_eq!(
+            family.configuration,
+            schema.column_families[0].configuration
+        );
     }
 }

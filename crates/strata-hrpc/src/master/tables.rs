@@ -1,7 +1,6 @@
 //! Table administration: create, delete, enable, disable, modify, truncate, families, and
 //! the descriptor and name listings.
 
-use bytes::Bytes;
 use strata_server::names::TableName;
 use strata_server::AlterOp;
 
@@ -70,55 +69,32 @@ fn name_of(call: &Call) -> Result<TableName, RemoteException> {
 }
 
 fn create(ctx: &Context, request: pb::CreateTableRequest) -> Result<(), RemoteException> {
-    let table_schema = &request.table_schema;
-    let name = table_name(
-        table_schema
-            .table_name
-            .as_ref()
-            .ok_or_else(|| RemoteException::invalid("the table schema has no name"))?,
-    )?;
-    let families = table_schema
-        .column_families
-        .iter()
-        .map(schema::family)
-        .collect::<Result<Vec<_>, _>>()?;
-    let durability = schema::durability(table_schema)?;
+    let descriptor = schema::descriptor(&request.table_schema)?;
     ctx.service
-        .create_table_with_durability(&name, families, request.split_keys, durability)?;
+        .create_table_from(descriptor, request.split_keys)?;
     Ok(())
 }
 
-/// ModifyTable: the families are brought to the new schema one change at a time.
+/// ModifyTable: the table is brought to the new schema; families are added or deleted
+/// with the table briefly disabled, as `alter` does.
 fn modify(ctx: &Context, request: pb::ModifyTableRequest) -> Result<(), RemoteException> {
-    let name = table_name(&request.table_name)?;
-    let current = ctx.service.describe_table(&name)?;
-    let wanted = request
-        .table_schema
-        .column_families
-        .iter()
-        .map(schema::family)
-        .collect::<Result<Vec<_>, _>>()?;
-    for family in &current.families {
-        if !wanted.iter().any(|w| w.name == family.name) {
-            let op = AlterOp::DeleteFamily(Bytes::from(family.name.clone()));
-            alter(ctx, &name, op)?;
-        }
+    let mut wanted = schema::descriptor(&request.table_schema)?;
+    wanted.name = table_name(&request.table_name)?;
+    let current = ctx.service.describe_table(&wanted.name)?;
+    let reshapes = current.families.len() != wanted.families.len()
+        || current
+            .families
+            .iter()
+            .any(|f| !wanted.families.iter().any(|w| w.name == f.name));
+    let reopen = reshapes && ctx.service.is_table_enabled(&wanted.name)?;
+    if reopen {
+        ctx.service.disable_table(&wanted.name)?;
     }
-    for family in wanted {
-        let exists = current.families.iter().any(|f| f.name == family.name);
-        let op = if exists {
-            AlterOp::ModifyFamily(family)
-        } else {
-            AlterOp::AddFamily(family)
-        };
-        alter(ctx, &name, op)?;
+    let result = ctx.service.modify_table(&wanted);
+    if reopen {
+        ctx.service.enable_table(&wanted.name)?;
     }
-    let durability = schema::durability(&request.table_schema)?;
-    if durability != current.durability {
-        ctx.service
-            .alter_table(&name, AlterOp::SetDurability(durability))?;
-    }
-    Ok(())
+    Ok(result?)
 }
 
 /// GetSchemaAlterStatus: a change is applied to every region before its call answers.

@@ -5,18 +5,12 @@
 
 use bytes::Bytes;
 use serde_json::{Map, Value};
-use strata_engine::{
-    BloomType, Compression, DataBlockEncoding, FamilyOptions, KeepDeletedCells, SchemaMetadata,
-};
-use strata_server::schema_metadata::check_replication_scope;
-use strata_server::WriteDurability;
+use strata_engine::{FamilyOptions, SchemaMetadata};
+use strata_server::{family_attrs, WriteDurability};
 
 use super::xml;
 use crate::error::{RestError, RestResult};
 use crate::format::Format;
-
-/// HBase's "no TTL" (Integer.MAX_VALUE seconds).
-const FOREVER: u64 = i32::MAX as u64;
 
 /// A family's name and attributes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,130 +31,18 @@ fn bad(message: String) -> RestError {
     RestError::BadRequest(message)
 }
 
-fn upper<T: std::fmt::Debug>(value: T) -> String {
-    format!("{value:?}").to_ascii_uppercase()
-}
-
-/// The attributes HBase reports for a family.
+/// The attributes HBase reports for a family (see `strata_server::family_attrs`).
 pub fn describe_family(f: &FamilyOptions) -> ColumnSchema {
-    let bloom = match f.bloom_type {
-        BloomType::None => "NONE",
-        BloomType::Row => "ROW",
-        BloomType::RowCol => "ROWCOL",
-    };
-    // HBase 2.6's attributes, in the order its REST server lists them.
-    let attrs = vec![
-        ("INDEX_BLOCK_ENCODING", "NONE".to_string()),
-        ("VERSIONS", f.max_versions.to_string()),
-        ("KEEP_DELETED_CELLS", upper(f.keep_deleted_cells)),
-        ("DATA_BLOCK_ENCODING", upper(f.data_block_encoding)),
-        ("TTL", f.ttl_seconds.unwrap_or(FOREVER).to_string()),
-        ("MIN_VERSIONS", f.min_versions.to_string()),
-        ("REPLICATION_SCOPE", "0".to_string()),
-        ("BLOOMFILTER", bloom.to_string()),
-        ("IN_MEMORY", f.in_memory.to_string()),
-        ("COMPRESSION", upper(f.compression)),
-        ("BLOCKCACHE", f.block_cache_enabled.to_string()),
-        ("BLOCKSIZE", f.block_size.to_string()),
-    ];
-    // Listed only when the family has its own, as HBase lists METADATA it was given.
-    let policy = f.storage_policy.map(|p| ("STORAGE_POLICY", p.to_string()));
-    // A Strata attribute: listed only when on, so other families look exactly like HBase's.
-    let row_cache = f.row_cache.then(|| ("ROW_CACHE", "true".to_string()));
-    let attrs = attrs.into_iter().chain(policy).chain(row_cache);
-    let mut attrs: Vec<(String, String)> = attrs.map(|(k, v)| (k.to_string(), v)).collect();
-    attrs.extend(metadata_attrs(&f.metadata));
     ColumnSchema {
         name: String::from_utf8_lossy(&f.name).into_owned(),
-        attrs,
-    }
-}
-
-fn number<T: std::str::FromStr>(key: &str, value: &str) -> RestResult<T> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| bad(format!("{key}: {value:?} is not a valid number")))
-}
-
-fn boolean(key: &str, value: &str) -> RestResult<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(bad(format!("{key}: {value:?} is not true or false"))),
+        attrs: family_attrs::describe(f),
     }
 }
 
 /// Sets one attribute on a family; attributes Strata has no setting for are kept as the
 /// family's metadata, as HBase keeps unknown ones.
 fn apply_attr(f: &mut FamilyOptions, key: &str, value: &str) -> RestResult<()> {
-    let v = value.trim().to_ascii_uppercase();
-    match key.to_ascii_uppercase().as_str() {
-        "VERSIONS" => f.max_versions = number(key, value)?,
-        "MIN_VERSIONS" => f.min_versions = number(key, value)?,
-        "TTL" => {
-            let ttl: i64 = if v == "FOREVER" {
-                FOREVER as i64
-            } else {
-                number(key, value)?
-            };
-            f.ttl_seconds = (ttl > 0 && ttl < FOREVER as i64).then_some(ttl as u64);
-        }
-        "BLOCKSIZE" => f.block_size = number(key, value)?,
-        "IN_MEMORY" => f.in_memory = boolean(key, value)?,
-        "BLOCKCACHE" => f.block_cache_enabled = boolean(key, value)?,
-        "ROW_CACHE" => f.row_cache = boolean(key, value)?,
-        "KEEP_DELETED_CELLS" => {
-            f.keep_deleted_cells = match v.as_str() {
-                "FALSE" => KeepDeletedCells::False,
-                "TRUE" => KeepDeletedCells::True,
-                "TTL" => KeepDeletedCells::Ttl,
-                _ => return Err(bad(format!("KEEP_DELETED_CELLS: unknown value {value:?}"))),
-            }
-        }
-        "COMPRESSION" => {
-            f.compression = v
-                .parse::<Compression>()
-                .map_err(|_| bad(format!("COMPRESSION: unsupported codec {value:?}")))?;
-        }
-        "DATA_BLOCK_ENCODING" => {
-            // HBase's other encodings (DIFF, FAST_DIFF, ROW_INDEX_V1) share prefixes too.
-            f.data_block_encoding = match v.as_str() {
-                "NONE" => DataBlockEncoding::None,
-                "PREFIX" | "DIFF" | "FAST_DIFF" | "ROW_INDEX_V1" => DataBlockEncoding::Prefix,
-                _ => return Err(bad(format!("DATA_BLOCK_ENCODING: unknown value {value:?}"))),
-            }
-        }
-        "BLOOMFILTER" => {
-            f.bloom_type = match v.as_str() {
-                "NONE" => BloomType::None,
-                "ROW" => BloomType::Row,
-                "ROWCOL" => BloomType::RowCol,
-                _ => return Err(bad(format!("BLOOMFILTER: unknown value {value:?}"))),
-            }
-        }
-        "STORAGE_POLICY" => {
-            // Empty unsets it: the family follows the server's policy.
-            f.storage_policy = match value.trim() {
-                "" => None,
-                name => Some(
-                    name.parse()
-                        .map_err(|e| bad(format!("STORAGE_POLICY: {e}")))?,
-                ),
-            }
-        }
-        // HBase reports it for every family; Strata has one scope, 0 (no replication).
-        "REPLICATION_SCOPE" => check_replication_scope(value).map_err(|e| bad(e.to_string()))?,
-        // HBase reports NONE; Strata's index blocks have no encoding to choose.
-        "INDEX_BLOCK_ENCODING" => {}
-        // Anything else is kept as the family's metadata and described back as given.
-        _ => {
-            f.metadata
-                .attributes
-                .insert(Bytes::from(key.to_string()), Bytes::from(value.to_string()));
-        }
-    }
-    Ok(())
+    family_attrs::apply(f, key, value).map_err(bad)
 }
 
 impl ColumnSchema {
