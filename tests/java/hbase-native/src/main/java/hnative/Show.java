@@ -51,6 +51,17 @@ final class Show {
     return String.join(",", out);
   }
 
+  /** The number of results a scanner returns; closes it. */
+  static int count(ResultScanner scanner) {
+    int n = 0;
+    try (scanner) {
+      for (Result ignored : scanner) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   static String rows(List<Result> results) {
     List<String> out = new ArrayList<>();
     for (Result r : results) {
