@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.TreeSet;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.ClusterMetrics.Option;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.RegionLocator;
 
 /** Connecting and the calls every client makes first: cluster id, table list, cluster status. */
 final class ConnectChecks {
@@ -17,6 +20,7 @@ final class ConnectChecks {
   static List<Check> all() {
     return List.of(
         new Check("connect.connection_opens", ConnectChecks::connectionOpens),
+        new Check("connect.meta_region_location", ConnectChecks::metaRegionLocation),
         new Check("connect.cluster_id", ConnectChecks::clusterId),
         new Check("connect.list_table_names_hides_system_tables",
             ConnectChecks::listTableNamesHidesSystemTables),
@@ -26,6 +30,16 @@ final class ConnectChecks {
   static void connectionOpens(Run r) throws Exception {
     isTrue("connection is open", !r.conn().isClosed());
     isTrue("admin is on the connection", r.admin().getConnection() == r.conn());
+  }
+
+  /** The first thing a client looks up: where hbase:meta is (from ZooKeeper or the registry). */
+  static void metaRegionLocation(Run r) throws Exception {
+    try (RegionLocator locator = r.conn().getRegionLocator(TableName.META_TABLE_NAME)) {
+      HRegionLocation meta = locator.getRegionLocation(HConstants.EMPTY_START_ROW, true);
+      isTrue("a meta region", meta.getRegion().isMetaRegion());
+      isTrue("a server for it", meta.getServerName() != null);
+      r.note("hbase:meta on " + meta.getServerName());
+    }
   }
 
   static void clusterId(Run r) throws Exception {

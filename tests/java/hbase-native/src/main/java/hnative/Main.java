@@ -46,6 +46,16 @@ public final class Main {
     GROUPS.put("async", AsyncChecks.all());
   }
 
+  /** Checks in a row that find no server before the run stops (keeps a dead server's run short). */
+  static final int GIVE_UP_AFTER = 3;
+  static final String TIMED_OUT = "timed out";
+
+  static boolean unanswered(String failure) {
+    return failure != null && (failure.startsWith(TIMED_OUT)
+        || failure.contains("Connection refused") || failure.contains("ConnectException")
+        || failure.contains("ConnectionLoss"));
+  }
+
   public static void main(String[] args) throws Exception {
     Configuration conf = HBaseConfiguration.create();
     List<String> groups = new ArrayList<>(GROUPS.keySet());
@@ -107,15 +117,27 @@ public final class Main {
       t.setDaemon(true);
       return t;
     });
+    List<Check> selected = new ArrayList<>();
+    for (String g : groups) {
+      selected.addAll(GROUPS.get(g));
+    }
     try (Session session = new Session(conf, prefix)) {
-      for (String g : groups) {
-        for (Check c : GROUPS.get(g)) {
-          if (runOne(pool, session, c, timeoutSecs)) {
-            passed++;
-          } else {
-            failed++;
-          }
+      int unansweredInARow = 0;
+      for (int i = 0; i < selected.size(); i++) {
+        if (unansweredInARow == GIVE_UP_AFTER) {
+          int rest = selected.size() - i;
+          System.out.println("FAIL " + rest + " checks not run: " + unansweredInARow
+              + " checks in a row timed out or found no server to connect to");
+          failed += rest;
+          break;
         }
+        String failure = runOne(pool, session, selected.get(i), timeoutSecs);
+        if (failure == null) {
+          passed++;
+        } else {
+          failed++;
+        }
+        unansweredInARow = unanswered(failure) ? unansweredInARow + 1 : 0;
       }
       sweep(pool, session);
     }
@@ -135,7 +157,8 @@ public final class Main {
     conf.setInt("zookeeper.session.timeout", 20000);
   }
 
-  private static boolean runOne(ExecutorService pool, Session session, Check c, long timeoutSecs) {
+  /** Runs one check and prints its line; returns null when it passed, else the failure. */
+  private static String runOne(ExecutorService pool, Session session, Check c, long timeoutSecs) {
     Run run = new Run(session, c.name());
     long start = System.nanoTime();
     Future<?> f = pool.submit(() -> {
@@ -151,7 +174,7 @@ public final class Main {
       f.get(timeoutSecs, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
       f.cancel(true);
-      failure = "timed out after " + timeoutSecs + " s";
+      failure = TIMED_OUT + " after " + timeoutSecs + " s";
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       failure = cause instanceof Mismatch ? cause.getMessage() : "threw " + Show.error(cause);
@@ -162,10 +185,10 @@ public final class Main {
     long ms = (System.nanoTime() - start) / 1_000_000;
     if (failure == null) {
       System.out.println("ok " + c.name() + " (" + ms + " ms)");
-      return true;
+    } else {
+      System.out.println("FAIL " + c.name() + ": " + failure);
     }
-    System.out.println("FAIL " + c.name() + ": " + failure);
-    return false;
+    return failure;
   }
 
   /** Drops whatever a timed-out or failed check left behind under this run's prefix. */
