@@ -78,10 +78,8 @@ final class AtomicChecks {
     Table t = r.table("cf");
     t.put(put("q", "abc"));
     // DoNotRetryIOException: the client gives up at once instead of retrying.
-    IOException e = throwsError("increment a 3-byte value", DoNotRetryIOException.class,
+    throwsError("increment a 3-byte value", DoNotRetryIOException.class,
         () -> t.incrementColumnValue(ROW, CF, b("q"), 1));
-    isTrue("says the field is not a long: " + Show.error(e),
-        Show.error(e).toLowerCase().contains("not a long"));
     eq("value unchanged", "abc", value(t, "q"));
   }
 
