@@ -153,6 +153,8 @@ public final class Main {
     conf.setInt("hbase.client.operation.timeout", 20000);
     conf.setInt("hbase.client.meta.operation.timeout", 20000);
     conf.setInt("hbase.client.scanner.timeout.period", 20000);
+    // How long a synchronous Admin call waits for its master procedure (default 10 min).
+    conf.setInt("hbase.client.sync.wait.timeout.msec", 15000);
     conf.setInt("zookeeper.recovery.retry", 1);
     conf.setInt("zookeeper.session.timeout", 20000);
   }
@@ -186,7 +188,7 @@ public final class Main {
     if (failure == null) {
       System.out.println("ok " + c.name() + " (" + ms + " ms)");
     } else {
-      System.out.println("FAIL " + c.name() + ": " + failure);
+      System.out.println("FAIL " + c.name() + ": " + failure + " [" + ms + " ms]");
     }
     return failure;
   }
