@@ -107,7 +107,7 @@ public final class Main {
     }
     failFast(conf);
     String prefix = "hn" + Long.toString(System.currentTimeMillis() / 1000 % 1_000_000_000L, 36)
-        + "_";
+        + Long.toString(ProcessHandle.current().pid(), 36) + "_";
     System.out.println("hbase-native: " + discovery + ", groups " + String.join(",", groups)
         + ", table prefix " + prefix);
     int failed = 0;
