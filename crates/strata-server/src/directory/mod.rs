@@ -197,12 +197,12 @@ impl TableDirectory {
         let state = self.table(name)?;
         match check(&state) {
             Ok(()) => Ok(state),
-            Err(e @ (ServiceError::FamilyNotFound { .. } | ServiceError::TableDisabled(_)))
+            Err(ServiceError::FamilyNotFound { .. } | ServiceError::TableDisabled(_))
                 if self.catalog.is_shared() && !admin_lock::holds_admin() =>
             {
-                if self.sync_with_catalog()? == 0 {
-                    return Err(e);
-                }
+                // Checked again even when this sync found nothing new: the catalog
+                // watcher may have followed the change between the read above and it.
+                self.sync_with_catalog()?;
                 let state = self.table(name)?;
                 check(&state)?;
                 Ok(state)
