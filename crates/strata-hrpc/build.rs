@@ -3,12 +3,13 @@
 
 use std::path::Path;
 
-const FILES: [&str; 6] = [
+const FILES: [&str; 7] = [
     "types.proto",
     "rpc.proto",
     "filter.proto",
     "client.proto",
     "master.proto",
+    "master_ops.proto",
     "registry.proto",
 ];
 

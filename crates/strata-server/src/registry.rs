@@ -86,6 +86,9 @@ pub trait ClusterAdmin: Send + Sync + std::fmt::Debug {
     /// Turns the balancer on or off; answers whether it was on.
     fn set_balancer(&self, on: bool) -> Result<bool>;
 
+    /// Whether the balancer is on (HBase's `balancer_enabled`).
+    fn balancer_enabled(&self) -> Result<bool>;
+
     /// Decommissions server `server` (HBase's `decommission_regionservers`): it gets no
     /// new region, and its regions are moved to the others now; answers how many moved.
     /// `false` recommissions it.

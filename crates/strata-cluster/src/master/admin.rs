@@ -32,6 +32,9 @@ impl ClusterAdmin for MasterAdmin {
     fn set_balancer(&self, on: bool) -> Result<bool> {
         self.moves.set_balancer(on)
     }
+    fn balancer_enabled(&self) -> Result<bool> {
+        Ok(self.moves.balancer_enabled())
+    }
     fn decommission(&self, server: &str, on: bool) -> Result<usize> {
         self.moves.decommission(server, on)
     }

@@ -53,6 +53,11 @@ impl Balancer {
         self.on.swap(on, Ordering::AcqRel)
     }
 
+    /// Whether it is on.
+    pub fn is_on(&self) -> bool {
+        self.on.load(Ordering::Acquire)
+    }
+
     /// Whether a step is due at `now`: the balancer is on and its interval passed.
     pub fn due(&self, now: Instant) -> bool {
         self.on.load(Ordering::Acquire)

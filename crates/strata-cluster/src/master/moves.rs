@@ -200,6 +200,11 @@ impl ClusterMoves {
         Ok(self.balancer.switch(on))
     }
 
+    /// Whether the balancer is on.
+    pub fn balancer_enabled(&self) -> bool {
+        self.balancer.is_on()
+    }
+
     /// HBase's `decommission_regionservers` and `recommission_regionserver`.
     pub fn decommission(&self, server: &str, on: bool) -> Result<usize> {
         let lead = self.leadership("decommissions servers")?;

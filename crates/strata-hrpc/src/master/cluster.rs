@@ -35,7 +35,12 @@ pub fn status(ctx: &Context, call: &Call) -> CallResult {
         }),
         master: master.map(|m| m.to_proto()),
         backup_masters: backups,
-        balancer_on: Some(false),
+        balancer_on: Some(
+            ctx.service
+                .cluster_admin()
+                .and_then(|admin| admin.balancer_enabled())
+                .unwrap_or(false),
+        ),
         master_info_port: None,
         servers_name: servers.iter().map(|s| s.to_proto()).collect(),
     };

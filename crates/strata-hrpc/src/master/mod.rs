@@ -4,7 +4,9 @@
 
 mod cluster;
 mod namespaces;
+mod regions;
 mod schema;
+mod snapshots;
 mod tables;
 
 use crate::call::{Call, CallResult, Reply};
@@ -43,11 +45,16 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
         "GetNamespaceDescriptor" | "ListNamespaceDescriptors" | "ListNamespaces" => {
             namespaces::read(ctx, call)
         }
-        "IsBalancerEnabled" | "IsSnapshotCleanupEnabled" | "IsNormalizerEnabled" => {
-            // Each of these answers `{ required bool enabled = 1; }`.
-            Ok(Reply::message(&pb::IsMasterRunningResponse {
-                is_master_running: false,
-            }))
+        "SplitRegion" | "MergeTableRegions" | "MoveRegion" | "Balance" | "SetBalancerRunning"
+        | "IsBalancerEnabled" => regions::serve(ctx, call),
+        "Snapshot"
+        | "IsSnapshotDone"
+        | "GetCompletedSnapshots"
+        | "DeleteSnapshot"
+        | "RestoreSnapshot" => snapshots::serve(ctx, call),
+        "IsSnapshotCleanupEnabled" | "IsNormalizerEnabled" => {
+            // Strata has neither a snapshot cleanup nor a normalizer.
+            Ok(Reply::message(&pb::EnabledResponse { enabled: false }))
         }
         other => Err(RemoteException::invalid(format!(
             "MasterService.{other} is not supported by Strata"

@@ -62,6 +62,7 @@ pub enum AdminRequest {
     },
     Balance,
     SetBalancer(bool),
+    BalancerEnabled,
     Decommission {
         server: String,
         on: bool,

@@ -20,7 +20,7 @@ use crate::table_changes::{AlterOp, SplitAt};
 /// The version written and the only one read. Version 2: families at catalog record
 /// version 6 (with their metadata), the table's metadata after a create's durability, and
 /// alter code 4 (set the table's metadata). Version 3: a namespace's configuration after
-/// its name in tag 1, and tag 18 (modify a namespace).
+/// its name in tag 1, tag 18 (modify a namespace) and tag 19 (is the balancer on).
 const ADMIN_VERSION: u8 = 3;
 
 fn put_text(buf: &mut Vec<u8>, text: &str) {
@@ -106,6 +106,7 @@ pub fn encode_request(request: &AdminRequest) -> Vec<u8> {
         }
         AdminRequest::Balance => buf.push(12),
         AdminRequest::SetBalancer(on) => buf.extend([13, u8::from(*on)]),
+        AdminRequest::BalancerEnabled => buf.push(19),
         AdminRequest::Decommission { server, on } => {
             buf.push(14);
             put_text(&mut buf, server);
@@ -210,6 +211,7 @@ fn request_fields(d: &mut Decoder) -> Option<Result<AdminRequest>> {
         },
         12 => AdminRequest::Balance,
         13 => AdminRequest::SetBalancer(d.u8()? != 0),
+        19 => AdminRequest::BalancerEnabled,
         14 => AdminRequest::Decommission {
             server: text(d)?,
             on: d.u8()? != 0,

@@ -38,6 +38,10 @@ impl ClusterAdmin for AdminAtMaster {
         self.send(AdminRequest::SetBalancer(on))?.flag()
     }
 
+    fn balancer_enabled(&self) -> Result<bool> {
+        self.send(AdminRequest::BalancerEnabled)?.flag()
+    }
+
     fn decommission(&self, server: &str, on: bool) -> Result<usize> {
         let server = server.to_string();
         let moved = self

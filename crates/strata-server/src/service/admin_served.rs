@@ -22,6 +22,7 @@ impl Service {
         match request {
             AdminRequest::Balance
             | AdminRequest::SetBalancer(_)
+            | AdminRequest::BalancerEnabled
             | AdminRequest::MoveRegion { .. }
             | AdminRequest::Decommission { .. }
             | AdminRequest::ListDecommissioned
@@ -83,6 +84,7 @@ impl Service {
                 .map(AdminReply::Text),
             AdminRequest::Balance => admin.balance().map(count),
             AdminRequest::SetBalancer(on) => admin.set_balancer(on).map(AdminReply::Flag),
+            AdminRequest::BalancerEnabled => admin.balancer_enabled().map(AdminReply::Flag),
             AdminRequest::Decommission { server, on } => admin.decommission(&server, on).map(count),
             AdminRequest::ListDecommissioned => admin.decommissioned().map(AdminReply::Texts),
             AdminRequest::Assign(region) => admin.assign(region).map(AdminReply::Text),

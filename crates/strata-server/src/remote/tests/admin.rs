@@ -50,6 +50,10 @@ impl ClusterAdmin for RecordingAdmin {
         self.0.lock().push(format!("balancer {on}"));
         Ok(!on)
     }
+    fn balancer_enabled(&self) -> Result<bool> {
+        self.0.lock().push("balancer?".into());
+        Ok(true)
+    }
     fn decommission(&self, server: &str, on: bool) -> Result<usize> {
         self.0.lock().push(format!("decommission {server} {on}"));
         Ok(2)
@@ -183,6 +187,7 @@ fn cluster_administration_on_another_server_reaches_the_masters() {
     assert_eq!(admin.move_region(7, Some("s2")).unwrap(), "s2");
     assert_eq!(admin.balance().unwrap(), 3);
     assert!(admin.set_balancer(false).unwrap());
+    assert!(admin.balancer_enabled().unwrap());
     assert_eq!(admin.decommission("s5", true).unwrap(), 2);
     assert_eq!(admin.decommissioned().unwrap(), vec!["s9".to_string()]);
     admin.unassign(11).unwrap();
@@ -193,6 +198,7 @@ fn cluster_administration_on_another_server_reaches_the_masters() {
             "move 7 Some(\"s2\")",
             "balance",
             "balancer false",
+            "balancer?",
             "decommission s5 true",
             "unassign 11",
             "assign 11"

@@ -34,6 +34,7 @@ fn every_request() -> Vec<AdminRequest> {
             )]
             .into(),
         ),
+        AdminRequest::BalancerEnabled,
         AdminRequest::ModifyNamespace("ns".into(), [("k".to_string(), String::new())].into()),
         AdminRequest::DropNamespace("ns".into()),
         AdminRequest::CreateTable {

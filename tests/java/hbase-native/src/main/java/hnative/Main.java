@@ -46,6 +46,8 @@ public final class Main {
     GROUPS.put("atomic", AtomicChecks.all());
     GROUPS.put("filter", FilterChecks.all());
     GROUPS.put("async", AsyncChecks.all());
+    GROUPS.put("regions", RegionChecks.all());
+    GROUPS.put("snapshot", SnapshotChecks.all());
   }
 
   /** Checks in a row that find no server before the run stops (keeps a dead server's run short). */
