@@ -49,8 +49,9 @@ impl ClusterConfig {
 }
 
 /// Where a server's APIs listen, as recorded in its membership key and in the election
-/// key: `host:thrift:grpc:http:peer` (a port of 0 is off; `peer` is the internal RPC
-/// other servers forward requests to).
+/// key: `host:thrift:grpc:http:peer:hbase` (a port of 0 is off; `peer` is the internal
+/// RPC other servers forward requests to, `hbase` HBase's native RPC; an address written
+/// before the native RPC has no `hbase` and reads as 0).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoints {
     pub host: String,
@@ -58,6 +59,7 @@ pub struct Endpoints {
     pub grpc: u16,
     pub http: u16,
     pub peer: u16,
+    pub hbase: u16,
 }
 
 impl Endpoints {
@@ -69,8 +71,9 @@ impl Endpoints {
             grpc,
             http,
             peer,
+            hbase,
         } = self;
-        format!("{host}:{thrift}:{grpc}:{http}:{peer}")
+        format!("{host}:{thrift}:{grpc}:{http}:{peer}:{hbase}")
     }
 
     /// `host:port` of the internal RPC.
@@ -82,21 +85,31 @@ impl Endpoints {
     pub fn parse(text: &str) -> Result<Endpoints> {
         let bad = || {
             Error::Config(format!(
-                "bad server address {text:?}; want host:thrift:grpc:http:peer"
+                "bad server address {text:?}; want host:thrift:grpc:http:peer[:hbase]"
             ))
         };
-        let mut parts = text.rsplitn(5, ':');
-        let peer = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-        let http = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-        let grpc = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-        let thrift = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-        let host = parts.next().filter(|h| !h.is_empty()).ok_or_else(bad)?;
+        let host_end = if text.starts_with('[') {
+            text.find(']').map(|i| i + 1).ok_or_else(bad)?
+        } else {
+            text.find(':').ok_or_else(bad)?
+        };
+        let (host, ports) = text.split_at(host_end);
+        let ports: Vec<u16> = ports
+            .strip_prefix(':')
+            .ok_or_else(bad)?
+            .split(':')
+            .map(|p| p.parse().map_err(|_| bad()))
+            .collect::<Result<_>>()?;
+        if host.is_empty() || !(4..=5).contains(&ports.len()) {
+            return Err(bad());
+        }
         Ok(Endpoints {
             host: host.to_string(),
-            thrift,
-            grpc,
-            http,
-            peer,
+            thrift: ports[0],
+            grpc: ports[1],
+            http: ports[2],
+            peer: ports[3],
+            hbase: ports.get(4).copied().unwrap_or(0),
         })
     }
 }
@@ -113,8 +126,16 @@ mod tests {
             grpc: 0,
             http: 8080,
             peer: 7070,
+            hbase: 16020,
         };
         assert_eq!(Endpoints::parse(&e.encode()).unwrap(), e);
+        let before = Endpoints::parse("h:1:2:3:4").unwrap();
+        assert_eq!(
+            (before.peer, before.hbase),
+            (4, 0),
+            "an address without hbase"
+        );
+        assert!(Endpoints::parse("h:1:2:3:4:5:6").is_err());
         assert_eq!(e.peer_address(), "[::1]:7070");
         assert!(Endpoints::parse("host:1:2:3").is_err());
         assert!(Endpoints::parse(":1:2:3:4").is_err());

@@ -99,6 +99,7 @@ mod tests {
             grpc: 2,
             http: 3,
             peer: 4,
+            hbase: 5,
         }
     }
 

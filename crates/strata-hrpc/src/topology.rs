@@ -42,6 +42,13 @@ pub trait Topology: Send + Sync {
     fn servers(&self) -> Vec<ServerAddr>;
     /// The server that owns `region`, or `None` while it has none.
     fn owner_of(&self, region: &RegionInfo) -> Option<ServerAddr>;
+
+    /// Whether a call naming `region` is answered here: clients are sent to owners by
+    /// hbase:meta, so a call that reaches another server means the client's cache is stale
+    /// (the region moved), and it is told NotServingRegionException to look again.
+    fn serves_here(&self, region: &RegionInfo) -> bool {
+        self.owner_of(region) == Some(self.this_server())
+    }
 }
 
 /// The standalone server: master, meta and every region are here.

@@ -143,6 +143,7 @@ impl World {
             grpc: 0,
             http: 0,
             peer: u16::try_from(number).map_err(|e| e.to_string())?,
+            hbase: 0,
         };
         let address = endpoints.peer_address();
         let kv = self.kv.connect(&address);

@@ -60,6 +60,9 @@ pub fn resolve(
         .into_iter()
         .find(|r| r.id.to_string() == parsed.id && r.start_key == parsed.start_key)
         .ok_or_else(|| not_serving(value))?;
+    if !ctx.topology.serves_here(&region) {
+        return Err(not_serving(value));
+    }
     Ok(Target::Region { table, region })
 }
 

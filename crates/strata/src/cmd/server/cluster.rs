@@ -96,13 +96,14 @@ impl ClusterFileConfig {
     }
 }
 
-fn endpoints(config: &ServerConfig, cluster: &ClusterConfig) -> Endpoints {
+fn endpoints(config: &ServerConfig, cluster: &ClusterConfig, hbase: u16) -> Endpoints {
     Endpoints {
         host: cluster.advertise.clone(),
         thrift: config.thrift_port,
         grpc: config.grpc_port,
         http: config.http_port,
         peer: config.cluster.peer_port(),
+        hbase,
     }
 }
 
@@ -121,9 +122,19 @@ pub async fn serve_cluster(
     mut shutdown: ShutdownSignal,
 ) -> Result<(), String> {
     let cluster = config.cluster.resolve(&config)?;
-    let endpoints = endpoints(&config, &cluster);
+    // The HBase port is bound first: its number goes into the membership record, which
+    // clients are told (through hbase:meta) to reach this server at.
+    let hbase_listener = super::hbase_rpc::bind_rpc(&config).await?;
+    let hbase_port = match &hbase_listener {
+        Some(listener) => listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen for HBase RPC: {e}"))?
+            .port(),
+        None => 0,
+    };
+    let endpoints = endpoints(&config, &cluster, hbase_port);
     let name = cluster.name.clone();
-    let member = Member::join(&config, cluster, endpoints).await?;
+    let member = Member::join(&config, cluster, endpoints, hbase_listener).await?;
     let sid = member.server().node().sid.clone();
     println!(
         "strata server joined cluster {name} as server {sid}; serving clients and its regions, standing by as master"

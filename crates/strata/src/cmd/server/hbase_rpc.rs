@@ -78,19 +78,44 @@ fn advertised_host(config: &ServerConfig) -> String {
     config.listen.to_string()
 }
 
-/// A cluster id that stays the same for one data directory.
-fn cluster_id(config: &ServerConfig) -> String {
-    let path = config.data_dir.to_string_lossy();
-    let hash = twox_hash::XxHash3_128::oneshot(path.as_bytes());
+/// A cluster id in HBase's UUID form that stays the same for one `name` (a data
+/// directory standalone, the cluster's name in cluster mode, so every member gives one).
+pub(crate) fn cluster_id(name: &str) -> String {
+    let hash = twox_hash::XxHash3_128::oneshot(name.as_bytes());
     let hex = format!("{hash:032x}");
-    format!(
-        "{}-{}-{}-{}-{}",
+    let parts = [
         &hex[..8],
         &hex[8..12],
         &hex[12..16],
         &hex[16..20],
-        &hex[20..]
+        &hex[20..],
+    ];
+    parts.join("-")
+}
+
+/// How the HBase endpoints learn who serves what.
+pub(crate) enum HbaseSetup {
+    /// This server is the whole cluster: bind the configured port and serve every region.
+    Standalone,
+    /// Cluster mode: the listener was bound before the server joined (its port is in the
+    /// membership record), and the topology follows the cluster.
+    Bound {
+        listener: Option<tokio::net::TcpListener>,
+        topology: Arc<dyn Topology>,
+    },
+}
+
+/// Binds the HBase RPC port (before a cluster server joins); `None` when it is off.
+pub(crate) async fn bind_rpc(
+    config: &ServerConfig,
+) -> Result<Option<tokio::net::TcpListener>, String> {
+    bind(
+        config.listen,
+        config.hbase_port,
+        "HBase RPC",
+        "--hbase-port",
     )
+    .await
 }
 
 /// The server's start time in ms: HBase's start code.
@@ -107,33 +132,22 @@ fn start_code() -> u64 {
 pub(crate) async fn start(
     service: &Arc<Service>,
     config: &ServerConfig,
+    setup: HbaseSetup,
 ) -> Result<HbaseEndpoints, String> {
-    let off = HbaseEndpoints {
-        rpc: None,
-        zookeeper: None,
+    let (listener, topology) = match setup {
+        HbaseSetup::Bound { listener, topology } => (listener, Some(topology)),
+        HbaseSetup::Standalone => (bind_rpc(config).await?, None),
     };
-    let Some(listener) = bind(
-        config.listen,
-        config.hbase_port,
-        "HBase RPC",
-        "--hbase-port",
-    )
-    .await?
-    else {
-        return Ok(off);
+    let Some(listener) = listener else {
+        return Ok(HbaseEndpoints {
+            rpc: None,
+            zookeeper: None,
+        });
     };
-    let port = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen for HBase RPC: {e}"))?
-        .port();
-    let topology: Arc<dyn Topology> = Arc::new(SingleServer {
-        cluster_id: cluster_id(config),
-        addr: ServerAddr {
-            host: advertised_host(config),
-            port,
-            start_code: start_code(),
-        },
-    });
+    let topology = match topology {
+        Some(topology) => topology,
+        None => standalone_topology(config, &listener)?,
+    };
     let ctx = Arc::new(strata_hrpc::Context::new(
         Arc::clone(service),
         Arc::clone(&topology),
@@ -162,6 +176,24 @@ pub(crate) async fn start(
         rpc: Some(rpc),
         zookeeper,
     })
+}
+
+fn standalone_topology(
+    config: &ServerConfig,
+    listener: &tokio::net::TcpListener,
+) -> Result<Arc<dyn Topology>, String> {
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen for HBase RPC: {e}"))?
+        .port();
+    Ok(Arc::new(SingleServer {
+        cluster_id: cluster_id(&config.data_dir.to_string_lossy()),
+        addr: ServerAddr {
+            host: advertised_host(config),
+            port,
+            start_code: start_code(),
+        },
+    }))
 }
 
 fn start_zookeeper(

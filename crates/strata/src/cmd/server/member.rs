@@ -15,6 +15,8 @@ use strata_server::remote::{RegionPeer, ServerAddress, Unplaced};
 
 use super::cluster::{blocking, cache_dir, NodeView};
 use super::config::ServerConfig;
+use super::hbase_cluster::ClusterTopology;
+use super::hbase_rpc::HbaseSetup;
 use super::{serve_db, Endpoint, Serving};
 
 /// How long one etcd request may take before it counts as failed.
@@ -34,8 +36,11 @@ impl Member {
         config: &ServerConfig,
         cluster: ClusterConfig,
         endpoints: Endpoints,
+        hbase_listener: Option<tokio::net::TcpListener>,
     ) -> Result<Self, String> {
         let description = format!("cluster {} (store {})", cluster.name, cluster.store);
+        let cluster_name = cluster.name.clone();
+        let advertised = endpoints.clone();
         let server_config = ClusterServerConfig {
             cluster,
             endpoints,
@@ -53,7 +58,13 @@ impl Member {
             Err(e) => return Err(stop_after(server, e).await),
         };
         let db = strata_db::Db::from_service(service);
-        let serving = match serve_db(config, db, &description).await {
+        let topology =
+            ClusterTopology::new(Arc::clone(server.ownership()), &cluster_name, &advertised);
+        let hbase = HbaseSetup::Bound {
+            listener: hbase_listener,
+            topology: Arc::new(topology),
+        };
+        let serving = match serve_db(config, db, &description, hbase).await {
             Ok(serving) => serving,
             Err(e) => {
                 peer.stop().await;

@@ -4,6 +4,7 @@
 
 mod cluster;
 mod config;
+mod hbase_cluster;
 mod hbase_rpc;
 mod http;
 mod injected_latency;
@@ -205,7 +206,7 @@ pub(crate) async fn open_and_serve(
     description: &str,
 ) -> Result<Serving, String> {
     let db = open_db(service, description).await?;
-    serve_db(config, db, description).await
+    serve_db(config, db, description, hbase_rpc::HbaseSetup::Standalone).await
 }
 
 /// Opens the database with `service` options.
@@ -228,6 +229,7 @@ pub(crate) async fn serve_db(
     config: &ServerConfig,
     db: strata_db::Db,
     description: &str,
+    hbase: hbase_rpc::HbaseSetup,
 ) -> Result<Serving, String> {
     let service = Arc::clone(db.service());
     service.metrics().set_slow_threshold(config.slow_request);
@@ -248,7 +250,7 @@ pub(crate) async fn serve_db(
             Some(http::start_http(&service, config, addr).await?)
         }
     };
-    let hbase = hbase_rpc::start(&service, config).await?;
+    let hbase = hbase_rpc::start(&service, config, hbase).await?;
     let http_text = http
         .as_ref()
         .map(|h| format!(", http {}", h.endpoint.addr))
