@@ -28,9 +28,8 @@ const METADATA_MAGIC: u8 = 0xFF;
 const WRITER_ID: &[u8] = b"strata";
 
 fn pbuf(message: &impl Message) -> Bytes {
-    let mut out = BytesMut::with_capacity(
-        1 + 4 + WRITER_ID.len() + PB_MAGIC.len() + message.encoded_len(),
-    );
+    let mut out =
+        BytesMut::with_capacity(1 + 4 + WRITER_ID.len() + PB_MAGIC.len() + message.encoded_len());
     out.put_u8(METADATA_MAGIC);
     out.put_i32(WRITER_ID.len() as i32);
     out.put_slice(WRITER_ID);

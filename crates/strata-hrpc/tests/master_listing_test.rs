@@ -18,9 +18,15 @@ async fn get_table_names_with_an_empty_namespace_lists_every_namespace() {
         namespace: namespace.map(str::to_string),
     };
     for namespace in [None, Some(""), Some("default")] {
-        let answer: pb::GetTableNamesResponse =
-            master.call("GetTableNames", &names(namespace)).await.decode();
-        let listed: Vec<_> = answer.table_names.iter().map(|t| t.qualifier.clone()).collect();
+        let answer: pb::GetTableNamesResponse = master
+            .call("GetTableNames", &names(namespace))
+            .await
+            .decode();
+        let listed: Vec<_> = answer
+            .table_names
+            .iter()
+            .map(|t| t.qualifier.clone())
+            .collect();
         assert_eq!(listed, vec![&b"listed"[..]], "namespace {namespace:?}");
     }
     let answer: pb::GetTableNamesResponse = master
