@@ -77,6 +77,7 @@ func (c *checker) run() error {
 		{"scan a range", c.scanRange},
 		{"scan with a prefix filter", c.scanPrefix},
 		{"scan reversed", c.scanReversed},
+		{"scan a range reversed", c.scanRangeReversed},
 		{"drop the table", c.dropTable},
 	}
 	for _, step := range steps {
@@ -283,10 +284,15 @@ func (c *checker) scanRows(scan *hrpc.Scan) ([]string, error) {
 			return keys, fmt.Errorf("an empty result after %v", keys)
 		}
 		row := string(result.Cells[0].Row)
+		got := make(map[string][]byte)
 		for _, cell := range result.Cells {
-			if string(cell.Row) != row {
-				return keys, fmt.Errorf("result mixes rows %s and %s", row, cell.Row)
+			if string(cell.Row) != row || string(cell.Family) != family {
+				return keys, fmt.Errorf("result of row %s has a cell of %s/%s", row, cell.Row, cell.Family)
 			}
+			got[string(cell.Qualifier)] = cell.Value
+		}
+		if err := expectCells(row, got); err != nil {
+			return keys, fmt.Errorf("scan: %w", err)
 		}
 		keys = append(keys, row)
 	}
@@ -294,6 +300,37 @@ func (c *checker) scanRows(scan *hrpc.Scan) ([]string, error) {
 
 // Every row the table holds after the steps before the scans, in key order.
 var allRows = []string{"a1", "a2", "b1", "counter", "h1", "q1", "q2", "z1"}
+
+// expectCells checks a scanned row's cells (qualifier to value) against what the steps
+// before the scans left in it: the puts, the checkAndPuts and the counter.
+func expectCells(row string, got map[string][]byte) error {
+	want := map[string][]byte{}
+	switch row {
+	case "a1":
+		want = map[string][]byte{"v": []byte("changed"), "n": {0}}
+	case "b1":
+		want = map[string][]byte{"v": []byte("created")}
+	case "counter":
+		counter := int64(-2)
+		hits := binary.BigEndian.AppendUint64(nil, uint64(counter))
+		want = map[string][]byte{"hits": hits}
+	default:
+		for i, r := range rows {
+			if r == row {
+				want = map[string][]byte{"v": value(row), "n": {byte(i)}}
+			}
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("row %s has cells %q, want %q", row, got, want)
+	}
+	for qualifier, v := range want {
+		if !bytes.Equal(got[qualifier], v) {
+			return fmt.Errorf("row %s: %s is %q, want %q", row, qualifier, got[qualifier], v)
+		}
+	}
+	return nil
+}
 
 func expectRows(got, want []string) error {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
@@ -366,6 +403,20 @@ func (c *checker) scanReversed(ctx context.Context) error {
 		want[len(allRows)-1-i] = row
 	}
 	return expectRows(got, want)
+}
+
+func (c *checker) scanRangeReversed(ctx context.Context) error {
+	// Reversed, the start row is the high bound (inclusive) and the stop row the low one
+	// (exclusive); both lie inside regions, so the scan crosses a region edge downwards.
+	scan, err := hrpc.NewScanRangeStr(ctx, c.table, "q2", "b1", hrpc.Reversed())
+	if err != nil {
+		return err
+	}
+	got, err := c.scanRows(scan)
+	if err != nil {
+		return err
+	}
+	return expectRows(got, []string{"q2", "q1", "h1", "counter"})
 }
 
 func (c *checker) dropTable(ctx context.Context) error {
