@@ -66,6 +66,7 @@ class Server:
         self.index = index
         self.thrift, self.grpc, self.http = free_port(), free_port(), free_port()
         self.peer = free_port()
+        self.hbase, self.zookeeper = free_port(), free_port()
         self.data_dir = os.path.join(cluster.tmp, "server%d" % index)
         self.log_path = os.path.join(cluster.tmp, "server%d.log" % index)
         self.proc = None
@@ -125,7 +126,8 @@ class Cluster:
              "--etcd", self.etcd_endpoint, "--store", self.store_url,
              "--data-dir", server.data_dir, "--thrift-port", str(server.thrift),
              "--grpc-port", str(server.grpc), "--http-port", str(server.http),
-             "--peer-port", str(server.peer)],
+             "--peer-port", str(server.peer), "--hbase-port", str(server.hbase),
+             "--zookeeper-port", str(server.zookeeper)],
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO_ROOT, env=env)
         self.servers.append(server)
         self.wait_for_log(server, wait_for)

@@ -10,7 +10,8 @@ use parking_lot::RwLock;
 use strata_coord::kv::MetaKv;
 use strata_coord::{KvCoordinator, Leadership};
 use strata_server::catalog::{
-    decode_table, encode_table, CatalogContents, CatalogStore, TableRecord,
+    decode_namespace, decode_table, encode_namespace, encode_table, CatalogContents, CatalogStore,
+    NamespaceConfig, TableRecord,
 };
 use strata_server::error::{Result, ServiceError};
 use strata_server::TableName;
@@ -80,7 +81,9 @@ fn coordination(e: strata_coord::Error) -> ServiceError {
 /// Decodes one `/catalog/` entry into `contents`.
 fn read_entry(contents: &mut CatalogContents, name: &str, value: &[u8]) -> Result<()> {
     if let Some(namespace) = name.strip_prefix(NAMESPACE) {
-        contents.namespaces.insert(namespace.to_string());
+        contents
+            .namespaces
+            .insert(namespace.to_string(), decode_namespace(value)?);
     } else if let Some(table) = name.strip_prefix(TABLE) {
         let table = TableName::parse(table).map_err(|_| {
             ServiceError::CatalogCorrupt(format!("bad table name in catalog entry {name:?}"))
@@ -105,8 +108,8 @@ impl<K: MetaKv> CatalogStore for EtcdCatalog<K> {
         Ok(contents)
     }
 
-    fn put_namespace(&self, namespace: &str) -> Result<()> {
-        self.put(format!("{NAMESPACE}{namespace}"), Vec::new())
+    fn put_namespace(&self, namespace: &str, config: &NamespaceConfig) -> Result<()> {
+        self.put(format!("{NAMESPACE}{namespace}"), encode_namespace(config))
     }
 
     fn delete_namespace(&self, namespace: &str) -> Result<()> {
@@ -181,6 +184,11 @@ mod tests {
         assert_eq!(follower.directory().sync_with_catalog().unwrap(), 1);
         assert_eq!(follower.list_tables(), vec![t.clone()]);
         assert!(follower.list_namespaces().contains(&"apps".to_string()));
+        let quota: NamespaceConfig =
+            [("hbase.namespace.quota.maxtables".into(), "5".into())].into();
+        master.modify_namespace("apps", quota.clone()).unwrap();
+        assert_eq!(follower.directory().sync_with_catalog().unwrap(), 0);
+        assert_eq!(follower.namespace_config("apps").unwrap(), quota);
         let record = master_catalog.load().unwrap().tables[&t].clone();
         assert_eq!(record.families[0].name, b"cf".to_vec());
     }

@@ -431,7 +431,10 @@ fn administration_reaches_the_master_and_not_master_comes_back_as_itself() {
     // A and B have no master link: like a server that is not master, they refuse.
     let to_a = PeerClient::new(&c.a_addr).unwrap();
     let refused = to_a
-        .admin(&AdminRequest::CreateNamespace("ns".into()))
+        .admin(&AdminRequest::CreateNamespace(
+            "ns".into(),
+            Default::default(),
+        ))
         .unwrap_err();
     assert!(matches!(refused, ServiceError::NotMaster), "{refused:?}");
     // A master over a real socket carries a request out and answers in kind.

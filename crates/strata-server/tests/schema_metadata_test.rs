@@ -108,3 +108,29 @@ fn replication_scope_other_than_zero_and_interpreted_keys_are_refused() {
     assert!(err.to_string().contains("DURABILITY"), "{err}");
     assert!(svc.list_tables().is_empty(), "nothing was created");
 }
+
+#[test]
+fn a_namespace_keeps_its_configuration_across_a_restart_and_a_modify() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = |pairs: &[(&str, &str)]| metadata(&[], pairs).configuration;
+    let quota = config(&[("hbase.namespace.quota.maxtables", "5")]);
+    {
+        let svc = open(dir.path());
+        svc.create_namespace_with("apps", quota.clone()).unwrap();
+        svc.create_namespace("plain").unwrap();
+        assert_eq!(svc.namespace_config("apps").unwrap(), quota);
+    }
+    let svc = open(dir.path());
+    assert_eq!(svc.namespace_config("apps").unwrap(), quota);
+    assert!(svc.namespace_config("plain").unwrap().is_empty());
+    assert!(svc.namespace_config("default").unwrap().is_empty());
+    let replaced = config(&[("k", "v")]);
+    svc.modify_namespace("apps", replaced.clone()).unwrap();
+    assert_eq!(svc.namespace_config("apps").unwrap(), replaced);
+    let missing = svc.modify_namespace("nope", replaced).unwrap_err();
+    assert_eq!(missing.kind(), ErrorKind::NotFound, "{missing}");
+    assert_eq!(
+        svc.namespace_config("nope").unwrap_err().kind(),
+        ErrorKind::NotFound
+    );
+}

@@ -1,7 +1,8 @@
-//! Namespaces: create, delete, describe, list. Strata keeps no namespace configuration, so
-//! a descriptor has a name only (and ModifyNamespace has nothing to change).
+//! Namespaces: create, modify, delete, describe, list. A descriptor's configuration is kept
+//! as the client gave it; Strata itself reads none of it yet (quotas come with issue 29).
 
 use bytes::Bytes;
+use strata_server::catalog::NamespaceConfig;
 
 use crate::call::{Call, CallResult, Reply};
 use crate::context::Context;
@@ -13,8 +14,10 @@ pub fn change(ctx: &Context, call: &Call) -> Result<(), RemoteException> {
     match call.method.as_str() {
         "CreateNamespace" => {
             let request: pb::CreateNamespaceRequest = call.param()?;
-            let name = name(&request.namespace_descriptor.name)?;
-            Ok(ctx.service.create_namespace(&name)?)
+            let descriptor = request.namespace_descriptor;
+            let name = name(&descriptor.name)?;
+            let config = configuration(descriptor.configuration);
+            Ok(ctx.service.create_namespace_with(&name, config)?)
         }
         "DeleteNamespace" => {
             let request: pb::NamespaceNameRequest = call.param()?;
@@ -22,11 +25,10 @@ pub fn change(ctx: &Context, call: &Call) -> Result<(), RemoteException> {
         }
         "ModifyNamespace" => {
             let request: pb::CreateNamespaceRequest = call.param()?;
-            let name = name(&request.namespace_descriptor.name)?;
-            if !ctx.service.list_namespaces().contains(&name) {
-                return Err(strata_server::ServiceError::NamespaceNotFound(name).into());
-            }
-            Ok(())
+            let descriptor = request.namespace_descriptor;
+            let name = name(&descriptor.name)?;
+            let config = configuration(descriptor.configuration);
+            Ok(ctx.service.modify_namespace(&name, config)?)
         }
         other => Err(RemoteException::invalid(format!(
             "unknown namespace change {other}"
@@ -39,11 +41,21 @@ fn name(bytes: &Bytes) -> Result<String, RemoteException> {
         .map_err(|_| RemoteException::invalid("a namespace name must be UTF-8"))
 }
 
-fn descriptor(name: &str) -> pb::NamespaceDescriptor {
-    pb::NamespaceDescriptor {
+/// The configuration pairs of a descriptor; a name given twice keeps its last value, as
+/// HBase's descriptor builder does.
+fn configuration(pairs: Vec<pb::NameStringPair>) -> NamespaceConfig {
+    pairs.into_iter().map(|p| (p.name, p.value)).collect()
+}
+
+fn descriptor(ctx: &Context, name: &str) -> Result<pb::NamespaceDescriptor, RemoteException> {
+    let config = ctx.service.namespace_config(name)?;
+    Ok(pb::NamespaceDescriptor {
         name: Bytes::copy_from_slice(name.as_bytes()),
-        configuration: Vec::new(),
-    }
+        configuration: config
+            .into_iter()
+            .map(|(name, value)| pb::NameStringPair { name, value })
+            .collect(),
+    })
 }
 
 /// Serves the listings.
@@ -53,17 +65,15 @@ pub fn read(ctx: &Context, call: &Call) -> CallResult {
     match call.method.as_str() {
         "GetNamespaceDescriptor" => {
             let request: pb::NamespaceNameRequest = call.param()?;
-            if !namespaces.contains(&request.namespace_name) {
-                return Err(
-                    strata_server::ServiceError::NamespaceNotFound(request.namespace_name).into(),
-                );
-            }
             Ok(Reply::message(&pb::GetNamespaceDescriptorResponse {
-                namespace_descriptor: descriptor(&request.namespace_name),
+                namespace_descriptor: descriptor(ctx, &request.namespace_name)?,
             }))
         }
         "ListNamespaceDescriptors" => Ok(Reply::message(&pb::ListNamespaceDescriptorsResponse {
-            namespace_descriptor: namespaces.iter().map(|n| descriptor(n)).collect(),
+            namespace_descriptor: namespaces
+                .iter()
+                .map(|n| descriptor(ctx, n))
+                .collect::<Result<_, _>>()?,
         })),
         _ => Ok(Reply::message(&pb::ListNamespacesResponse {
             namespace_name: namespaces,

@@ -6,13 +6,16 @@
 
 pub(crate) mod codec;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
 use strata_engine::{Cell, CellType, Durability, FamilyOptions, Region, Scan, LATEST_TIMESTAMP};
 
-pub use codec::{decode_table, encode_table, RegionEntry, TableRecord};
+pub use codec::{
+    decode_namespace, decode_table, encode_namespace, encode_table, NamespaceConfig, RegionEntry,
+    TableRecord,
+};
 
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
@@ -29,7 +32,8 @@ const TABLE_PREFIX: &[u8] = b"t:";
 /// Everything the catalog holds, as loaded at startup.
 #[derive(Debug, Clone, Default)]
 pub struct CatalogContents {
-    pub namespaces: BTreeSet<String>,
+    /// Every namespace with its configuration.
+    pub namespaces: BTreeMap<String, NamespaceConfig>,
     pub tables: BTreeMap<TableName, TableRecord>,
 }
 
@@ -37,8 +41,8 @@ pub struct CatalogContents {
 pub trait CatalogStore: Send + Sync + std::fmt::Debug {
     /// Reads every record.
     fn load(&self) -> Result<CatalogContents>;
-    /// Records a namespace.
-    fn put_namespace(&self, namespace: &str) -> Result<()>;
+    /// Records (or replaces) a namespace with its configuration.
+    fn put_namespace(&self, namespace: &str, config: &NamespaceConfig) -> Result<()>;
     /// Removes a namespace.
     fn delete_namespace(&self, namespace: &str) -> Result<()>;
     /// Records (or replaces) a table.
@@ -119,9 +123,9 @@ impl Catalog {
             .unwrap_or(CATALOG_REGION_ID)
     }
 
-    /// Records a namespace.
-    pub fn put_namespace(&self, namespace: &str) -> Result<()> {
-        self.store.put_namespace(namespace)
+    /// Records (or replaces) a namespace with its configuration.
+    pub fn put_namespace(&self, namespace: &str, config: &NamespaceConfig) -> Result<()> {
+        self.store.put_namespace(namespace, config)
     }
 
     /// Removes a namespace.
@@ -191,9 +195,10 @@ impl CatalogStore for RegionCatalog {
                 .map(|c| c.value.clone())
                 .unwrap_or_default();
             if let Some(ns) = row.row.strip_prefix(NAMESPACE_PREFIX) {
-                contents
-                    .namespaces
-                    .insert(String::from_utf8_lossy(ns).into_owned());
+                contents.namespaces.insert(
+                    String::from_utf8_lossy(ns).into_owned(),
+                    codec::decode_namespace(&value)?,
+                );
             } else if let Some(rest) = row.row.strip_prefix(TABLE_PREFIX) {
                 let name = TableName::from_bytes(rest).map_err(|_| {
                     ServiceError::CatalogCorrupt(format!("bad table row {:?}", row.row))
@@ -204,8 +209,8 @@ impl CatalogStore for RegionCatalog {
         Ok(contents)
     }
 
-    fn put_namespace(&self, namespace: &str) -> Result<()> {
-        self.put(namespace_row(namespace), Vec::new())
+    fn put_namespace(&self, namespace: &str, config: &NamespaceConfig) -> Result<()> {
+        self.put(namespace_row(namespace), codec::encode_namespace(config))
     }
 
     fn delete_namespace(&self, namespace: &str) -> Result<()> {

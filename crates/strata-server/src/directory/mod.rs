@@ -17,7 +17,7 @@ mod snapshots;
 mod sync;
 mod tables;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,7 +27,7 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use strata_engine::util::clock::Clock;
 use strata_engine::Engine;
 
-use crate::catalog::{Catalog, CatalogStore, RegionEntry, CATALOG_REGION_ID};
+use crate::catalog::{Catalog, CatalogStore, NamespaceConfig, RegionEntry, CATALOG_REGION_ID};
 use crate::error::{Result, ServiceError};
 use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
 use crate::registry::{RegionRegistry, ServingGate};
@@ -44,7 +44,7 @@ pub struct TableDirectory {
     /// Serialises catalog changes (creates, drops, enables, splits, merges); reads never
     /// take it.
     admin: Mutex<()>,
-    namespaces: RwLock<BTreeSet<String>>,
+    namespaces: RwLock<BTreeMap<String, NamespaceConfig>>,
     tables: RwLock<BTreeMap<TableName, Arc<TableState>>>,
     next_region_id: AtomicU64,
     clock: Arc<dyn Clock>,
@@ -79,9 +79,7 @@ impl TableDirectory {
         // Above every directory too: a retired parent's files may outlive its catalog entry.
         let on_disk = engine.region_ids_on_disk()?.last().copied().unwrap_or(0);
         let next_region_id = Catalog::max_region_id(&contents).max(on_disk) + 1;
-        let mut namespaces = contents.namespaces;
-        namespaces.insert(DEFAULT_NAMESPACE.to_string());
-        namespaces.insert(SYSTEM_NAMESPACE.to_string());
+        let namespaces = with_builtin_namespaces(contents.namespaces);
         let mut tables = BTreeMap::new();
         for (name, record) in contents.tables {
             let state = open::open_table(&opener, name.clone(), record)?;
@@ -197,12 +195,12 @@ impl TableDirectory {
         let state = self.table(name)?;
         match check(&state) {
             Ok(()) => Ok(state),
-            Err(e @ (ServiceError::FamilyNotFound { .. } | ServiceError::TableDisabled(_)))
+            Err(ServiceError::FamilyNotFound { .. } | ServiceError::TableDisabled(_))
                 if self.catalog.is_shared() && !admin_lock::holds_admin() =>
             {
-                if self.sync_with_catalog()? == 0 {
-                    return Err(e);
-                }
+                // Checked again even when this sync found nothing new: the catalog
+                // watcher may have followed the change between the read above and it.
+                self.sync_with_catalog()?;
                 let state = self.table(name)?;
                 check(&state)?;
                 Ok(state)
@@ -284,6 +282,16 @@ fn same_regions(state: &TableState) -> Vec<OpenRegion> {
             location: r.location.clone(),
         })
         .collect()
+}
+
+/// `namespaces` with the two every cluster has, which the catalog does not list.
+fn with_builtin_namespaces(
+    mut namespaces: BTreeMap<String, NamespaceConfig>,
+) -> BTreeMap<String, NamespaceConfig> {
+    for builtin in [DEFAULT_NAMESPACE, SYSTEM_NAMESPACE] {
+        namespaces.entry(builtin.to_string()).or_default();
+    }
+    namespaces
 }
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ impl TableDirectory {
                 "the hbase namespace is reserved".into(),
             ));
         }
-        if !self.namespaces.read().contains(&table.namespace) {
+        if !self.namespaces.read().contains_key(&table.namespace) {
             return Err(ServiceError::NamespaceNotFound(table.namespace.clone()));
         }
         if self.tables.read().contains_key(table) {

@@ -12,7 +12,7 @@ use super::open::open_table;
 use super::TableDirectory;
 use crate::catalog::{Catalog, TableRecord, CATALOG_REGION_ID};
 use crate::error::Result;
-use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
+use crate::names::TableName;
 use crate::table::{OpenRegion, TableState};
 
 impl TableDirectory {
@@ -24,10 +24,7 @@ impl TableDirectory {
         // above them.
         self.next_region_id
             .fetch_max(Catalog::max_region_id(&contents) + 1, Ordering::AcqRel);
-        let mut namespaces = contents.namespaces;
-        namespaces.insert(DEFAULT_NAMESPACE.to_string());
-        namespaces.insert(SYSTEM_NAMESPACE.to_string());
-        *self.namespaces.write() = namespaces;
+        *self.namespaces.write() = super::with_builtin_namespaces(contents.namespaces);
         let current: BTreeMap<TableName, Arc<TableState>> = self.tables.read().clone();
         let mut changed = 0;
         for (name, state) in &current {

@@ -6,7 +6,7 @@ use strata_engine::FamilyOptions;
 
 use super::open::{check_families, open_table};
 use super::{same_regions, TableDirectory};
-use crate::catalog::TableRecord;
+use crate::catalog::{NamespaceConfig, TableRecord};
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::{check_namespace, TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
@@ -16,18 +16,43 @@ use crate::table::{region_ranges, RegionInfo, TableDescriptor, TableState};
 impl TableDirectory {
     /// Every namespace.
     pub fn list_namespaces(&self) -> Vec<String> {
-        self.namespaces.read().iter().cloned().collect()
+        self.namespaces.read().keys().cloned().collect()
     }
 
-    /// Creates a namespace.
-    pub fn create_namespace(&self, namespace: &str) -> Result<()> {
+    /// A namespace's configuration.
+    pub fn namespace_config(&self, namespace: &str) -> Result<NamespaceConfig> {
+        self.namespaces
+            .read()
+            .get(namespace)
+            .cloned()
+            .ok_or_else(|| ServiceError::NamespaceNotFound(namespace.to_string()))
+    }
+
+    /// Creates a namespace with `config`.
+    pub fn create_namespace(&self, namespace: &str, config: NamespaceConfig) -> Result<()> {
         check_namespace(namespace)?;
         let _admin = self.lock_admin();
-        if self.namespaces.read().contains(namespace) {
+        if self.namespaces.read().contains_key(namespace) {
             return Err(ServiceError::NamespaceExists(namespace.to_string()));
         }
-        self.catalog.put_namespace(namespace)?;
-        self.namespaces.write().insert(namespace.to_string());
+        self.catalog.put_namespace(namespace, &config)?;
+        self.namespaces
+            .write()
+            .insert(namespace.to_string(), config);
+        Ok(())
+    }
+
+    /// Replaces an existing namespace's configuration with `config`, as HBase's
+    /// modifyNamespace does.
+    pub fn modify_namespace(&self, namespace: &str, config: NamespaceConfig) -> Result<()> {
+        let _admin = self.lock_admin();
+        if !self.namespaces.read().contains_key(namespace) {
+            return Err(ServiceError::NamespaceNotFound(namespace.to_string()));
+        }
+        self.catalog.put_namespace(namespace, &config)?;
+        self.namespaces
+            .write()
+            .insert(namespace.to_string(), config);
         Ok(())
     }
 
@@ -39,7 +64,7 @@ impl TableDirectory {
                 "namespace {namespace} cannot be dropped"
             )));
         }
-        if !self.namespaces.read().contains(namespace) {
+        if !self.namespaces.read().contains_key(namespace) {
             return Err(ServiceError::NamespaceNotFound(namespace.to_string()));
         }
         if self.tables.read().keys().any(|t| t.namespace == namespace) {
@@ -101,7 +126,7 @@ impl TableDirectory {
                 "the hbase namespace is reserved".into(),
             ));
         }
-        if !self.namespaces.read().contains(&name.namespace) {
+        if !self.namespaces.read().contains_key(&name.namespace) {
             return Err(ServiceError::NamespaceNotFound(name.namespace.clone()));
         }
         if self.tables.read().contains_key(name) {

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use strata_engine::{FamilyOptions, SchemaMetadata};
 
+use crate::catalog::NamespaceConfig;
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
@@ -28,7 +29,8 @@ const NO_MASTER_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 /// One administration call, as a server that is not master sends it to the master.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AdminRequest {
-    CreateNamespace(String),
+    CreateNamespace(String, NamespaceConfig),
+    ModifyNamespace(String, NamespaceConfig),
     DropNamespace(String),
     CreateTable {
         name: TableName,

@@ -12,14 +12,16 @@ use crate::catalog::codec::{
     durability_code, durability_of_code, get_family, get_metadata, put_family, put_metadata,
     RECORD_VERSION,
 };
+use crate::catalog::{decode_namespace, encode_namespace, NamespaceConfig};
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::table_changes::{AlterOp, SplitAt};
 
 /// The version written and the only one read. Version 2: families at catalog record
 /// version 6 (with their metadata), the table's metadata after a create's durability, and
-/// alter code 4 (set the table's metadata).
-const ADMIN_VERSION: u8 = 2;
+/// alter code 4 (set the table's metadata). Version 3: a namespace's configuration after
+/// its name in tag 1, and tag 18 (modify a namespace).
+const ADMIN_VERSION: u8 = 3;
 
 fn put_text(buf: &mut Vec<u8>, text: &str) {
     put_len_prefixed(buf, text.as_bytes());
@@ -33,9 +35,15 @@ fn put_table(buf: &mut Vec<u8>, table: &TableName) {
 pub fn encode_request(request: &AdminRequest) -> Vec<u8> {
     let mut buf = vec![ADMIN_VERSION];
     match request {
-        AdminRequest::CreateNamespace(ns) => {
+        AdminRequest::CreateNamespace(ns, config) => {
             buf.push(1);
             put_text(&mut buf, ns);
+            put_len_prefixed(&mut buf, &encode_namespace(config));
+        }
+        AdminRequest::ModifyNamespace(ns, config) => {
+            buf.push(18);
+            put_text(&mut buf, ns);
+            put_len_prefixed(&mut buf, &encode_namespace(config));
         }
         AdminRequest::DropNamespace(ns) => {
             buf.push(2);
@@ -170,7 +178,8 @@ pub fn decode_request(bytes: &[u8]) -> Result<AdminRequest> {
 fn request_fields(d: &mut Decoder) -> Option<Result<AdminRequest>> {
     let tag = d.u8()?;
     let request = match tag {
-        1 => AdminRequest::CreateNamespace(text(d)?),
+        1 => AdminRequest::CreateNamespace(text(d)?, namespace_config(d)?),
+        18 => AdminRequest::ModifyNamespace(text(d)?, namespace_config(d)?),
         2 => AdminRequest::DropNamespace(text(d)?),
         3 => {
             let name = match table(d)? {
@@ -267,6 +276,10 @@ fn optional_text(d: &mut Decoder) -> Option<Option<String>> {
         1 => text(d).map(Some),
         _ => None,
     }
+}
+
+fn namespace_config(d: &mut Decoder) -> Option<NamespaceConfig> {
+    decode_namespace(d.len_prefixed()?).ok()
 }
 
 fn table(d: &mut Decoder) -> Option<Result<TableName>> {

@@ -7,6 +7,7 @@ use bytes::Bytes;
 use strata_engine::{FamilyOptions, Scan};
 
 use super::Service;
+use crate::catalog::NamespaceConfig;
 use crate::durability::WriteDurability;
 use crate::error::Result;
 use crate::names::TableName;
@@ -22,12 +23,32 @@ impl Service {
         self.directory.list_namespaces()
     }
 
-    /// Creates a namespace.
+    /// Creates a namespace without configuration.
     pub fn create_namespace(&self, namespace: &str) -> Result<()> {
-        if let Some(reply) = self.at_master(|| AdminRequest::CreateNamespace(namespace.into())) {
+        self.create_namespace_with(namespace, NamespaceConfig::new())
+    }
+
+    /// Creates a namespace with `config` (HBase's namespace descriptor configuration).
+    pub fn create_namespace_with(&self, namespace: &str, config: NamespaceConfig) -> Result<()> {
+        let request = || AdminRequest::CreateNamespace(namespace.into(), config.clone());
+        if let Some(reply) = self.at_master(request) {
             return reply?.done();
         }
-        self.directory.create_namespace(namespace)
+        self.directory.create_namespace(namespace, config)
+    }
+
+    /// Replaces a namespace's configuration with `config`.
+    pub fn modify_namespace(&self, namespace: &str, config: NamespaceConfig) -> Result<()> {
+        let request = || AdminRequest::ModifyNamespace(namespace.into(), config.clone());
+        if let Some(reply) = self.at_master(request) {
+            return reply?.done();
+        }
+        self.directory.modify_namespace(namespace, config)
+    }
+
+    /// A namespace's configuration.
+    pub fn namespace_config(&self, namespace: &str) -> Result<NamespaceConfig> {
+        self.directory.namespace_config(namespace)
     }
 
     /// Drops an empty namespace (the default and system namespaces cannot be dropped).

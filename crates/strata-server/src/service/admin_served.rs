@@ -35,7 +35,10 @@ impl Service {
     fn serve_catalog_admin(&self, request: AdminRequest) -> Result<AdminReply> {
         let done = |outcome: Result<()>| outcome.map(|()| AdminReply::Done);
         match request {
-            AdminRequest::CreateNamespace(ns) => done(self.create_namespace(&ns)),
+            AdminRequest::CreateNamespace(ns, config) => {
+                done(self.create_namespace_with(&ns, config))
+            }
+            AdminRequest::ModifyNamespace(ns, config) => done(self.modify_namespace(&ns, config)),
             AdminRequest::DropNamespace(ns) => done(self.drop_namespace(&ns)),
             AdminRequest::CreateTable {
                 name,

@@ -10,6 +10,7 @@ use strata_engine::options::{BloomType, Compression, DataBlockEncoding, KeepDele
 use strata_engine::{FamilyOptions, SchemaMetadata};
 
 pub(crate) use self::metadata::{get_metadata, put_metadata};
+pub use self::namespace::{decode_namespace, encode_namespace, NamespaceConfig};
 
 use crate::durability::WriteDurability;
 use crate::error::{Result, ServiceError};
@@ -249,5 +250,6 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableRecord> {
 }
 
 mod metadata;
+mod namespace;
 #[cfg(test)]
 mod tests;

@@ -215,7 +215,10 @@ fn a_server_that_is_not_master_refuses_what_another_sent_it() {
     let p = pair(Duration::ZERO);
     let refused = p
         .other
-        .serve_admin(AdminRequest::CreateNamespace("x".into()))
+        .serve_admin(AdminRequest::CreateNamespace(
+            "x".into(),
+            Default::default(),
+        ))
         .unwrap_err();
     assert!(matches!(refused, ServiceError::NotMaster), "{refused}");
     assert!(!p.master.list_namespaces().contains(&"x".to_string()));

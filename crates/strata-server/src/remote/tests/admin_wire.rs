@@ -25,7 +25,16 @@ fn every_request() -> Vec<AdminRequest> {
     family.storage_policy = Some(StoragePolicy::AllSsd);
     family.metadata = metadata();
     vec![
-        AdminRequest::CreateNamespace("ns".into()),
+        AdminRequest::CreateNamespace("ns".into(), Default::default()),
+        AdminRequest::CreateNamespace(
+            "ns".into(),
+            [(
+                "hbase.namespace.quota.maxtables".to_string(),
+                "5".to_string(),
+            )]
+            .into(),
+        ),
+        AdminRequest::ModifyNamespace("ns".into(), [("k".to_string(), String::new())].into()),
         AdminRequest::DropNamespace("ns".into()),
         AdminRequest::CreateTable {
             name: name.clone(),
@@ -119,7 +128,7 @@ fn cut_or_extended_requests_are_refused() {
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(admin_codec::decode_request(&longer).is_err());
-        for version in [1, 3] {
+        for version in [2, 4] {
             let mut other_version = bytes.clone();
             other_version[0] = version;
             assert!(admin_codec::decode_request(&other_version).is_err());

@@ -194,8 +194,15 @@ impl crate::catalog::CatalogStore for SharedCatalog {
     fn load(&self) -> Result<crate::catalog::CatalogContents> {
         Ok(self.0.lock().clone())
     }
-    fn put_namespace(&self, namespace: &str) -> Result<()> {
-        self.0.lock().namespaces.insert(namespace.to_string());
+    fn put_namespace(
+        &self,
+        namespace: &str,
+        config: &crate::catalog::NamespaceConfig,
+    ) -> Result<()> {
+        self.0
+            .lock()
+            .namespaces
+            .insert(namespace.to_string(), config.clone());
         Ok(())
     }
     fn delete_namespace(&self, namespace: &str) -> Result<()> {

@@ -28,6 +28,8 @@ import org.apache.hadoop.hbase.client.Admin;
  *   --only GROUP,...        run only these groups (see GROUPS)
  *   --check-timeout SECS    fail a check that takes longer (default 60)
  *   --list                  print the check names and exit
+ *   --churn STOP_FILE       instead of the checks: write until STOP_FILE appears, then read
+ *                           every acknowledged write back (see Churn)
  * </pre>
  */
 public final class Main {
@@ -61,6 +63,7 @@ public final class Main {
     List<String> groups = new ArrayList<>(GROUPS.keySet());
     long timeoutSecs = 60;
     String discovery = null;
+    String churnStopFile = null;
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : "";
       switch (args[i]) {
@@ -95,6 +98,10 @@ public final class Main {
           timeoutSecs = Long.parseLong(value);
           i++;
         }
+        case "--churn" -> {
+          churnStopFile = value;
+          i++;
+        }
         case "--list" -> {
           GROUPS.values().forEach(cs -> cs.forEach(c -> System.out.println(c.name())));
           return;
@@ -108,6 +115,9 @@ public final class Main {
     failFast(conf);
     String prefix = "hn" + Long.toString(System.currentTimeMillis() / 1000 % 1_000_000_000L, 36)
         + Long.toString(ProcessHandle.current().pid(), 36) + "_";
+    if (churnStopFile != null) {
+      System.exit(Churn.run(conf, prefix, java.nio.file.Path.of(churnStopFile)));
+    }
     System.out.println("hbase-native: " + discovery + ", groups " + String.join(",", groups)
         + ", table prefix " + prefix);
     int failed = 0;
@@ -226,7 +236,7 @@ public final class Main {
   private static void die(String problem) {
     System.err.println("hbase-native: " + problem);
     System.err.println("usage: Main (--zk HOST:PORT | --bootstrap HOST:PORT) [--only GROUP,...]"
-        + " [--check-timeout SECS] [--list]");
+        + " [--check-timeout SECS] [--list] [--churn STOP_FILE]");
     System.exit(2);
   }
 }
