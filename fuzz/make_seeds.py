@@ -309,6 +309,218 @@ def zk_seeds():
     put("zk_session", "truncated_body", zk_connect() + zk_request(1, 4, struct.pack(">i", 100)))
 
 
+# --- HBase native RPC (strata-hrpc) ---------------------------------------------------------
+# Protobufs are encoded by hand here (pb_len / pb_varint above), independently of prost.
+
+def pb_str(field, text):
+    return pb_len(field, text.encode() if isinstance(text, str) else text)
+
+
+def delimited(msg):
+    return varint(len(msg)) + msg
+
+
+FILTER_PKG = "org.apache.hadoop.hbase.filter."
+
+
+def pb_filter(name, body):
+    return pb_str(1, FILTER_PKG + name) + pb_len(2, body)
+
+
+def pb_binary_comparator(value, name="BinaryComparator"):
+    return pb_str(1, FILTER_PKG + name) + pb_len(2, pb_len(1, pb_len(1, value)))
+
+
+def pb_compare_filter(name, op, comparator):
+    return pb_filter(name, pb_len(1, pb_varint(1, op) + pb_len(2, comparator)))
+
+
+def pb_filter_list(op, filters):
+    return pb_filter("FilterList", pb_varint(1, op) + b"".join(pb_len(2, f) for f in filters))
+
+
+HRPC_FILTERS = {
+    "prefix": pb_filter("PrefixFilter", pb_len(1, b"q")),
+    "page_and_value": pb_filter_list(1, [
+        pb_filter("PageFilter", pb_varint(1, 10)),
+        pb_compare_filter("ValueFilter", 2, pb_binary_comparator(b"1")),
+    ]),
+    "or_of_rows": pb_filter_list(2, [
+        pb_compare_filter("RowFilter", 1, pb_binary_comparator(b"row1", "BinaryPrefixComparator")),
+        pb_compare_filter("QualifierFilter", 3, pb_str(1, FILTER_PKG + "SubstringComparator")
+                          + pb_len(2, pb_str(1, "b"))),
+    ]),
+    "regex": pb_compare_filter("FamilyFilter", 2, pb_str(1, FILTER_PKG + "RegexStringComparator")
+                               + pb_len(2, pb_str(1, "c.") + pb_varint(2, 2 | 32) + pb_str(3, "UTF-8"))),
+    "while_skip": pb_filter("WhileMatchFilter", pb_len(1, pb_filter(
+        "SkipFilter", pb_len(1, pb_compare_filter("ValueFilter", 3, pb_binary_comparator(b"x")))))),
+    "scvf": pb_filter("SingleColumnValueFilter", pb_len(1, b"cf") + pb_len(2, b"a") + pb_varint(3, 4)
+                      + pb_len(4, pb_binary_comparator(b"1")) + pb_varint(5, 1) + pb_varint(6, 1)),
+    "scvf_exclude": pb_filter("SingleColumnValueExcludeFilter", pb_len(1, pb_len(1, b"cf") + pb_len(2, b"b")
+                              + pb_varint(3, 2) + pb_len(4, pb_binary_comparator(b"abc")))),
+    "column_value": pb_filter("ColumnValueFilter", pb_len(1, b"cf") + pb_len(2, b"a") + pb_varint(3, 5)
+                              + pb_len(4, pb_binary_comparator(b"0"))),
+    "key_only": pb_filter_list(1, [pb_filter("KeyOnlyFilter", pb_varint(1, 1)),
+                                   pb_filter("FirstKeyOnlyFilter", b"")]),
+    "columns": pb_filter_list(1, [
+        pb_filter("ColumnPrefixFilter", pb_len(1, b"a")),
+        pb_filter("MultipleColumnPrefixFilter", pb_len(1, b"a") + pb_len(1, b"b")),
+        pb_filter("ColumnRangeFilter", pb_len(1, b"a") + pb_varint(2, 1) + pb_len(3, b"c") + pb_varint(4, 0)),
+        pb_filter("ColumnPaginationFilter", pb_varint(1, 2) + pb_varint(2, 0)),
+        pb_filter("ColumnCountGetFilter", pb_varint(1, 3)),
+    ]),
+    "timestamps": pb_filter("TimestampsFilter", pb_len(1, varint(2) + varint(5)) + pb_varint(2, 0)),
+    "stop_and_all": pb_filter_list(2, [pb_filter("InclusiveStopFilter", pb_len(1, b"row1")),
+                                       pb_filter("FilterAllFilter", b"")]),
+    "row_ranges": pb_filter("MultiRowRangeFilter", pb_len(1, pb_len(1, b"a") + pb_varint(2, 1)
+                                                          + pb_len(3, b"h") + pb_varint(4, 0))
+                            + pb_len(1, pb_len(1, b"q") + pb_varint(2, 0))),
+    "empty_list": pb_filter_list(2, []),
+}
+
+REGION = pb_varint(1, 1) + pb_len(2, b"t,,1.0123456789abcdef0123456789abcdef.")
+
+
+def hrpc_cell(row, family, qualifier, ts, code, value, tags=None):
+    key = struct.pack(">H", len(row)) + row + bytes([len(family)]) + family + qualifier \
+        + struct.pack(">qB", ts, code)
+    kv = struct.pack(">ii", len(key), len(value)) + key + value
+    if tags is not None:
+        kv += struct.pack(">H", len(tags)) + tags
+    return struct.pack(">i", len(kv)) + kv
+
+
+def hrpc_header(call_id, method, cells=b""):
+    header = pb_varint(1, call_id) + pb_str(3, method) + pb_varint(4, 1)
+    if cells:
+        header += pb_len(5, pb_varint(1, len(cells)))
+    return header
+
+
+def hrpc_payload(call_id, method, param, cells=b""):
+    """A request frame's payload: delimited header, delimited parameter, cell block."""
+    return delimited(hrpc_header(call_id, method, cells)) + delimited(param) + cells
+
+
+def hrpc_frame(call_id, method, param, cells=b""):
+    payload = hrpc_payload(call_id, method, param, cells)
+    return struct.pack(">I", len(payload)) + payload
+
+
+def pb_column(family, *qualifiers):
+    return pb_len(1, family) + b"".join(pb_len(2, q) for q in qualifiers)
+
+
+def pb_scan(*fields):
+    return b"".join(fields)
+
+
+def pb_mutation(kind, row=None, columns=(), cell_count=None, ts=None):
+    m = (pb_len(1, row) if row is not None else b"") + pb_varint(2, kind)
+    for family, qvs in columns:
+        body = pb_len(1, family)
+        for q, v in qvs:
+            body += pb_len(2, pb_len(1, q) + pb_len(2, v))
+        m += pb_len(3, body)
+    if ts is not None:
+        m += pb_varint(4, ts)
+    if cell_count is not None:
+        m += pb_varint(8, cell_count)
+    return m
+
+
+PUT, DELETE, INCREMENT, APPEND = 2, 3, 1, 0
+
+HRPC_CELLS = hrpc_cell(b"r1", b"cf", b"a", 1000, 4, b"v1") + hrpc_cell(b"r1", b"cf", b"b", 1000, 4, b"")
+HRPC_CELLS2 = hrpc_cell(b"r2", b"cf", b"", 7, 14, b"")  # a family delete
+
+HRPC_GET = pb_len(1, REGION) + pb_len(2, pb_len(1, b"r1") + pb_len(2, pb_column(b"cf", b"a"))
+                                 + pb_len(5, pb_varint(1, 0) + pb_varint(2, 2000)) + pb_varint(6, 2))
+HRPC_GET_FILTERED = pb_len(1, REGION) + pb_len(2, pb_len(1, b"r1") + pb_len(4, HRPC_FILTERS["page_and_value"]))
+HRPC_SCAN_OPEN = pb_len(1, REGION) + pb_len(2, pb_scan(
+    pb_len(3, b"a"), pb_len(4, b"q"), pb_len(5, HRPC_FILTERS["prefix"]), pb_varint(7, 1),
+    pb_varint(9, 10), pb_varint(18, 1))) + pb_varint(4, 100)
+HRPC_SCAN_NEXT = pb_varint(3, 1) + pb_varint(4, 100) + pb_varint(6, 1)
+HRPC_MUTATE_PUT = pb_len(1, REGION) + pb_len(2, pb_mutation(PUT, b"r1", [(b"cf", [(b"a", b"1"), (b"b", b"2")])]))
+HRPC_MUTATE_CELLS = pb_len(1, REGION) + pb_len(2, pb_mutation(PUT, b"r1", cell_count=2))
+HRPC_CHECK_AND_PUT = HRPC_MUTATE_PUT + pb_len(3, pb_len(1, b"r1") + pb_len(2, b"cf") + pb_len(3, b"a")
+                                              + pb_varint(4, 2) + pb_len(5, pb_binary_comparator(b"1"))
+                                              + pb_len(6, pb_varint(1, 0)))
+HRPC_MULTI = (pb_len(1, pb_len(1, REGION) + pb_len(3, pb_varint(1, 0) + pb_len(2, pb_mutation(PUT, b"r1", cell_count=2)))
+                     + pb_len(3, pb_varint(1, 1) + pb_len(3, pb_len(1, b"r1")))
+                     + pb_len(3, pb_varint(1, 2) + pb_len(2, pb_mutation(INCREMENT, b"c", [(b"cf", [(b"n", struct.pack(">q", 5))])]))))
+              + pb_len(1, pb_len(1, REGION) + pb_varint(2, 1)
+                       + pb_len(3, pb_len(2, pb_mutation(DELETE, b"r2", cell_count=1)))
+                       + pb_len(3, pb_len(2, pb_mutation(DELETE, b"r3")))))
+
+NO_CODEC, KV_CODEC, TAGS_CODEC = 0, 1, 2
+
+
+def hrpc_connection_header(service, codec="org.apache.hadoop.hbase.codec.KeyValueCodec", compressor=None):
+    h = pb_len(1, pb_str(1, "fuzz")) + pb_str(2, service)
+    if codec is not None:
+        h += pb_str(3, codec)
+    if compressor is not None:
+        h += pb_str(4, compressor)
+    h += pb_len(5, pb_str(1, "2.6.1") + pb_str(2, "u") + pb_str(3, "r") + pb_str(4, "x") + pb_str(5, "d")
+                + pb_str(6, "c") + pb_varint(7, 2) + pb_varint(8, 6))
+    return b"HBas\x00\x50" + struct.pack(">I", len(h)) + h
+
+
+def hrpc_seeds():
+    client = hrpc_connection_header("ClientService")
+    put("hrpc_connection", "get", client + hrpc_frame(1, "Get", HRPC_GET))
+    put("hrpc_connection", "put_with_cells", client + hrpc_frame(1, "Mutate", HRPC_MUTATE_CELLS, HRPC_CELLS))
+    put("hrpc_connection", "pipelined", client + hrpc_frame(1, "Get", HRPC_GET_FILTERED)
+        + hrpc_frame(2, "Scan", HRPC_SCAN_OPEN) + hrpc_frame(3, "Scan", HRPC_SCAN_NEXT)
+        + hrpc_frame(4, "Multi", HRPC_MULTI, HRPC_CELLS + HRPC_CELLS2))
+    put("hrpc_connection", "master_no_codec", hrpc_connection_header("MasterService", codec=None)
+        + hrpc_frame(1, "IsMasterRunning", b""))
+    put("hrpc_connection", "registry", b"Regist")
+    put("hrpc_connection", "secure_preamble", b"Securi" + bytes(8))
+    put("hrpc_connection", "old_version", b"HBas\x01\x50")
+    put("hrpc_connection", "unknown_codec", hrpc_connection_header("ClientService", codec="com.example.Codec"))
+    put("hrpc_connection", "compressor", hrpc_connection_header(
+        "ClientService", compressor="org.apache.hadoop.io.compress.GzipCodec"))
+    put("hrpc_connection", "unknown_service", hrpc_connection_header("NoSuchService"))
+    # A call frame declaring the 64 MiB limit and carrying a few bytes.
+    put("hrpc_connection", "huge_frame_length", client + struct.pack(">I", 64 << 20) + b"\x05\x08\x01")
+    put("hrpc_connection", "huge_header_length", b"HBas\x00\x50" + struct.pack(">I", 0xFFFFFFF0) + b"\x12")
+
+    put("hrpc_request", "get", bytes([NO_CODEC]) + hrpc_payload(1, "Get", HRPC_GET))
+    put("hrpc_request", "get_filtered", bytes([KV_CODEC]) + hrpc_payload(2, "Get", HRPC_GET_FILTERED))
+    put("hrpc_request", "scan_open", bytes([KV_CODEC]) + hrpc_payload(3, "Scan", HRPC_SCAN_OPEN))
+    put("hrpc_request", "scan_next", bytes([KV_CODEC]) + hrpc_payload(4, "Scan", HRPC_SCAN_NEXT))
+    put("hrpc_request", "mutate_put", bytes([NO_CODEC]) + hrpc_payload(5, "Mutate", HRPC_MUTATE_PUT))
+    put("hrpc_request", "check_and_put", bytes([KV_CODEC]) + hrpc_payload(6, "Mutate", HRPC_CHECK_AND_PUT))
+    put("hrpc_request", "mutate_cells", bytes([KV_CODEC]) + hrpc_payload(7, "Mutate", HRPC_MUTATE_CELLS, HRPC_CELLS))
+    put("hrpc_request", "multi_cells", bytes([KV_CODEC]) + hrpc_payload(
+        8, "Multi", HRPC_MULTI, HRPC_CELLS + HRPC_CELLS2))
+    tagged = hrpc_cell(b"r1", b"cf", b"a", 1, 4, b"v", b"\x00\x03\x01ab") + hrpc_cell(b"r1", b"cf", b"b", 1, 4, b"w", b"")
+    put("hrpc_request", "mutate_tagged_cells", bytes([TAGS_CODEC]) + hrpc_payload(9, "Mutate", HRPC_MUTATE_CELLS, tagged))
+    put("hrpc_request", "no_param", bytes([NO_CODEC]) + delimited(pb_varint(1, 10) + pb_str(3, "IsMasterRunning")))
+
+    put("hrpc_cell_block", "three_cells", bytes([0]) + HRPC_CELLS + HRPC_CELLS2)
+    put("hrpc_cell_block", "tagged", bytes([1]) + hrpc_cell(b"row", b"f", b"q", -1, 8, b"x" * 40, b"\x00\x02\x07z"))
+    put("hrpc_cell_block", "delete_kinds", bytes([0]) + b"".join(
+        hrpc_cell(b"r", b"f", b"q", 9, code, b"") for code in (4, 8, 10, 12, 14)))
+    put("hrpc_cell_block", "big_row", bytes([0]) + hrpc_cell(b"k" * 300, b"f" * 200, b"q" * 70, 0, 4, b"v" * 500))
+
+    put("hrpc_scan", "all", pb_varint(7, 1))
+    put("hrpc_scan", "range", pb_scan(pb_len(3, b"b1"), pb_len(4, b"q2"), pb_varint(7, 3)))
+    put("hrpc_scan", "exclusive_start_inclusive_stop", pb_scan(
+        pb_len(3, b"g"), pb_len(4, b"p"), pb_varint(21, 0), pb_varint(22, 1)))
+    put("hrpc_scan", "reversed", pb_scan(pb_varint(15, 1)))
+    put("hrpc_scan", "reversed_range", pb_scan(pb_len(3, b"q"), pb_len(4, b"a"), pb_varint(15, 1), pb_varint(22, 1)))
+    put("hrpc_scan", "reversed_from_region_end", pb_scan(pb_len(3, b"p"), pb_varint(15, 1), pb_varint(21, 0)))
+    put("hrpc_scan", "columns_and_time", pb_scan(pb_len(1, pb_column(b"cf", b"a", b"b")), pb_len(1, pb_column(b"cg")),
+                                                 pb_len(6, pb_varint(1, 2) + pb_varint(2, 5)), pb_varint(8, 0)))
+    put("hrpc_scan", "bad_time_range", pb_scan(pb_len(6, pb_varint(1, 9) + pb_varint(2, 5))))
+    put("hrpc_scan", "zero_versions", pb_scan(pb_varint(7, 0)))
+    for name, f in HRPC_FILTERS.items():
+        put("hrpc_scan", "filter_" + name, pb_scan(pb_len(3, b"a"), pb_len(5, f)))
+
+
 def main():
     for i, path in enumerate(sys.argv[1:]):
         if path.endswith(".sst"):
@@ -333,6 +545,7 @@ def main():
     for name, (selector, text) in REST_SEEDS.items():
         put("rest_request", name, bytes([selector]) + text.encode())
     zk_seeds()
+    hrpc_seeds()
 
 
 if __name__ == "__main__":

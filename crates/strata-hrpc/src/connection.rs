@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use prost::Message;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, Semaphore};
@@ -52,11 +52,17 @@ impl Default for ConnectionLimits {
 }
 
 /// What the connection header settled.
-struct Session {
-    service: ServiceName,
-    codec: Option<Codec>,
-    user: String,
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) service: ServiceName,
+    pub(crate) codec: Option<Codec>,
+    pub(crate) user: String,
 }
+
+/// The first allocation for a frame's bytes. The buffer grows (doubling, never past the
+/// frame's length) only as bytes arrive, so a length prefix alone never reserves more than
+/// this, however large the length it declares.
+pub(crate) const FIRST_READ: usize = 64 * 1024;
 
 /// Serves `stream` until the client closes it or sends something malformed.
 pub async fn serve(
@@ -67,10 +73,7 @@ pub async fn serve(
 ) {
     let _ = stream.set_nodelay(true);
     let (mut read, mut write) = stream.into_split();
-    let handshake = tokio::time::timeout(
-        limits.handshake_timeout,
-        handshake(&mut read, &ctx, &limits),
-    );
+    let handshake = tokio::time::timeout(limits.handshake_timeout, handshake(&mut read, &limits));
     let session = match handshake.await {
         Err(_) => {
             tracing::info!(%peer, "HBase RPC client sent no connection header in time; closed");
@@ -86,6 +89,12 @@ pub async fn serve(
             let _ = write.shutdown().await;
             return;
         }
+        Ok(Err(Refusal::Registry)) => {
+            tracing::debug!(%peer, "HBase connection registry request answered");
+            let _ = write.write_all(&registry_reply(&ctx)).await;
+            let _ = write.shutdown().await;
+            return;
+        }
         Ok(Ok(session)) => session,
     };
     let (replies, pending) = mpsc::channel::<Bytes>(limits.max_in_flight.max(1));
@@ -93,10 +102,13 @@ pub async fn serve(
     tokio::join!(reader, write_replies(write, pending));
 }
 
-/// Why the handshake ended the connection: quietly, or with a reply to send first.
-enum Refusal {
+/// Why the handshake ended the connection: quietly, with a reply to send first, or
+/// because the preamble asked only for the cluster id (`Regist`).
+#[derive(Debug)]
+pub(crate) enum Refusal {
     Quiet(String),
     Answer(Bytes, String),
+    Registry,
 }
 
 fn fatal_reply(class: &'static str, message: String) -> Refusal {
@@ -109,9 +121,10 @@ fn fatal_reply(class: &'static str, message: String) -> Refusal {
     Refusal::Answer(frame::encode_response(&header, None, &[]), message)
 }
 
-async fn handshake(
-    read: &mut OwnedReadHalf,
-    ctx: &Context,
+/// Reads the preamble and the connection header. Generic over the reader so the fuzz
+/// target drives it from a slice.
+pub(crate) async fn handshake<R: AsyncRead + Unpin>(
+    read: &mut R,
     limits: &ConnectionLimits,
 ) -> Result<Session, Refusal> {
     let mut bytes = [0u8; preamble::LEN];
@@ -120,7 +133,7 @@ async fn handshake(
         .map_err(|e| Refusal::Quiet(format!("no preamble: {e}")))?;
     match preamble::parse(bytes) {
         Ok(Preamble::Rpc) => {}
-        Ok(Preamble::Registry) => return Err(registry_reply(ctx)),
+        Ok(Preamble::Registry) => return Err(Refusal::Registry),
         // HBase's client falls back when the message says which header was expected.
         Err(e) => {
             return Err(fatal_reply(
@@ -138,7 +151,7 @@ async fn handshake(
 }
 
 /// The answer to the `Regist` preamble: the cluster id, then the connection closes.
-fn registry_reply(ctx: &Context) -> Refusal {
+fn registry_reply(ctx: &Context) -> Bytes {
     let header = pb::ResponseHeader {
         call_id: Some(u32::MAX),
         exception: None,
@@ -148,10 +161,7 @@ fn registry_reply(ctx: &Context) -> Refusal {
         cluster_id: ctx.topology.cluster_id(),
     }
     .encode_to_vec();
-    Refusal::Answer(
-        frame::encode_response(&header, Some(&body), &[]),
-        "connection registry request answered".to_string(),
-    )
+    frame::encode_response(&header, Some(&body), &[])
 }
 
 fn session(header: pb::ConnectionHeader) -> Result<Session, Refusal> {
@@ -188,17 +198,42 @@ fn session(header: pb::ConnectionHeader) -> Result<Session, Refusal> {
     })
 }
 
-/// Reads one length-prefixed frame, checking the length before allocating.
-async fn read_frame(read: &mut OwnedReadHalf, limit: usize) -> Result<Bytes, WireError> {
+/// Reads one length-prefixed frame, checking the length before allocating anything for it
+/// and growing the buffer only as its bytes arrive (see [`FIRST_READ`]).
+pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
+    read: &mut R,
+    limit: usize,
+) -> Result<Bytes, WireError> {
+    read_frame_sized(read, limit, FIRST_READ).await
+}
+
+/// [`read_frame`] with `first_read` as the first allocation (the fuzz target's is small).
+pub(crate) async fn read_frame_sized<R: AsyncRead + Unpin>(
+    read: &mut R,
+    limit: usize,
+    first_read: usize,
+) -> Result<Bytes, WireError> {
     let len = read
         .read_u32()
         .await
         .map_err(|_| WireError::Truncated("frame length"))?;
     let len = frame::check_len(len, limit)?;
-    let mut buf = BytesMut::zeroed(len);
-    read.read_exact(&mut buf)
-        .await
-        .map_err(|_| WireError::Truncated("frame"))?;
+    let mut buf = BytesMut::with_capacity(len.min(first_read.max(1)));
+    while buf.len() < len {
+        let left = len - buf.len();
+        if buf.len() == buf.capacity() {
+            buf.reserve(buf.len().min(left));
+        }
+        let room = (buf.capacity() - buf.len()).min(left);
+        let read_now = (&mut *read)
+            .take(room as u64)
+            .read_buf(&mut buf)
+            .await
+            .map_err(|_| WireError::Truncated("frame"))?;
+        if read_now == 0 {
+            return Err(WireError::Truncated("frame"));
+        }
+    }
     Ok(buf.freeze())
 }
 
@@ -290,4 +325,80 @@ async fn write_replies(mut write: OwnedWriteHalf, mut pending: mpsc::Receiver<By
         }
     }
     let _ = write.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::task::{Context as TaskContext, Poll};
+
+    use tokio::io::ReadBuf;
+
+    use super::*;
+
+    /// Bytes served in reads of any size, remembering the largest room a read offered.
+    struct Recording {
+        data: Vec<u8>,
+        at: usize,
+        largest_offer: usize,
+    }
+
+    impl AsyncRead for Recording {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _: &mut TaskContext<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            let this = self.get_mut();
+            this.largest_offer = this.largest_offer.max(buf.remaining());
+            let n = buf.remaining().min(this.data.len() - this.at);
+            buf.put_slice(&this.data[this.at..this.at + n]);
+            this.at += n;
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn framed(len: u32, body: &[u8]) -> Recording {
+        let mut data = len.to_be_bytes().to_vec();
+        data.extend_from_slice(body);
+        Recording {
+            data,
+            at: 0,
+            largest_offer: 0,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_huge_declared_length_reserves_only_the_first_read() {
+        let mut read = framed(64 << 20, b"0123456789");
+        let error = read_frame(&mut read, 64 << 20).await.unwrap_err();
+        assert_eq!(error, WireError::Truncated("frame"));
+        assert!(read.largest_offer <= FIRST_READ, "{}", read.largest_offer);
+    }
+
+    #[tokio::test]
+    async fn a_frame_larger_than_the_first_read_arrives_whole() {
+        let body: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        let mut read = framed(body.len() as u32, &body);
+        let frame = read_frame(&mut read, 1 << 20).await.unwrap();
+        assert_eq!(&frame[..], &body[..]);
+        // The buffer grew by doubling, each read offered at most what had arrived.
+        assert!(
+            read.largest_offer <= body.len() / 2 + 1,
+            "{}",
+            read.largest_offer
+        );
+        // With a tiny first read, the same frame still arrives whole.
+        let mut read = framed(body.len() as u32, &body);
+        let frame = read_frame_sized(&mut read, 1 << 20, 1).await.unwrap();
+        assert_eq!(&frame[..], &body[..]);
+    }
+
+    #[tokio::test]
+    async fn lengths_over_the_limit_are_refused_before_any_body_read() {
+        let mut read = framed(1025, &[0; 2000]);
+        let error = read_frame(&mut read, 1024).await.unwrap_err();
+        assert!(matches!(error, WireError::FrameTooLarge { len: 1025, .. }));
+        assert_eq!(read.at, 4, "only the length was read");
+    }
 }

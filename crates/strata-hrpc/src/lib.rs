@@ -19,6 +19,7 @@ pub mod connection;
 pub mod context;
 pub mod dispatch;
 pub mod exception;
+pub mod fuzz_support;
 pub mod master;
 pub mod meta;
 pub mod pb;

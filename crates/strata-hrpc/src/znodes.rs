@@ -1,6 +1,9 @@
 //! What HBase clients read from ZooKeeper, for the read-only ZooKeeper facade to serve:
 //! `/hbase/hbaseid`, `/hbase/master` and `/hbase/meta-region-server`, each "PBUF" and a
-//! protobuf message. Computed from the topology at each read.
+//! protobuf message behind the writer's metadata, as HBase's `RecoverableZooKeeper`
+//! writes every znode: `0xFF`, a big-endian i32 length, that many bytes of writer id.
+//! hbase-client strips the metadata when present; gohbase insists on it. Computed from
+//! the topology at each read.
 
 use bytes::{BufMut, Bytes, BytesMut};
 use prost::Message;
@@ -17,8 +20,19 @@ pub const META_REGION_SERVER: &str = "/hbase/meta-region-server";
 /// hbase:meta's state when open (RegionState.State.OPEN).
 const META_OPEN: u32 = 3;
 
+/// The first byte of a znode that carries its writer's metadata.
+const METADATA_MAGIC: u8 = 0xFF;
+
+/// Who wrote the znode, in the metadata's place (HBase puts its ZooKeeper watcher's id and
+/// a random salt there; no client reads it, gohbase only needs it not to be empty).
+const WRITER_ID: &[u8] = b"strata";
+
 fn pbuf(message: &impl Message) -> Bytes {
-    let mut out = BytesMut::with_capacity(PB_MAGIC.len() + message.encoded_len());
+    let mut out =
+        BytesMut::with_capacity(1 + 4 + WRITER_ID.len() + PB_MAGIC.len() + message.encoded_len());
+    out.put_u8(METADATA_MAGIC);
+    out.put_i32(WRITER_ID.len() as i32);
+    out.put_slice(WRITER_ID);
     out.put_slice(PB_MAGIC);
     out.put_slice(&message.encode_to_vec());
     out.freeze()
@@ -54,8 +68,18 @@ mod tests {
     use super::*;
     use crate::topology::{ServerAddr, SingleServer};
 
+    /// The protobuf after HBase's metadata and the PBUF magic, checking both.
+    fn message_of(znode: &[u8]) -> &[u8] {
+        assert_eq!(znode[0], METADATA_MAGIC);
+        let id_len = i32::from_be_bytes(znode[1..5].try_into().unwrap()) as usize;
+        assert!(id_len >= 1, "gohbase refuses empty metadata");
+        let rest = &znode[5 + id_len..];
+        assert_eq!(&rest[..4], b"PBUF");
+        &rest[4..]
+    }
+
     #[test]
-    fn znodes_carry_the_magic_and_the_server() {
+    fn znodes_carry_the_metadata_the_magic_and_the_server() {
         let topology = SingleServer {
             cluster_id: "c1".into(),
             addr: ServerAddr {
@@ -65,16 +89,21 @@ mod tests {
             },
         };
         let id = cluster_id(&topology);
-        assert_eq!(&id[..4], b"PBUF");
-        assert_eq!(pb::ClusterId::decode(&id[4..]).unwrap().cluster_id, "c1");
+        assert_eq!(
+            pb::ClusterId::decode(message_of(&id)).unwrap().cluster_id,
+            "c1"
+        );
         let meta = meta_region_server(&topology);
-        let decoded = pb::MetaRegionServer::decode(&meta[4..]).unwrap();
+        let decoded = pb::MetaRegionServer::decode(message_of(&meta)).unwrap();
         assert_eq!(decoded.server.host_name, "h");
         assert_eq!(decoded.server.port, Some(16020));
         assert_eq!(decoded.state, Some(META_OPEN));
         let master = master(&topology).unwrap();
         assert_eq!(
-            pb::Master::decode(&master[4..]).unwrap().master.start_code,
+            pb::Master::decode(message_of(&master))
+                .unwrap()
+                .master
+                .start_code,
             Some(7)
         );
     }

@@ -25,7 +25,8 @@ pub struct Mutation {
     pub return_results: bool,
 }
 
-/// Decodes `m`, taking its cells from `block` when they travel there.
+/// Decodes `m`, taking its cells from `block` when they travel there. A Delete with no
+/// cells becomes a delete of every family of the row.
 pub fn decode(
     ctx: &Context,
     call: &Call,
@@ -33,13 +34,30 @@ pub fn decode(
     m: &pb::MutationProto,
     block: &mut Bytes,
 ) -> Result<Mutation, RemoteException> {
-    let kind = m.mutate_type();
-    let default_ts = m
-        .timestamp
+    let mut mutation = decode_cells(call, m, block)?;
+    if mutation.kind == MutationType::Delete && mutation.cells.is_empty() {
+        mutation.cells = whole_row_delete(ctx, table, &mutation.row, default_ts(m)?)?;
+    }
+    Ok(mutation)
+}
+
+fn default_ts(m: &pb::MutationProto) -> Result<i64, RemoteException> {
+    Ok(m.timestamp
         .map(to_ts)
         .transpose()?
-        .unwrap_or(LATEST_TIMESTAMP);
-    let mut cells = inline_cells(m, kind, default_ts)?;
+        .unwrap_or(LATEST_TIMESTAMP))
+}
+
+/// Decodes `m` from its own bytes and `block` alone (what [`decode`] does before it looks
+/// at the table): a Delete with no cells stays without cells. Every cell has the
+/// mutation's row; exactly `associated_cell_count` cells are taken from `block`.
+pub fn decode_cells(
+    call: &Call,
+    m: &pb::MutationProto,
+    block: &mut Bytes,
+) -> Result<Mutation, RemoteException> {
+    let kind = m.mutate_type();
+    let mut cells = inline_cells(m, kind, default_ts(m)?)?;
     let carried = usize::try_from(m.associated_cell_count()).unwrap_or(0);
     if carried > 0 {
         cells.extend(call.take_cells(block, carried)?);
@@ -55,9 +73,6 @@ pub fn decode(
             String::from_utf8_lossy(&row),
             String::from_utf8_lossy(&other.row)
         )));
-    }
-    if kind == MutationType::Delete && cells.is_empty() {
-        cells = whole_row_delete(ctx, table, &row, default_ts)?;
     }
     Ok(Mutation {
         kind,

@@ -10,7 +10,7 @@ use strata_server::table::RegionInfo;
 use strata_server::{ScannerLookup, ScannerOptions, ScannerOwner, ScannerProtocol};
 
 use super::regions::{self, Target};
-use super::scanners::{Cut, NativeScanner, Place};
+use super::scanners::{Admit, Cut, NativeScanner};
 use super::{filters, reads};
 use crate::call::{Call, CallResult, Reply};
 use crate::context::Context;
@@ -87,7 +87,7 @@ fn open(
 }
 
 /// The service scan and the cut for `scan` in `region`.
-fn bounds(scan: &pb::Scan, region: &RegionInfo) -> Result<(Scan, Cut), RemoteException> {
+pub fn bounds(scan: &pb::Scan, region: &RegionInfo) -> Result<(Scan, Cut), RemoteException> {
     let reversed = scan.reversed();
     let start = scan.start_row.clone().unwrap_or_default();
     let stop = scan.stop_row.clone().unwrap_or_default();
@@ -104,8 +104,15 @@ fn bounds(scan: &pb::Scan, region: &RegionInfo) -> Result<(Scan, Cut), RemoteExc
         (true, true) => Bytes::new(),
         _ => stop.clone(),
     };
+    // Never before the region: forward from its start at the lowest; reversed from its end
+    // at the highest (that row is the next region's, and the cut leaves it out).
     let engine_start = if !reversed && start < region.start_key {
         region.start_key.clone()
+    } else if reversed
+        && !region.end_key.is_empty()
+        && (start.is_empty() || start >= region.end_key)
+    {
+        region.end_key.clone()
     } else {
         start.clone()
     };
@@ -237,22 +244,17 @@ fn fetch(
             });
         }
         for row in chunk {
-            if let Some(skip) = &s.cut.skip {
-                if !s.started && row.row == *skip {
-                    continue;
-                }
-            }
-            s.started = true;
-            match s.cut.place(&row.row) {
-                Place::Inside => {}
-                Place::PastRegion => {
+            match s.cut.admit(&mut s.started, &row.row) {
+                Admit::Skip => continue,
+                Admit::Take => {}
+                Admit::EndRegion => {
                     return Ok(Batch {
                         rows,
                         in_region: false,
                         more: true,
                     })
                 }
-                Place::PastStop => {
+                Admit::EndScan => {
                     return Ok(Batch {
                         rows,
                         in_region: false,

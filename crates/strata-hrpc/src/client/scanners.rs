@@ -26,6 +26,9 @@ pub struct Cut {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Place {
     Inside,
+    /// Before this region in scan order (a reversed scan started above the region's end):
+    /// a row of the next region, left out.
+    BeforeRegion,
     /// Beyond this region: the client goes on in the next one.
     PastRegion,
     /// Beyond the scan's stop row: the scan is done.
@@ -39,6 +42,9 @@ impl Cut {
             if !stop.is_empty() && (row < stop || (row == stop && !self.include_stop)) {
                 return Place::PastStop;
             }
+            if !self.region_end.is_empty() && row >= &self.region_end[..] {
+                return Place::BeforeRegion;
+            }
             if row < &self.region_start[..] {
                 return Place::PastRegion;
             }
@@ -51,6 +57,38 @@ impl Cut {
             }
         }
         Place::Inside
+    }
+}
+
+/// What a scan does with the next row the service scanner gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admit {
+    /// Leave the row out and read on (the excluded start row).
+    Skip,
+    /// Answer the row.
+    Take,
+    /// The region is done; the client goes on in the next one.
+    EndRegion,
+    /// The scan is done.
+    EndScan,
+}
+
+impl Cut {
+    /// Decides on `row`, the next row in scan order; `started` records whether a row was
+    /// already looked at (the start row is left out only as the first row).
+    pub fn admit(&self, started: &mut bool, row: &[u8]) -> Admit {
+        if let Some(skip) = &self.skip {
+            if !*started && row == &skip[..] {
+                return Admit::Skip;
+            }
+        }
+        *started = true;
+        match self.place(row) {
+            Place::Inside => Admit::Take,
+            Place::BeforeRegion => Admit::Skip,
+            Place::PastRegion => Admit::EndRegion,
+            Place::PastStop => Admit::EndScan,
+        }
     }
 }
 
@@ -161,5 +199,20 @@ mod tests {
         assert_eq!(c.place(b"c"), Place::Inside);
         let first = cut(true, ("", "d"), "", false);
         assert_eq!(first.place(b""), Place::Inside);
+    }
+
+    #[test]
+    fn reversed_rows_at_or_above_the_region_end_are_left_out() {
+        let c = cut(true, ("b", "d"), "", false);
+        assert_eq!(c.place(b"d"), Place::BeforeRegion);
+        assert_eq!(c.place(b"zz"), Place::BeforeRegion);
+        assert_eq!(c.place(b"c\xff"), Place::Inside);
+        let mut started = false;
+        assert_eq!(c.admit(&mut started, b"d"), Admit::Skip);
+        assert_eq!(c.admit(&mut started, b"c"), Admit::Take);
+        assert_eq!(c.admit(&mut started, b"a"), Admit::EndRegion);
+        // Below the stop row the scan ends, whichever region the row is in.
+        let c = cut(true, ("b", "d"), "e", false);
+        assert_eq!(c.place(b"d"), Place::PastStop);
     }
 }

@@ -203,7 +203,8 @@ fn by_namespace(ctx: &Context, call: &Call) -> CallResult {
 }
 
 /// The tables whose `ns:name` form matches `regex` (whole-string, as Java's `matches`),
-/// in `namespace` if given.
+/// in `namespace` if given. An empty namespace is none, as HMaster takes it: gohbase
+/// always sends the field, empty when it lists every table.
 fn filtered(
     ctx: &Context,
     regex: Option<&str>,
@@ -214,7 +215,11 @@ fn filtered(
         .service
         .list_tables()
         .into_iter()
-        .filter(|n| namespace.is_none_or(|ns| n.namespace == ns))
+        .filter(|n| {
+            namespace
+                .filter(|ns| !ns.is_empty())
+                .is_none_or(|ns| n.namespace == ns)
+        })
         .filter(|n| {
             pattern
                 .as_ref()

@@ -95,19 +95,24 @@ pub fn encode_response(header: &pb::ResponseHeader, body: Option<&[u8]>, cells: 
     out.freeze()
 }
 
-/// Encodes a request frame (what a client sends; for tests and the fuzz corpus).
+/// Encodes a request frame (what a client sends; for tests and the fuzz targets). The
+/// parameter is written only when the header says there is one, as [`decode_request`]
+/// reads it.
 pub fn encode_request(header: &pb::RequestHeader, param: &[u8], cells: &[u8]) -> Bytes {
     let header_len = header.encoded_len();
-    let len = prost::length_delimiter_len(header_len)
-        + header_len
-        + prost::length_delimiter_len(param.len())
-        + param.len()
-        + cells.len();
+    let param_len = if header.request_param() {
+        prost::length_delimiter_len(param.len()) + param.len()
+    } else {
+        0
+    };
+    let len = prost::length_delimiter_len(header_len) + header_len + param_len + cells.len();
     let mut out = BytesMut::with_capacity(4 + len);
     out.put_u32(len as u32);
     let _ = header.encode_length_delimited(&mut out);
-    prost::encoding::encode_varint(param.len() as u64, &mut out);
-    out.put_slice(param);
+    if header.request_param() {
+        prost::encoding::encode_varint(param.len() as u64, &mut out);
+        out.put_slice(param);
+    }
     out.put_slice(cells);
     out.freeze()
 }
