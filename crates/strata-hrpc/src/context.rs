@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use strata_server::Service;
 
@@ -14,8 +15,16 @@ pub struct Context {
     pub service: Arc<Service>,
     pub topology: Arc<dyn Topology>,
     pub scanners: ScannerTable,
+    /// How long a scan call's filter may skip rows before the call answers with what it
+    /// has, as a heartbeat, when the client handles heartbeats (HBase's client does). HBase
+    /// waits half its RPC timeout; Strata answers sooner, since a heartbeat costs a round
+    /// trip and a client's timeout may be short.
+    pub heartbeat_after: Duration,
     procedures: AtomicU64,
 }
+
+/// The default of [`Context::heartbeat_after`].
+pub const HEARTBEAT_AFTER: Duration = Duration::from_secs(1);
 
 impl Context {
     pub fn new(service: Arc<Service>, topology: Arc<dyn Topology>) -> Context {
@@ -24,8 +33,15 @@ impl Context {
             service,
             topology,
             scanners: ScannerTable::new(lease),
+            heartbeat_after: HEARTBEAT_AFTER,
             procedures: AtomicU64::new(1),
         }
+    }
+
+    /// The same, with heartbeats after `after` (tests use a short one).
+    pub fn with_heartbeat_after(mut self, after: Duration) -> Context {
+        self.heartbeat_after = after;
+        self
     }
 
     /// A new procedure id. Every change runs before its call answers, so a procedure is

@@ -311,3 +311,109 @@ async fn check_and_put_applies_only_when_the_value_matches() {
         Some(&b"v3"[..])
     );
 }
+
+fn value_equals(value: &[u8]) -> pb::Filter {
+    let comparator = pb::Comparator {
+        name: "org.apache.hadoop.hbase.filter.BinaryComparator".into(),
+        serialized_comparator: Some(
+            prost::Message::encode_to_vec(&pb::ComparableWrapper {
+                comparable: pb::ByteArrayComparable {
+                    value: Some(Bytes::copy_from_slice(value)),
+                },
+            })
+            .into(),
+        ),
+    };
+    let filter = pb::CompareFilterWrapper {
+        compare_filter: pb::CompareFilter {
+            compare_op: pb::CompareType::Equal as i32,
+            comparator: Some(comparator),
+        },
+    };
+    pb::Filter {
+        name: "org.apache.hadoop.hbase.filter.ValueFilter".into(),
+        serialized_filter: Some(prost::Message::encode_to_vec(&filter).into()),
+    }
+}
+
+#[tokio::test]
+async fn a_filter_that_skips_rows_past_the_heartbeat_time_answers_heartbeats_until_its_row() {
+    let server =
+        common::start_with(|ctx| ctx.with_heartbeat_after(std::time::Duration::ZERO)).await;
+    create_table(server.addr, "hb", &[]).await;
+    let table = strata_server::TableName::parse("hb").unwrap();
+    let mut cells: Vec<Cell> = (0..2000u32)
+        .map(|i| {
+            Cell::put(
+                format!("r{i:05}").into_bytes(),
+                b"f".to_vec(),
+                b"q".to_vec(),
+                5,
+                b"skip".to_vec(),
+            )
+        })
+        .collect();
+    cells.push(Cell::put(
+        b"r99999".to_vec(),
+        b"f".to_vec(),
+        b"q".to_vec(),
+        5,
+        b"keep".to_vec(),
+    ));
+    server
+        .service
+        .mutate(&table, cells, strata_engine::Durability::SyncWal)
+        .unwrap();
+    let mut client = Client::connect(server.addr, "ClientService", Some(KV_CODEC)).await;
+    let region = region_name_of(&locate(&mut client, "hb", b"a").await);
+    let mut answer: pb::ScanResponse = client
+        .call(
+            "Scan",
+            &pb::ScanRequest {
+                region: Some(region_spec(&region)),
+                scan: Some(pb::Scan {
+                    filter: Some(value_equals(b"keep")),
+                    ..Default::default()
+                }),
+                number_of_rows: Some(10),
+                client_handles_heartbeats: Some(true),
+                ..Default::default()
+            },
+        )
+        .await
+        .decode();
+    let (mut heartbeats, mut rows, mut seq) = (0, Vec::new(), 0);
+    loop {
+        if answer.heartbeat_message() {
+            heartbeats += 1;
+            assert!(
+                answer.more_results_in_region(),
+                "a heartbeat is not the region's end"
+            );
+        }
+        rows.extend(
+            answer
+                .results
+                .iter()
+                .flat_map(|r| r.cell.iter().filter_map(|c| c.row.clone())),
+        );
+        if !answer.more_results_in_region() {
+            break;
+        }
+        assert!(heartbeats < 1000, "heartbeats must make progress");
+        let next = pb::ScanRequest {
+            scanner_id: answer.scanner_id,
+            number_of_rows: Some(10),
+            next_call_seq: Some(seq),
+            client_handles_heartbeats: Some(true),
+            ..Default::default()
+        };
+        seq += 1;
+        answer = client.call("Scan", &next).await.decode();
+    }
+    assert!(
+        heartbeats >= 10,
+        "a zero heartbeat time answers every 64 skipped rows: {heartbeats}"
+    );
+    assert_eq!(rows, vec![Bytes::from_static(b"r99999")]);
+}

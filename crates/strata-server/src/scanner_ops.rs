@@ -101,7 +101,22 @@ impl Service {
     ) -> Result<ScannerResults> {
         let _timer = self.metrics.start(Operation::ScannerNext, None);
         self.directory().check_serving()?;
-        self.scanners.results(lookup, id, max_results)
+        self.scanners.results(lookup, id, max_results, None)
+    }
+
+    /// Like `scanner_results`, but answers early, with the results found so far (maybe
+    /// none) and `out_of_time` set, once the filter has skipped rows for `budget`. HBase's
+    /// native scan protocol answers such a fetch as a heartbeat.
+    pub fn scanner_results_within(
+        &self,
+        lookup: &ScannerLookup<'_>,
+        id: u64,
+        max_results: usize,
+        budget: Duration,
+    ) -> Result<ScannerResults> {
+        let _timer = self.metrics.start(Operation::ScannerNext, None);
+        self.directory().check_serving()?;
+        self.scanners.results(lookup, id, max_results, Some(budget))
     }
 
     /// Up to `max_cells` further cells of scanner `id` (`None`: the scanner's batch, or

@@ -640,3 +640,48 @@ fn a_table_without_families_takes_families_later() {
     .unwrap();
     assert_eq!(rows(&svc, &table, Scan::new()), vec!["a", "z"]);
 }
+
+#[test]
+fn a_fetch_whose_filter_skips_rows_past_its_budget_answers_early_and_resumes() {
+    use strata_server::filter::parse;
+    use strata_server::ScannerLookup;
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    let table = t("hb");
+    svc.create_table(&table, vec![FamilyOptions::new("cf")], Vec::new())
+        .unwrap();
+    let mut cells: Vec<Cell> = (0..1000)
+        .map(|i| put(&format!("r{i:04}"), "q", "skip"))
+        .collect();
+    cells.push(put("r9999", "q", "keep"));
+    svc.mutate(&table, cells, Durability::SyncWal).unwrap();
+    let filter = parse("ValueFilter(=, 'binary:keep')").unwrap();
+    let id = svc
+        .open_filtered_scanner(&table, Scan::new(), Some(filter))
+        .unwrap();
+    let lookup = ScannerLookup::EMBEDDED;
+    let (mut early, mut found) = (0, Vec::new());
+    loop {
+        let fetch = svc
+            .scanner_results_within(&lookup, id, 10, Duration::ZERO)
+            .unwrap();
+        if !fetch.out_of_time && fetch.results.is_empty() {
+            break;
+        }
+        early += usize::from(fetch.out_of_time);
+        found.extend(fetch.results.into_iter().map(|r| r.row));
+        assert!(early < 1000, "a fetch out of time must still make progress");
+    }
+    assert!(
+        early >= 10,
+        "a zero budget answers early every 64 skipped rows: {early}"
+    );
+    assert_eq!(found, vec![Bytes::from_static(b"r9999")]);
+    // Without a budget the same scan answers at once.
+    let filter = parse("ValueFilter(=, 'binary:keep')").unwrap();
+    let id = svc
+        .open_filtered_scanner(&table, Scan::new(), Some(filter))
+        .unwrap();
+    let rows = svc.scanner_next(id, 10).unwrap();
+    assert_eq!(rows.len(), 1);
+}

@@ -197,14 +197,12 @@ fn next_unchecked(ctx: &Context, request: &pb::ScanRequest, id: u64) -> CallResu
     if !open {
         close(ctx, id);
     }
-    let more = batch.more;
-    Ok(Reply::message(&response(
-        ctx,
-        id,
-        batch.rows,
-        batch.in_region,
-        more,
-    )))
+    let heartbeat = batch.heartbeat;
+    let mut answer = response(ctx, id, batch.rows, batch.in_region, batch.more);
+    if heartbeat {
+        answer.heartbeat_message = Some(true);
+    }
+    Ok(Reply::message(&answer))
 }
 
 struct Batch {
@@ -213,6 +211,8 @@ struct Batch {
     in_region: bool,
     /// More rows may follow in the scan (this or a later region).
     more: bool,
+    /// The answer came early for time: HBase's heartbeat message.
+    heartbeat: bool,
 }
 
 fn fetch(
@@ -225,22 +225,32 @@ fn fetch(
     let max_bytes = s.max_result_bytes;
     let mut rows = Vec::new();
     let mut bytes = 0u64;
+    // A client that handles heartbeats gets an answer within about the heartbeat time
+    // even when the filter finds nothing (each chunk gets that much filtering), so a long
+    // filtered scan does not run into its timeout.
+    let heartbeats = request.client_handles_heartbeats();
     // A chunk never holds more than this call still wants, and is used whole: rows taken
     // from the service scanner cannot be put back.
     while (rows.len() as u64) < wanted && bytes < max_bytes {
-        let chunk = ctx
-            .service
-            .scanner_results(
+        let max = FETCH.min((wanted - rows.len() as u64) as usize);
+        let fetched = if heartbeats {
+            ctx.service.scanner_results_within(
                 &ScannerLookup::HBASE_RPC,
                 s.inner,
-                FETCH.min((wanted - rows.len() as u64) as usize),
+                max,
+                ctx.heartbeat_after,
             )?
-            .results;
-        if chunk.is_empty() {
+        } else {
+            ctx.service
+                .scanner_results(&ScannerLookup::HBASE_RPC, s.inner, max)?
+        };
+        let (chunk, out_of_time) = (fetched.results, fetched.out_of_time);
+        if chunk.is_empty() && !out_of_time {
             return Ok(Batch {
                 rows,
                 in_region: false,
                 more: false,
+                heartbeat: false,
             });
         }
         for row in chunk {
@@ -252,6 +262,7 @@ fn fetch(
                         rows,
                         in_region: false,
                         more: true,
+                        heartbeat: false,
                     })
                 }
                 Admit::EndScan => {
@@ -259,6 +270,7 @@ fn fetch(
                         rows,
                         in_region: false,
                         more: false,
+                        heartbeat: false,
                     })
                 }
             }
@@ -270,15 +282,25 @@ fn fetch(
                         rows,
                         in_region: false,
                         more: false,
+                        heartbeat: false,
                     });
                 }
             }
+        }
+        if out_of_time {
+            return Ok(Batch {
+                rows,
+                in_region: true,
+                more: true,
+                heartbeat: true,
+            });
         }
     }
     Ok(Batch {
         rows,
         in_region: true,
         more: true,
+        heartbeat: false,
     })
 }
 

@@ -28,6 +28,11 @@ pub struct TestServer {
 }
 
 pub async fn start() -> TestServer {
+    start_with(|ctx| ctx).await
+}
+
+/// A server whose context `adjust` changes first (a short heartbeat time, say).
+pub async fn start_with(adjust: impl FnOnce(Context) -> Context) -> TestServer {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -40,7 +45,7 @@ pub async fn start() -> TestServer {
             start_code: 42,
         },
     });
-    let ctx = Arc::new(Context::new(Arc::clone(&service), topology));
+    let ctx = Arc::new(adjust(Context::new(Arc::clone(&service), topology)));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let runtime = tokio::runtime::Handle::current();
     tokio::spawn(strata_hrpc::serve_listener(

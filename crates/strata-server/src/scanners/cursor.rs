@@ -27,6 +27,24 @@ pub(crate) struct CursorPlan {
     pub batch: Option<usize>,
 }
 
+/// How many rows the filter may skip between two reads of the clock in
+/// `take_results_within` (a clock read costs more than skipping a row).
+const SKIPS_PER_CLOCK_READ: u32 = 64;
+
+/// What `fill` found.
+enum Fill {
+    Ready,
+    End,
+    OutOfTime,
+}
+
+/// What `next_row` found.
+enum Next {
+    Row(RowResult),
+    End,
+    OutOfTime,
+}
+
 /// A scanner's position in its table.
 pub(super) struct Cursor {
     plan: CursorPlan,
@@ -48,15 +66,28 @@ impl Cursor {
         }
     }
 
-    /// Up to `max_results` further results (rows, or parts of rows with a batch).
-    pub fn take_results(&mut self, max_results: usize) -> Result<Vec<RowResult>> {
+    /// Up to `max_results` further results (rows, or parts of rows with a batch), stopping
+    /// early once `out_of_time` says so while the filter skips rows (checked every [`SKIPS_PER_CLOCK_READ`] skipped rows); the flag says it
+    /// stopped for time, not because the scan ended. HBase answers such a fetch as a
+    /// heartbeat, so a scan whose filter drops most rows does not run into the client's
+    /// timeout.
+    pub fn take_results_within(
+        &mut self,
+        max_results: usize,
+        out_of_time: &dyn Fn() -> bool,
+    ) -> Result<(Vec<RowResult>, bool)> {
         let mut results = Vec::with_capacity(max_results.min(1024));
-        while results.len() < max_results && self.fill()? {
+        while results.len() < max_results {
+            match self.fill(out_of_time)? {
+                Fill::Ready => {}
+                Fill::End => break,
+                Fill::OutOfTime => return Ok((results, true)),
+            }
             if let Some(result) = self.ready.pop_front() {
                 results.push(result);
             }
         }
-        Ok(results)
+        Ok((results, false))
     }
 
     /// Up to `max_cells` further cells, from at most `max_rows` rows (0: any number). A
@@ -64,7 +95,7 @@ impl Cursor {
     pub fn take_cells(&mut self, max_cells: usize, max_rows: usize) -> Result<Vec<Cell>> {
         let mut cells: Vec<Cell> = Vec::new();
         let mut rows = 0usize;
-        while cells.len() < max_cells && self.fill()? {
+        while cells.len() < max_cells && matches!(self.fill(&|| false)?, Fill::Ready) {
             let Some(front) = self.ready.front_mut() else {
                 break;
             };
@@ -85,29 +116,32 @@ impl Cursor {
         Ok(cells)
     }
 
-    /// Makes sure a result is ready; false when the scan is over.
-    fn fill(&mut self) -> Result<bool> {
+    /// Makes sure a result is ready.
+    fn fill(&mut self, out_of_time: &dyn Fn() -> bool) -> Result<Fill> {
         while self.ready.front().is_some_and(|r| r.cells.is_empty()) {
             self.ready.pop_front();
         }
         if !self.ready.is_empty() {
-            return Ok(true);
+            return Ok(Fill::Ready);
         }
-        let Some(row) = self.next_row()? else {
-            return Ok(false);
+        let row = match self.next_row(out_of_time)? {
+            Next::Row(row) => row,
+            Next::End => return Ok(Fill::End),
+            Next::OutOfTime => return Ok(Fill::OutOfTime),
         };
         match self.plan.batch {
             Some(batch) if row.cells.len() > batch => self.ready.extend(split(row, batch)),
             _ => self.ready.push_back(row),
         }
-        Ok(true)
+        Ok(Fill::Ready)
     }
 
     /// The next row that passes the filter, from whichever region holds it.
-    fn next_row(&mut self) -> Result<Option<RowResult>> {
+    fn next_row(&mut self, out_of_time: &dyn Fn() -> bool) -> Result<Next> {
         if self.plan.limit.is_some_and(|l| self.rows_read >= l) {
-            return Ok(None);
+            return Ok(Next::End);
         }
+        let mut skipped = 0u32;
         loop {
             if let Some(scanner) = &mut self.current {
                 if let Some(row) = scanner.next_row()? {
@@ -118,19 +152,26 @@ impl Cursor {
                     match outcome {
                         RowOutcome::Keep(row) => {
                             self.rows_read += 1;
-                            return Ok(Some(trim_versions(row, self.plan.versions_after_filter)));
+                            let row = trim_versions(row, self.plan.versions_after_filter);
+                            return Ok(Next::Row(row));
                         }
-                        RowOutcome::Skip => continue,
+                        RowOutcome::Skip => {
+                            skipped += 1;
+                            if skipped % SKIPS_PER_CLOCK_READ == 0 && out_of_time() {
+                                return Ok(Next::OutOfTime);
+                            }
+                            continue;
+                        }
                         RowOutcome::StopScan => {
                             self.plan.regions.clear();
                             self.current = None;
-                            return Ok(None);
+                            return Ok(Next::End);
                         }
                     }
                 }
             }
             let Some(region) = self.plan.regions.pop_front() else {
-                return Ok(None);
+                return Ok(Next::End);
             };
             // A region holds only its own rows, so the scan's bounds apply unchanged.
             self.current = Some(region.scan(&self.plan.scan)?);
@@ -190,7 +231,7 @@ mod tests {
         cursor.ready.extend(split(row_of(5), 2));
         assert_eq!(cursor.take_cells(3, 0).unwrap().len(), 3);
         assert_eq!(
-            cursor.take_results(5).unwrap().len(),
+            cursor.take_results_within(5, &|| false).unwrap().0.len(),
             2,
             "one cell, then two"
         );

@@ -182,21 +182,27 @@ impl ScannerRegistry {
         })
     }
 
-    /// Up to `max_results` further results of scanner `id` (see `Cursor::take_results`).
+    /// Up to `max_results` further results of scanner `id`, in at most `budget` of
+    /// filtering when one is given (see `Cursor::take_results_within`).
     pub(crate) fn results(
         &self,
         lookup: &ScannerLookup<'_>,
         id: u64,
         max_results: usize,
+        budget: Option<Duration>,
     ) -> Result<ScannerResults> {
         let found = self.find(lookup, id)?;
-        let results = found
-            .lock(self.shared.clock.as_ref())
+        let clock = self.shared.clock.as_ref();
+        let deadline = budget.map(|b| clock.now() + b);
+        let out_of_time = || deadline.is_some_and(|d| clock.now() >= d);
+        let (results, out_of_time) = found
+            .lock(clock)
             .cursor
-            .take_results(max_results)?;
+            .take_results_within(max_results, &out_of_time)?;
         Ok(ScannerResults {
             results,
             sorted_columns: found.sorted_columns,
+            out_of_time,
         })
     }
 

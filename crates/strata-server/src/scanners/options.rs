@@ -65,4 +65,7 @@ impl ScannerLookup<'_> {
 pub struct ScannerResults {
     pub results: Vec<RowResult>,
     pub sorted_columns: bool,
+    /// The fetch stopped because its time ran out while the filter skipped rows, not
+    /// because the scan ended (see `Service::scanner_results_within`).
+    pub out_of_time: bool,
 }
