@@ -266,6 +266,14 @@ async fn read_calls(
                 return;
             }
         };
+        if answers_inline(&session, &request) {
+            let reply = run(&ctx, &session, request);
+            if replies.send(reply).await.is_err() {
+                return;
+            }
+            drop(slot);
+            continue;
+        }
         let ctx = Arc::clone(&ctx);
         let session = Arc::clone(&session);
         let replies = replies.clone();
@@ -275,6 +283,14 @@ async fn read_calls(
             drop(slot);
         });
     }
+}
+
+/// A one-row read is answered on the connection's own task, as the Thrift server does: it
+/// is served from memory in microseconds, while the hop to the blocking pool and back costs
+/// two thread wake-ups. Everything else (writes wait for the WAL, scans and batches can run
+/// long) goes to the blocking pool, so a connection's calls still overlap.
+fn answers_inline(session: &Session, request: &frame::Request) -> bool {
+    session.service == ServiceName::Client && request.header.method_name() == "Get"
 }
 
 /// Runs one call and encodes its answer.
