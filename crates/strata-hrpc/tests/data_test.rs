@@ -39,7 +39,7 @@ async fn read_value(client: &mut Client, region: &Bytes, row: &[u8]) -> Option<B
         region: region_spec(region),
         get: get(row),
     };
-    let answer: pb::GetResponse = client.call("Get", &request).await.decode();
+    let answer = client.call("Get", &request).await.get();
     answer.result?.cell.first().and_then(|c| c.value.clone())
 }
 
@@ -145,7 +145,7 @@ async fn multi_puts_in_a_cell_block_then_a_scan_stops_at_the_region_edge() {
         number_of_rows: Some(4),
         ..Default::default()
     };
-    let first: pb::ScanResponse = client.call("Scan", &open).await.decode();
+    let first = client.call("Scan", &open).await.scan();
     assert_eq!(first.results.len(), 4);
     assert!(first.more_results_in_region());
     let mut seen = first.results.len();
@@ -158,7 +158,7 @@ async fn multi_puts_in_a_cell_block_then_a_scan_stops_at_the_region_edge() {
             ..Default::default()
         };
         seq += 1;
-        let answer: pb::ScanResponse = client.call("Scan", &next).await.decode();
+        let answer = client.call("Scan", &next).await.scan();
         seen += answer.results.len();
         if !answer.more_results_in_region() {
             assert!(answer.more_results(), "the next region still has rows");
@@ -177,7 +177,7 @@ async fn scan_rows(client: &mut Client, region: &Bytes, scan: pb::Scan) -> Vec<B
         close_scanner: Some(true),
         ..Default::default()
     };
-    let answer: pb::ScanResponse = client.call("Scan", &open).await.decode();
+    let answer = client.call("Scan", &open).await.scan();
     answer
         .results
         .iter()
@@ -249,7 +249,7 @@ async fn a_scan_call_out_of_sequence_is_refused() {
         number_of_rows: Some(1),
         ..Default::default()
     };
-    let first: pb::ScanResponse = client.call("Scan", &open).await.decode();
+    let first = client.call("Scan", &open).await.scan();
     let wrong = pb::ScanRequest {
         scanner_id: first.scanner_id,
         number_of_rows: Some(1),
@@ -381,7 +381,7 @@ async fn a_filter_that_skips_rows_past_the_heartbeat_time_answers_heartbeats_unt
             },
         )
         .await
-        .decode();
+        .scan();
     let (mut heartbeats, mut rows, mut seq) = (0, Vec::new(), 0);
     loop {
         if answer.heartbeat_message() {
@@ -409,7 +409,7 @@ async fn a_filter_that_skips_rows_past_the_heartbeat_time_answers_heartbeats_unt
             ..Default::default()
         };
         seq += 1;
-        answer = client.call("Scan", &next).await.decode();
+        answer = client.call("Scan", &next).await.scan();
     }
     assert!(
         heartbeats >= 10,

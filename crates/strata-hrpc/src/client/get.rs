@@ -3,9 +3,10 @@
 use strata_engine::Get;
 use strata_server::names::TableName;
 
+use super::cell_blocks::ResponseCells;
 use super::regions::{self, Target};
 use super::{filters, reads};
-use crate::call::{Call, CallResult, Reply};
+use crate::call::{Call, CallResult};
 use crate::context::Context;
 use crate::exception::RemoteException;
 use crate::{meta, pb, results};
@@ -17,7 +18,10 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
         Target::Meta => meta::get(ctx, &request.get)?,
         Target::Region { table, .. } => get(ctx, &table, &request.get)?,
     };
-    Ok(Reply::message(&pb::GetResponse {
+    let mut result = result;
+    let mut cells = ResponseCells::for_call(call);
+    cells.take(&mut result);
+    Ok(cells.reply(&pb::GetResponse {
         result: Some(result),
     }))
 }

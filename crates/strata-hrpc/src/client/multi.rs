@@ -10,10 +10,11 @@ use bytes::Bytes;
 use strata_engine::Cell;
 use strata_server::names::TableName;
 
+use super::cell_blocks::ResponseCells;
 use super::mutate;
 use super::mutations::{self, Mutation};
 use super::regions;
-use crate::call::{Call, CallResult, Reply};
+use crate::call::{Call, CallResult};
 use crate::context::Context;
 use crate::exception::RemoteException;
 use crate::pb;
@@ -27,7 +28,16 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
     for action in &request.region_action {
         results.push(region_action(ctx, call, action, &mut block));
     }
-    Ok(Reply::message(&pb::MultiResponse {
+    // The client reads the results' cells in the order the results are listed.
+    let mut cells = ResponseCells::for_call(call);
+    for result in results
+        .iter_mut()
+        .flat_map(|r| r.result_or_exception.iter_mut())
+        .filter_map(|r| r.result.as_mut())
+    {
+        cells.take(result);
+    }
+    Ok(cells.reply(&pb::MultiResponse {
         region_action_result: results,
         processed: None,
     }))

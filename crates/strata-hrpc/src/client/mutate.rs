@@ -7,9 +7,10 @@ use strata_server::durability::WriteDurability;
 use strata_server::names::TableName;
 use strata_server::Check;
 
+use super::cell_blocks::ResponseCells;
 use super::mutations::{self, Mutation};
 use super::regions;
-use crate::call::{Call, CallResult, Reply};
+use crate::call::{Call, CallResult};
 use crate::context::Context;
 use crate::exception::RemoteException;
 use crate::pb;
@@ -22,7 +23,7 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
     let (table, _) = regions::resolve_region(ctx, Some(&request.region))?;
     let mut block = call.cells.clone();
     let mutation = mutations::decode(ctx, call, &table, &request.mutation, &mut block)?;
-    let response = match &request.condition {
+    let mut response = match &request.condition {
         Some(condition) => pb::MutateResponse {
             result: None,
             processed: Some(check_and_apply(ctx, &table, condition, mutation)?),
@@ -32,7 +33,11 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
             processed: Some(true),
         },
     };
-    Ok(Reply::message(&response))
+    let mut cells = ResponseCells::for_call(call);
+    if let Some(result) = response.result.as_mut() {
+        cells.take(result);
+    }
+    Ok(cells.reply(&response))
 }
 
 /// Applies one mutation; Increment and Append return their new cells.

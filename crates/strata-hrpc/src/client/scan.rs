@@ -9,10 +9,11 @@ use strata_engine::{RowResult, Scan};
 use strata_server::table::RegionInfo;
 use strata_server::{ScannerLookup, ScannerOptions, ScannerOwner, ScannerProtocol};
 
+use super::cell_blocks::ResponseCells;
 use super::regions::{self, Target};
 use super::scanners::{Admit, Cut, NativeScanner};
 use super::{filters, reads};
-use crate::call::{Call, CallResult, Reply};
+use crate::call::{Call, CallResult};
 use crate::context::Context;
 use crate::exception::{class, RemoteException};
 use crate::{meta, pb, results};
@@ -27,16 +28,23 @@ const DEFAULT_MAX_RESULT_SIZE: u64 = 2 * 1024 * 1024;
 /// Serves Scan.
 pub fn serve(ctx: &Context, call: &Call) -> CallResult {
     let request: pb::ScanRequest = call.param()?;
+    let mut response = answer(ctx, &request)?;
+    let mut cells = ResponseCells::for_call(call);
+    cells.take_scan(&mut response);
+    Ok(cells.reply(&response))
+}
+
+fn answer(ctx: &Context, request: &pb::ScanRequest) -> Result<pb::ScanResponse, RemoteException> {
     if let Some(scan) = &request.scan {
         return match regions::resolve(ctx, request.region.as_ref())? {
-            Target::Meta => Ok(Reply::message(&meta::scan(ctx, scan, &request)?)),
-            Target::Region { table, region } => open(ctx, &request, scan, table, region),
+            Target::Meta => meta::scan(ctx, scan, request),
+            Target::Region { table, region } => open(ctx, request, scan, table, region),
         };
     }
     let id = request
         .scanner_id
         .ok_or_else(|| RemoteException::invalid("a scan call needs a scan or a scanner id"))?;
-    next(ctx, &request, id)
+    next(ctx, request, id)
 }
 
 fn open(
@@ -45,7 +53,7 @@ fn open(
     scan: &pb::Scan,
     table: strata_server::names::TableName,
     region: RegionInfo,
-) -> CallResult {
+) -> Result<pb::ScanResponse, RemoteException> {
     let (engine_scan, cut) = bounds(scan, &region)?;
     let filter = scan
         .filter
@@ -135,7 +143,11 @@ fn with_zero(row: &[u8]) -> Bytes {
     next.freeze()
 }
 
-fn next(ctx: &Context, request: &pb::ScanRequest, id: u64) -> CallResult {
+fn next(
+    ctx: &Context,
+    request: &pb::ScanRequest,
+    id: u64,
+) -> Result<pb::ScanResponse, RemoteException> {
     let scanner = ctx.scanners.get(id).ok_or_else(|| unknown(id))?;
     {
         let mut s = scanner.lock();
@@ -153,7 +165,7 @@ fn next(ctx: &Context, request: &pb::ScanRequest, id: u64) -> CallResult {
         }
     }
     if request.renew() {
-        return Ok(Reply::message(&response(ctx, id, Vec::new(), true, true)));
+        return Ok(response(ctx, id, Vec::new(), true, true));
     }
     next_unchecked(ctx, request, id)
 }
@@ -176,10 +188,14 @@ fn close(ctx: &Context, id: u64) {
 }
 
 /// Fetches for scanner `id` without checking the call sequence.
-fn next_unchecked(ctx: &Context, request: &pb::ScanRequest, id: u64) -> CallResult {
+fn next_unchecked(
+    ctx: &Context,
+    request: &pb::ScanRequest,
+    id: u64,
+) -> Result<pb::ScanResponse, RemoteException> {
     if request.close_scanner() && request.number_of_rows() == 0 {
         close(ctx, id);
-        return Ok(Reply::message(&response(ctx, id, Vec::new(), false, false)));
+        return Ok(response(ctx, id, Vec::new(), false, false));
     }
     let scanner = ctx.scanners.get(id).ok_or_else(|| unknown(id))?;
     let batch = {
@@ -202,7 +218,7 @@ fn next_unchecked(ctx: &Context, request: &pb::ScanRequest, id: u64) -> CallResu
     if heartbeat {
         answer.heartbeat_message = Some(true);
     }
-    Ok(Reply::message(&answer))
+    Ok(answer)
 }
 
 struct Batch {

@@ -82,6 +82,45 @@ impl Answer {
         M::decode(self.body.clone()).unwrap()
     }
 
+    /// A scan answer with the results its cell block holds (a client with a codec gets
+    /// counts in the message and the cells in the block) put back into `results`.
+    pub fn scan(&self) -> pb::ScanResponse {
+        let mut response: pb::ScanResponse = self.decode();
+        if response.cells_per_result.is_empty() {
+            return response;
+        }
+        let mut block = self.cells.clone();
+        let codec = strata_hrpc::wire::cellblock::Codec::KeyValue;
+        for (count, partial) in response
+            .cells_per_result
+            .iter()
+            .zip(response.partial_flag_per_result.iter())
+        {
+            let cells =
+                strata_hrpc::wire::cellblock::take(codec, &mut block, *count as usize).unwrap();
+            let mut result = strata_hrpc::results::cells_result(&cells);
+            result.partial = Some(*partial);
+            response.results.push(result);
+        }
+        assert!(block.is_empty(), "cells left over in the block");
+        response
+    }
+
+    /// A get answer with its result's cells taken from the cell block.
+    pub fn get(&self) -> pb::GetResponse {
+        let mut response: pb::GetResponse = self.decode();
+        if let Some(result) = response.result.as_mut() {
+            let count = result.associated_cell_count.unwrap_or(0) as usize;
+            let mut block = self.cells.clone();
+            let codec = strata_hrpc::wire::cellblock::Codec::KeyValue;
+            let cells = strata_hrpc::wire::cellblock::take(codec, &mut block, count).unwrap();
+            result
+                .cell
+                .extend(strata_hrpc::results::cells_result(&cells).cell);
+        }
+        response
+    }
+
     pub fn exception_class(&self) -> String {
         self.header
             .exception
@@ -218,7 +257,7 @@ pub async fn locate(client: &mut Client, name: &str, row: &[u8]) -> pb::RegionIn
         close_scanner: Some(true),
         ..Default::default()
     };
-    let answer: pb::ScanResponse = client.call("Scan", &request).await.decode();
+    let answer = client.call("Scan", &request).await.scan();
     let cells = &answer.results[0].cell;
     let info = cells
         .iter()
