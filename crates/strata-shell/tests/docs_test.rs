@@ -9,22 +9,34 @@ use strata_shell::commands::COMMANDS;
 
 const SHELL_MD: &str = include_str!("../../../docs/shell.md");
 
-/// The names in the first column of the command tables (`| exit, quit | ... |`).
+/// The names in the first column of the command tables (`| exit, quit | ... |`): the
+/// tables whose header's first cell is `command` (the section has other tables too).
 fn documented_commands(doc: &str) -> BTreeSet<&str> {
     let section = doc
         .split("\n## ")
         .find(|s| s.starts_with("Commands\n"))
         .expect("docs/shell.md has a \"## Commands\" section");
-    section
-        .lines()
-        .filter_map(|line| line.strip_prefix('|'))
-        .filter_map(|row| row.split('|').next())
-        .map(str::trim)
-        // The header, the separator and the continuation rows of a command's examples.
-        .filter(|cell| !cell.is_empty() && *cell != "command" && !cell.starts_with("---"))
-        .flat_map(|cell| cell.split(','))
-        .map(str::trim)
-        .collect()
+    let mut names = BTreeSet::new();
+    let mut in_table = false;
+    let mut command_table = false;
+    for line in section.lines() {
+        let Some(row) = line.strip_prefix('|') else {
+            in_table = false;
+            continue;
+        };
+        let cell = row.split('|').next().unwrap_or("").trim();
+        if !in_table {
+            // A table's first row is its header.
+            in_table = true;
+            command_table = cell == "command";
+            continue;
+        }
+        // The separator and the continuation rows of a command's examples.
+        if command_table && !cell.is_empty() && !cell.starts_with("---") {
+            names.extend(cell.split(',').map(str::trim));
+        }
+    }
+    names
 }
 
 #[test]
@@ -43,7 +55,8 @@ fn docs_list_exactly_the_shells_commands() {
 #[test]
 fn the_table_reader_sees_names_and_skips_the_rest() {
     let doc = "intro\n## Commands\n\n| command | example |\n| --- | --- |\n\
-               | exit, quit | `exit` |\n| | `more` |\n| get | `get 't'` |\n\
+               | exit, quit | `exit` |\n| | `more` |\n| get | `get 't'` |\n\n\
+               | SPLITALGO | key space |\n| --- | --- |\n| `HexStringSplit` | hex |\n\
                ## Mistakes\n| not_a_command | x |\n";
     let names: Vec<_> = documented_commands(doc).into_iter().collect();
     assert_eq!(names, ["exit", "get", "quit"]);
