@@ -29,6 +29,7 @@ pub mod class {
     pub const UNSUPPORTED_CODEC: &str = "org.apache.hadoop.hbase.ipc.UnsupportedCellCodecException";
     pub const UNSUPPORTED_COMPRESSION: &str =
         "org.apache.hadoop.hbase.ipc.UnsupportedCompressionCodecException";
+    pub const REGION_MOVED: &str = "org.apache.hadoop.hbase.exceptions.RegionMovedException";
     pub const UNKNOWN_REGION: &str = "org.apache.hadoop.hbase.UnknownRegionException";
     pub const SNAPSHOT_EXISTS: &str = "org.apache.hadoop.hbase.snapshot.SnapshotExistsException";
     pub const SNAPSHOT_NOT_FOUND: &str =

@@ -49,6 +49,13 @@ pub trait Topology: Send + Sync {
     fn serves_here(&self, region: &RegionInfo) -> bool {
         self.owner_of(region) == Some(self.this_server())
     }
+
+    /// A number that grows whenever `region` changes owner: hbase:meta's
+    /// `seqnumDuringOpen`, and the sequence number of a RegionMovedException. The client
+    /// keeps a location it learns only when its number is higher than the one it cached.
+    fn location_seq(&self, _region: &RegionInfo) -> u64 {
+        1
+    }
 }
 
 /// The standalone server: master, meta and every region are here.

@@ -3,7 +3,10 @@
 //! The client scans one region at a time and resumes at the end key it cached, so a name
 //! that no longer stands for exactly one live region must fail with
 //! NotServingRegionException: the client then re-reads hbase:meta. A region id changes on
-//! every split and merge, so matching the id and the start key is enough.
+//! every split and merge, so matching the id and the start key is enough. A live region
+//! that another server serves now (it moved, or failed over) is answered with
+//! RegionMovedException naming that server, as HBase's region servers answer for a region
+//! they moved away.
 
 use strata_server::names::TableName;
 use strata_server::table::RegionInfo;
@@ -12,6 +15,7 @@ use crate::context::Context;
 use crate::exception::{class, RemoteException};
 use crate::pb;
 use crate::region_name::{self, META_ENCODED_NAME, META_REGION_NAME};
+use crate::topology::ServerAddr;
 
 /// What a region specifier leads to.
 pub enum Target {
@@ -30,6 +34,20 @@ fn not_serving(name: &[u8]) -> RemoteException {
         format!(
             "region {} is not online on this server",
             String::from_utf8_lossy(name)
+        ),
+    )
+}
+
+/// The region is served by `owner`: the client takes the new location from the message
+/// (HBase's client parses exactly this text) and goes there without reading hbase:meta,
+/// if `seq` is higher than the one it cached; otherwise it reads meta as after a
+/// NotServingRegionException.
+fn moved(owner: &ServerAddr, seq: u64) -> RemoteException {
+    RemoteException::retry(
+        class::REGION_MOVED,
+        format!(
+            "Region moved to: hostname={} port={} startCode={}. As of locationSeqNum={seq}.",
+            owner.host, owner.port, owner.start_code
         ),
     )
 }
@@ -61,7 +79,10 @@ pub fn resolve(
         .find(|r| r.id.to_string() == parsed.id && r.start_key == parsed.start_key)
         .ok_or_else(|| not_serving(value))?;
     if !ctx.topology.serves_here(&region) {
-        return Err(not_serving(value));
+        return Err(match ctx.topology.owner_of(&region) {
+            Some(owner) => moved(&owner, ctx.topology.location_seq(&region)),
+            None => not_serving(value),
+        });
     }
     Ok(Target::Region { table, region })
 }
@@ -76,5 +97,29 @@ pub fn resolve_region(
         Target::Meta => Err(RemoteException::invalid(
             "hbase:meta is read-only: Strata computes it from its region directory",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_moved_region_names_its_server_in_the_text_hbase_client_parses() {
+        let owner = ServerAddr {
+            host: "db2.example.com".into(),
+            port: 16020,
+            start_code: 1_796_192_589_299,
+        };
+        let e = moved(&owner, 77);
+        assert_eq!(e.class, class::REGION_MOVED);
+        assert!(!e.do_not_retry);
+        // The layout of RegionMovedException.getMessage(), which its String constructor
+        // takes apart again on the client.
+        assert_eq!(
+            e.message,
+            "Region moved to: hostname=db2.example.com port=16020 startCode=1796192589299. \
+             As of locationSeqNum=77."
+        );
     }
 }

@@ -101,20 +101,21 @@ fn region_row(ctx: &Context, table: &TableName, region: &RegionInfo) -> RowResul
         pbuf(&region_info(table, region)),
     )];
     if let Some(owner) = ctx.topology.owner_of(region) {
-        cells.extend(server_cells(&row, &owner));
+        let seq = ctx.topology.location_seq(region);
+        cells.extend(server_cells(&row, &owner, seq));
     }
     // Qualifiers in byte order, as a real meta row's cells are.
     cells.sort_by(|a, b| a.qualifier.cmp(&b.qualifier));
     RowResult { row, cells }
 }
 
-fn server_cells(row: &Bytes, owner: &ServerAddr) -> Vec<Cell> {
+fn server_cells(row: &Bytes, owner: &ServerAddr, seq: u64) -> Vec<Cell> {
     vec![
         cell(
             row,
             b"info",
             b"seqnumDuringOpen",
-            1u64.to_be_bytes().to_vec(),
+            seq.to_be_bytes().to_vec(),
         ),
         cell(row, b"info", b"server", owner.host_and_port()),
         cell(

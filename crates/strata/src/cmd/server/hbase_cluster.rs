@@ -72,4 +72,15 @@ impl Topology for ClusterTopology {
             None => None,
         }
     }
+
+    /// The region record's epoch: every change of owner writes the record again, so it
+    /// grows with each move.
+    fn location_seq(&self, region: &RegionInfo) -> u64 {
+        let view = self.ownership.view();
+        view.regions
+            .get(&region.id)
+            .and_then(|r| u64::try_from(r.epoch).ok())
+            .unwrap_or(1)
+            .max(1)
+    }
 }
