@@ -17,7 +17,13 @@ const FILTERS: &str = "org.apache.hadoop.hbase.filter.";
 /// Decodes a filter for a Get or a Scan; `None` when it lets every cell through (an
 /// empty FilterList).
 pub fn decode(filter: &pb::Filter) -> Result<Option<Filter>, RemoteException> {
-    Ok(expr(filter, 0)?.map(Filter::new))
+    Ok(decode_expr(filter)?.map(Filter::new))
+}
+
+/// The filter expression `filter` stands for (`None`: it lets every cell through), for a
+/// caller that needs fresh filters of it more than once.
+pub fn decode_expr(filter: &pb::Filter) -> Result<Option<Expr>, RemoteException> {
+    expr(filter, 0)
 }
 
 fn unsupported(what: &str, name: &str) -> RemoteException {

@@ -2,6 +2,7 @@
 //! still means the region the client cached, then the call runs through the service.
 
 pub mod cell_blocks;
+pub mod check_filter;
 pub mod filters;
 pub mod get;
 pub mod multi;

@@ -167,12 +167,7 @@ fn atomic(
             mutate::write(ctx, table, &row, cells, durability)?;
             Ok(true)
         }
-        Some(condition) => {
-            let check = mutate::check(condition)?;
-            Ok(ctx
-                .service
-                .check_and_mutate(table, &check, cells, durability)?)
-        }
+        Some(condition) => mutate::check_and_write(ctx, table, condition, &row, cells, durability),
     }
 }
 

@@ -8,6 +8,7 @@ use strata_server::names::TableName;
 use strata_server::Check;
 
 use super::cell_blocks::ResponseCells;
+use super::check_filter;
 use super::mutations::{self, Mutation};
 use super::regions;
 use crate::call::{Call, CallResult};
@@ -191,15 +192,38 @@ pub fn check_and_apply(
             "checkAndMutate with Increment or Append is not supported by Strata yet",
         ));
     }
-    let check = check(condition)?;
-    if check.row != mutation.row {
+    check_and_write(
+        ctx,
+        table,
+        condition,
+        &mutation.row,
+        mutation.cells,
+        mutation.durability,
+    )
+}
+
+/// Writes `cells` (all on `row`) if `condition` holds; returns whether it did.
+pub fn check_and_write(
+    ctx: &Context,
+    table: &TableName,
+    condition: &pb::Condition,
+    row: &[u8],
+    cells: Vec<Cell>,
+    durability: WriteDurability,
+) -> Result<bool, RemoteException> {
+    if condition.row != row {
         return Err(RemoteException::invalid(
             "the condition and the mutation are on different rows",
         ));
     }
+    if let Some(filter) = &condition.filter {
+        // Written at the table's durability (HBase's read-modify-write does the same).
+        return check_filter::apply_if_row_passes(ctx, table, condition, filter, cells);
+    }
+    let check = check(condition)?;
     Ok(ctx
         .service
-        .check_and_mutate(table, &check, mutation.cells, mutation.durability)?)
+        .check_and_mutate(table, &check, cells, durability)?)
 }
 
 /// A condition in the form the service checks: one column against a binary value, or its
@@ -210,9 +234,10 @@ pub fn check(condition: &pb::Condition) -> Result<Check, RemoteException> {
         .time_range
         .as_ref()
         .is_none_or(|r| super::reads::time_range(Some(r)).is_ok_and(|r| r.is_all()));
-    if condition.filter.is_some() || !all_time {
+    if !all_time {
         return Err(RemoteException::invalid(
-            "checkAndMutate with a filter or a time range is not supported by Strata yet",
+            "checkAndMutate of a column within a time range is not supported by Strata yet \
+             (a filter condition with a time range is)",
         ));
     }
     let comparator = condition

@@ -19,7 +19,14 @@ import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.filter.ValueFilter;
+import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /** Row-atomic operations: increment, append, checkAndMutate, mutateRow. */
@@ -42,6 +49,7 @@ final class AtomicChecks {
         new Check("atomic.check_and_mutate_delete", AtomicChecks::checkAndMutateDelete),
         new Check("atomic.check_and_mutate_row_mutations", AtomicChecks::checkAndMutateRowMutations),
         new Check("atomic.check_and_mutate_older_builder", AtomicChecks::checkAndMutateOlderBuilder),
+        new Check("atomic.check_and_mutate_with_a_filter", AtomicChecks::checkAndMutateFilter),
         new Check("atomic.mutate_row", AtomicChecks::mutateRow));
   }
 
@@ -104,6 +112,30 @@ final class AtomicChecks {
         .ifEquals(CF, b("q"), b("old")).build(put("q", "new")));
     isTrue("match is a success", hit.isSuccess());
     eq("value after a match", "new", value(t, "q"));
+  }
+
+  /** HBase 2.4's filter conditions: the mutation applies when the row passes the filter. */
+  static void checkAndMutateFilter(Run r) throws Exception {
+    Table t = r.table("cf");
+    t.put(new Put(ROW).addColumn(CF, b("q"), 10, b("old")));
+    Filter matching = new SingleColumnValueFilter(CF, b("q"), CompareOperator.EQUAL, b("old"));
+    Filter other = new ValueFilter(CompareOperator.EQUAL, new BinaryComparator(b("nope")));
+    isTrue("a filter the row fails", !t.checkAndMutate(CheckAndMutate.newBuilder(ROW)
+        .ifMatches(other).build(put("a", "x"))).isSuccess());
+    isTrue("a filter the row passes", t.checkAndMutate(CheckAndMutate.newBuilder(ROW)
+        .ifMatches(matching).build(put("b", "x"))).isSuccess());
+    isTrue("the same filter outside the time range of the value",
+        !t.checkAndMutate(CheckAndMutate.newBuilder(ROW).ifMatches(matching)
+            .timeRange(TimeRange.between(0, 10)).build(put("c", "x"))).isSuccess());
+    isTrue("inside it", t.checkAndMutate(CheckAndMutate.newBuilder(ROW).ifMatches(matching)
+        .timeRange(TimeRange.between(10, 11)).build(new Delete(ROW).addColumn(CF, b("b"))))
+        .isSuccess());
+    RowMutations both = new RowMutations(ROW)
+        .add((Mutation) put("d", "x"))
+        .add((Mutation) new Delete(ROW).addColumns(CF, b("q")));
+    isTrue("row mutations under a filter", t.checkAndMutate(CheckAndMutate.newBuilder(ROW)
+        .ifMatches(new FilterList(matching)).build(both)).isSuccess());
+    eq("columns written", "cf:d=x", cells(t.get(new Get(ROW))));
   }
 
   static void checkAndMutateIfNotExists(Run r) throws Exception {
