@@ -24,22 +24,25 @@ pub fn filter_parse(input: &[u8]) {
         assert_eq!(again, expr, "printed filter {printed:?} parses differently");
         assert_eq!(again.to_string(), printed, "printing is not stable");
     }
-    let mut filter = Filter::new(expr);
+    check_on_sample_rows(&mut Filter::new(expr));
+}
+
+/// Runs `filter` over two small rows (several families, versions and an empty value): a
+/// kept row holds only cells it had. Other protocols' fuzz targets use it for the filters
+/// they decode.
+pub fn check_on_sample_rows(filter: &mut Filter) {
     for key in ["row1", "row2"] {
         let row = sample_row(key);
-        match filter.filter_row(row.clone()) {
-            RowOutcome::Keep(kept) => {
-                assert_eq!(kept.row, row.row);
-                for cell in &kept.cells {
-                    let present = row.cells.iter().any(|c| {
-                        c.family == cell.family
-                            && c.qualifier == cell.qualifier
-                            && c.timestamp == cell.timestamp
-                    });
-                    assert!(present, "the filter invented a cell: {cell:?}");
-                }
+        if let RowOutcome::Keep(kept) = filter.filter_row(row.clone()) {
+            assert_eq!(kept.row, row.row);
+            for cell in &kept.cells {
+                let present = row.cells.iter().any(|c| {
+                    c.family == cell.family
+                        && c.qualifier == cell.qualifier
+                        && c.timestamp == cell.timestamp
+                });
+                assert!(present, "the filter invented a cell: {cell:?}");
             }
-            RowOutcome::Skip | RowOutcome::StopScan => {}
         }
     }
 }
