@@ -223,11 +223,18 @@ impl WalBackend for ObjectWal {
         let durable = writer
             .append_framed(batch.records)
             .map_err(Error::into_engine_error)?;
-        self.progress
-            .next_id
-            .store(durable.object_id + 1, Ordering::Release);
-        if let Some(max_seq) = batch.max_seq {
-            self.live.lock().push_back((durable.object_id, max_seq));
+        {
+            // The object joins `live` before `next_id` moves past it, both under the lock
+            // `mark_flushed` reads them under: a flush finding `live` empty in between
+            // would take `next_id` as the first live object and so publish this object,
+            // unflushed, as one no replay needs: its acknowledged writes lost at a failover.
+            let mut live = self.live.lock();
+            if let Some(max_seq) = batch.max_seq {
+                live.push_back((durable.object_id, max_seq));
+            }
+            self.progress
+                .next_id
+                .store(durable.object_id + 1, Ordering::Release);
         }
         // Stored, but the writers wait for this answer: past the lease deadline the
         // region may already be replayed elsewhere, so the outcome must stay "unknown".
