@@ -181,13 +181,13 @@ mod tests {
             "{refused}"
         );
         assert!(refused.kind().is_retryable());
-        assert_eq!(follower.directory().sync_with_catalog().unwrap(), 1);
+        assert_eq!(follower.directory().catalog_sync().follow().unwrap(), 1);
         assert_eq!(follower.list_tables(), vec![t.clone()]);
         assert!(follower.list_namespaces().contains(&"apps".to_string()));
         let quota: NamespaceConfig =
             [("hbase.namespace.quota.maxtables".into(), "5".into())].into();
         master.modify_namespace("apps", quota.clone()).unwrap();
-        assert_eq!(follower.directory().sync_with_catalog().unwrap(), 0);
+        assert_eq!(follower.directory().catalog_sync().follow().unwrap(), 0);
         assert_eq!(follower.namespace_config("apps").unwrap(), quota);
         let record = master_catalog.load().unwrap().tables[&t].clone();
         assert_eq!(record.families[0].name, b"cf".to_vec());
@@ -228,7 +228,7 @@ mod tests {
             panic!("the old master resigned")
         };
         new_catalog.lead(new_lead);
-        new.directory().sync_with_catalog().unwrap();
+        new.directory().catalog_sync().follow().unwrap();
         let u = TableName::parse("u").unwrap();
         new.create_table(&u, families(), splits.clone()).unwrap();
         let fresh = ids(&new, &u);
@@ -236,7 +236,10 @@ mod tests {
             fresh.iter().all(|id| id > used.iter().max().unwrap()),
             "{fresh:?} reuses the old master's {used:?}"
         );
-        new.directory().reserve_region_ids_above(50).unwrap();
+        new.directory()
+            .catalog_sync()
+            .reserve_region_ids_above(50)
+            .unwrap();
         let v = TableName::parse("v").unwrap();
         new.create_table(&v, families(), splits).unwrap();
         assert!(

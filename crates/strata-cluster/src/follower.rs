@@ -76,7 +76,7 @@ impl Drop for Follower {
 /// The part of a round that reads nothing from etcd: placing this server's regions again
 /// from the view the last full round read.
 pub fn place_again(service: &Service) {
-    match service.directory().refresh_placements() {
+    match service.directory().placements().refresh() {
         Ok(0) => {}
         Ok(moved) => tracing::info!(regions = moved, "regions placed again"),
         Err(e) => tracing::warn!(error = %e, "a region could not be opened here"),
@@ -90,7 +90,7 @@ pub fn round(ownership: &Ownership, service: &Service) {
         return;
     }
     if !ownership.is_master() {
-        if let Err(e) = service.directory().sync_with_catalog() {
+        if let Err(e) = service.directory().catalog_sync().follow() {
             tracing::warn!(error = %e, "cannot follow the catalog");
         }
     }

@@ -7,27 +7,32 @@ use crate::names::TableName;
 use crate::remote::{RegionWork, RowSpan};
 use crate::table::{RegionInfo, RegionLocation};
 
-impl TableDirectory {
-    /// The table's regions in key order, each with the bytes of its SSTables and memstores
-    /// (a region served elsewhere is measured by its owner).
-    pub fn region_sizes(&self, table: &TableName) -> Result<Vec<(RegionInfo, u64)>> {
-        let state = self.table(table)?;
-        let mut sizes = Vec::with_capacity(state.regions.len());
-        for open in &state.regions {
-            sizes.push(match &open.location {
-                RegionLocation::Here(region) => region.size_bytes(),
-                RegionLocation::Peer(_) => {
-                    let span = RowSpan {
-                        start: open.entry.start_key.clone(),
-                        end: open.entry.end_key.clone(),
-                    };
-                    let measure = || self.maintain_region(table, &span, RegionWork::Measure);
-                    crate::remote::until_served(measure)?
-                }
-            });
-        }
-        Ok(state.region_infos().into_iter().zip(sizes).collect())
+/// The regions of `table` in key order, each with the bytes of its SSTables and memstores
+/// (a region served elsewhere is measured by its owner).
+pub(crate) fn region_sizes(
+    directory: &TableDirectory,
+    table: &TableName,
+) -> Result<Vec<(RegionInfo, u64)>> {
+    let state = directory.table(table)?;
+    let mut sizes = Vec::with_capacity(state.regions.len());
+    for open in &state.regions {
+        sizes.push(match &open.location {
+            RegionLocation::Here(region) => region.size_bytes(),
+            RegionLocation::Peer(_) => {
+                let span = RowSpan {
+                    start: open.entry.start_key.clone(),
+                    end: open.entry.end_key.clone(),
+                };
+                let measure = || {
+                    directory
+                        .maintenance()
+                        .on_region(table, &span, RegionWork::Measure)
+                };
+                crate::remote::until_served(measure)?
+            }
+        });
     }
+    Ok(state.region_infos().into_iter().zip(sizes).collect())
 }
 
 #[cfg(test)]

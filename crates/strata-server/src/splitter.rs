@@ -87,14 +87,14 @@ impl Splitter {
 
     /// Splits a region in two; returns the daughters' ids.
     pub(crate) fn split(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
-        let daughters = self.directory.split_region(table, at)?;
+        let daughters = self.directory.region_changes().split(table, at)?;
         self.metrics.count_split();
         Ok(daughters)
     }
 
     /// Merges two adjacent regions into one; returns its id.
     pub(crate) fn merge(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
-        let merged = self.directory.merge_regions(table, a, b)?;
+        let merged = self.directory.region_changes().merge(table, a, b)?;
         self.metrics.count_merge();
         Ok(merged)
     }
@@ -114,9 +114,9 @@ impl Splitter {
             return;
         }
         let id = region.id();
-        if !self.directory.splits_here() {
+        if !self.directory.region_changes().splits_here() {
             // Cluster mode on a server that is not master: the master splits it.
-            self.directory.request_split(table, id);
+            self.directory.region_changes().request_split(table, id);
             return;
         }
         if !self.splitting.lock().insert(id) {

@@ -45,19 +45,20 @@ pub fn printable_key(key: &[u8]) -> String {
     out
 }
 
-impl TableDirectory {
-    /// Every table with its regions (user tables and system ones), sorted by name.
-    pub fn table_status(&self) -> Vec<TableStatus> {
-        let tables = self.list_tables();
+impl TableStatus {
+    /// Every table of `directory` with its regions (user tables and system ones), sorted
+    /// by name.
+    pub fn of_all(directory: &TableDirectory) -> Vec<TableStatus> {
+        let tables = directory.list_tables();
         tables
             .iter()
-            .filter_map(|name| self.one_table_status(name))
+            .filter_map(|name| TableStatus::of(directory, name))
             .collect()
     }
 
-    /// One table with its regions; `None` if there is no such table.
-    pub fn one_table_status(&self, name: &TableName) -> Option<TableStatus> {
-        let state = self.table(name).ok()?;
+    /// One table of `directory` with its regions; `None` if there is no such table.
+    pub fn of(directory: &TableDirectory, name: &TableName) -> Option<TableStatus> {
+        let state = directory.table(name).ok()?;
         let regions: Vec<RegionStatus> = state
             .regions
             .iter()

@@ -34,13 +34,14 @@ pub(crate) fn close_region(moves: &ClusterMoves, id: u64) -> Result<()> {
     let (table, span) = table_and_span(&region)?;
     service
         .directory()
-        .maintain_region(&table, &span, RegionWork::Release)?;
+        .maintenance()
+        .on_region(&table, &span, RegionWork::Release)?;
     let coord = &ownership.node.coord;
     coord
         .close_region(&lead, id, region.epoch)
         .map_err(unavailable)?;
     ownership.refresh_view().map_err(unavailable)?;
-    service.directory().refresh_placements()?;
+    service.directory().placements().refresh()?;
     tracing::info!(region = id, "region unassigned");
     Ok(())
 }

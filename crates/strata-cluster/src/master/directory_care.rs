@@ -39,13 +39,14 @@ impl DirectoryCare {
         let service_error = |e: strata_server::error::ServiceError| {
             crate::Error::Service(format!("cannot reserve region ids: {e}"))
         };
-        directory.sync_with_catalog().map_err(service_error)?;
+        directory.catalog_sync().follow().map_err(service_error)?;
         let regions = node.coord.regions().map_err(|source| crate::Error::Etcd {
             endpoints: node.config.etcd.clone(),
             source,
         })?;
         let in_use = regions.iter().map(|r| r.id).max().unwrap_or(0);
         directory
+            .catalog_sync()
             .reserve_region_ids_above(in_use)
             .map_err(service_error)?;
         self.caught_up.store(true, Ordering::Release);
@@ -69,7 +70,7 @@ impl DirectoryCare {
             }
         }
         let view = ownership.view.read().clone();
-        directory.with_catalog_regions(|named: &HashSet<u64>| {
+        directory.catalog_sync().with_catalog_regions(|named: &HashSet<u64>| {
             let mut forgotten = 0;
             for region in view.regions.values() {
                 if named.contains(&region.id) {

@@ -314,7 +314,8 @@ impl ClusterMoves {
         if owner.as_ref().is_some_and(|o| view.live.contains_key(o)) {
             service
                 .directory()
-                .maintain_region(&table, &span, RegionWork::Release)?;
+                .maintenance()
+                .on_region(&table, &span, RegionWork::Release)?;
             strata_server::failpoints::exit_if_enabled("master-exit-after-release");
         }
         let coord = &self.ownership.node.coord;
@@ -324,12 +325,12 @@ impl ClusterMoves {
         if target == self.ownership.node.sid {
             // To the master itself: its follower may be the caller, so it opens it here.
             self.ownership.refresh_view().map_err(unavailable)?;
-            service.directory().refresh_placements()?;
+            service.directory().placements().refresh()?;
         }
         self.wait_for_claim(id, &target)?;
         // Route to the new owner now rather than at the follower's next round.
         self.ownership.refresh_view().map_err(unavailable)?;
-        service.directory().refresh_placements()?;
+        service.directory().placements().refresh()?;
         tracing::info!(region = id, from = ?owner, to = %target, elapsed_ms = clock.now().saturating_duration_since(started).as_millis() as u64, "region moved");
         Ok(target)
     }

@@ -10,18 +10,41 @@ use crate::names::TableName;
 use crate::remote::{Origin, RegionWork, RowSpan};
 use crate::table::RegionLocation;
 
-impl TableDirectory {
+/// Flushes and compactions of a directory's regions (see [`TableDirectory::maintenance`]).
+pub struct Maintenance<'a> {
+    pub(super) dir: &'a TableDirectory,
+}
+
+impl Maintenance<'_> {
+    /// Flushes every region of the table, wherever it is served.
+    pub fn flush_table(&self, name: &TableName) -> Result<()> {
+        self.on_span(name, &RowSpan::default(), RegionWork::Flush, Origin::Client)
+            .map(|_| ())
+    }
+
+    /// Compacts every region of the table, wherever it is served (after a flush, for a
+    /// major compaction).
+    pub fn compact_table(&self, name: &TableName, major: bool) -> Result<()> {
+        let work = if major {
+            RegionWork::MajorCompact
+        } else {
+            RegionWork::Compact
+        };
+        self.on_span(name, &RowSpan::default(), work, Origin::Client)
+            .map(|_| ())
+    }
+
     /// Does `work` on every region of `table` overlapping `span`: here, or (for a client's
     /// request) by asking the region's peer. A peer's request covers only regions here.
     /// Answers the regions' size in bytes after the work.
-    pub(crate) fn maintain(
+    pub(crate) fn on_span(
         &self,
         table: &TableName,
         span: &RowSpan,
         work: RegionWork,
         origin: Origin,
     ) -> Result<u64> {
-        let state = self.table(table)?;
+        let state = self.dir.table(table)?;
         let mut bytes = 0;
         let overlapping = state
             .regions
@@ -33,32 +56,25 @@ impl TableDirectory {
                 end: open.entry.end_key.clone(),
             };
             bytes += match &open.location {
-                RegionLocation::Here(_) => self.maintain_region(table, &region, work)?,
+                RegionLocation::Here(_) => self.on_region(table, &region, work)?,
                 RegionLocation::Peer(_) if origin == Origin::Client => {
-                    crate::remote::until_served(|| self.maintain_region(table, &region, work))?
+                    crate::remote::until_served(|| self.on_region(table, &region, work))?
                 }
                 RegionLocation::Peer(_) => 0,
             };
         }
         Ok(bytes)
     }
-}
 
-impl TableDirectory {
     /// Does `work` on the region `region` names (by its bounds), wherever the directory
     /// places it now; answers its size in bytes after the work.
-    pub fn maintain_region(
-        &self,
-        table: &TableName,
-        region: &RowSpan,
-        work: RegionWork,
-    ) -> Result<u64> {
-        let state = self.table(table)?;
+    pub fn on_region(&self, table: &TableName, region: &RowSpan, work: RegionWork) -> Result<u64> {
+        let state = self.dir.table(table)?;
         let open = &state.regions[state.region_index_for(&region.start)];
         match &open.location {
             RegionLocation::Here(local) if work == RegionWork::Release => {
                 let bytes = local.size_bytes();
-                self.release_region(table, open.entry.id)?;
+                self.dir.placements().release_region(table, open.entry.id)?;
                 Ok(bytes)
             }
             RegionLocation::Here(local) => {

@@ -4,13 +4,25 @@
 //! Every table change (create, drop, enable, alter, split, merge) runs here under the
 //! admin lock and ends by publishing a new immutable [`TableState`]; readers and writers
 //! take the current state without locking anything but the map. Writers that met a region
-//! sealed by a split or merge wait for the next publication with [`TableDirectory::
-//! wait_for_change`] instead of polling.
+//! sealed by a split or merge wait for the next publication ([`TableChanges`]) instead of
+//! polling.
+//!
+//! This file holds the state, the lookups (`table`, `route`) and the publication. Each
+//! other concern is a type of its own file, reached through an accessor: [`TableAdmin`]
+//! (create, drop, enable), [`Namespaces`], [`SchemaChanges`] (alter, truncate),
+//! [`RegionChanges`] (split, merge), [`Placements`], [`CatalogSync`], [`Maintenance`]
+//! (flush, compact) and [`Snapshots`]. They are views over the directory rather than
+//! parts of it: a change takes the admin lock and touches several parts of the state (the
+//! catalog, the tables, the engine). The change counter ([`TableChanges`]) and the region
+//! ids are components the directory holds.
 
 mod admin_lock;
+mod changes;
 mod maintain;
+mod namespaces;
 mod open;
 mod placement;
+mod region_ids;
 mod regions;
 mod schema;
 mod snapshots;
@@ -18,22 +30,27 @@ mod sync;
 mod tables;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
-use bytes::Bytes;
-use parking_lot::{Condvar, Mutex, RwLock};
+use parking_lot::{Mutex, RwLock};
 use strata_engine::util::clock::Clock;
 use strata_engine::Engine;
 
-use crate::catalog::{Catalog, CatalogStore, NamespaceConfig, RegionEntry, CATALOG_REGION_ID};
+use crate::catalog::{Catalog, CatalogStore, NamespaceConfig, CATALOG_REGION_ID};
 use crate::error::{Result, ServiceError};
-use crate::names::{TableName, DEFAULT_NAMESPACE, SYSTEM_NAMESPACE};
+use crate::names::TableName;
 use crate::registry::{RegionRegistry, ServingGate};
-use crate::table::{OpenRegion, TableState};
+use crate::table::{OpenRegion, RegionInfo, TableDescriptor, TableState};
 
-pub use snapshots::SnapshotInfo;
+pub(crate) use changes::TableChanges;
+pub use maintain::Maintenance;
+pub use namespaces::Namespaces;
+pub use placement::Placements;
+pub use regions::RegionChanges;
+pub use schema::SchemaChanges;
+pub use snapshots::{SnapshotInfo, Snapshots};
+pub use sync::CatalogSync;
+pub use tables::TableAdmin;
 
 /// Namespaces, tables and their regions.
 pub struct TableDirectory {
@@ -44,16 +61,14 @@ pub struct TableDirectory {
     /// Serialises catalog changes (creates, drops, enables, splits, merges); reads never
     /// take it.
     admin: Mutex<()>,
-    namespaces: RwLock<BTreeMap<String, NamespaceConfig>>,
+    /// Every namespace's configuration; see [`Namespaces`].
+    namespace_configs: RwLock<BTreeMap<String, NamespaceConfig>>,
     tables: RwLock<BTreeMap<TableName, Arc<TableState>>>,
-    next_region_id: AtomicU64,
+    /// The ids of new regions.
+    region_ids: region_ids::RegionIds,
     clock: Arc<dyn Clock>,
-    /// Counts publications of table states and unsealed regions; see `wait_for_change`.
-    /// Read without a lock on every write (`change_count`); changed only under
-    /// `change_lock`, which waiters hold while they check it, so no wake-up is missed.
-    changes: AtomicU64,
-    change_lock: Mutex<()>,
-    changed: Condvar,
+    /// Publications of table states, which writers that met a sealed region wait for.
+    changes: TableChanges,
     /// Cluster mode: asked before every table lookup (so before every read and write).
     serving_gate: RwLock<Option<Arc<dyn ServingGate>>>,
 }
@@ -79,7 +94,7 @@ impl TableDirectory {
         // Above every directory too: a retired parent's files may outlive its catalog entry.
         let on_disk = engine.region_ids_on_disk()?.last().copied().unwrap_or(0);
         let next_region_id = Catalog::max_region_id(&contents).max(on_disk) + 1;
-        let namespaces = with_builtin_namespaces(contents.namespaces);
+        let namespaces = namespaces::with_builtin_namespaces(contents.namespaces);
         let mut tables = BTreeMap::new();
         for (name, record) in contents.tables {
             let state = open::open_table(&opener, name.clone(), record)?;
@@ -99,15 +114,53 @@ impl TableDirectory {
             opener,
             catalog,
             admin: Mutex::new(()),
-            namespaces: RwLock::new(namespaces),
+            namespace_configs: RwLock::new(namespaces),
             tables: RwLock::new(tables),
-            next_region_id: AtomicU64::new(next_region_id),
+            region_ids: region_ids::RegionIds::starting_at(next_region_id),
+            changes: TableChanges::new(Arc::clone(&clock)),
             clock,
-            changes: AtomicU64::new(0),
-            change_lock: Mutex::new(()),
-            changed: Condvar::new(),
             serving_gate: RwLock::new(None),
         })
+    }
+
+    /// Creating, dropping, enabling and disabling tables.
+    pub fn table_admin(&self) -> TableAdmin<'_> {
+        TableAdmin { dir: self }
+    }
+
+    /// The namespaces and their administration.
+    pub fn namespaces(&self) -> Namespaces<'_> {
+        Namespaces { dir: self }
+    }
+
+    /// The snapshots of the tables and their administration.
+    pub fn snapshots(&self) -> Snapshots<'_> {
+        Snapshots { dir: self }
+    }
+
+    /// Following the catalog when other servers change it (cluster mode).
+    pub fn catalog_sync(&self) -> CatalogSync<'_> {
+        CatalogSync { dir: self }
+    }
+
+    /// Where the regions are served, as the registry says (cluster mode).
+    pub fn placements(&self) -> Placements<'_> {
+        Placements { dir: self }
+    }
+
+    /// Splits and merges of the regions.
+    pub fn region_changes(&self) -> RegionChanges<'_> {
+        RegionChanges { dir: self }
+    }
+
+    /// Schema changes of the tables (alter, truncate).
+    pub fn schema_changes(&self) -> SchemaChanges<'_> {
+        SchemaChanges { dir: self }
+    }
+
+    /// Flushes and compactions of the regions, wherever they are served.
+    pub fn maintenance(&self) -> Maintenance<'_> {
+        Maintenance { dir: self }
     }
 
     /// The engine the regions live in.
@@ -143,12 +196,38 @@ impl TableDirectory {
             return Ok(state);
         }
         if self.catalog.is_shared() && !admin_lock::holds_admin() {
-            self.sync_with_catalog()?;
+            self.catalog_sync().follow()?;
             if let Some(state) = published() {
                 return Ok(state);
             }
         }
         Err(ServiceError::TableNotFound(name.to_string()))
+    }
+
+    /// Every table, in name order.
+    pub fn list_tables(&self) -> Vec<TableName> {
+        self.tables.read().keys().cloned().collect()
+    }
+
+    /// True if the table is enabled.
+    pub fn is_table_enabled(&self, name: &TableName) -> Result<bool> {
+        Ok(self.table(name)?.record.enabled)
+    }
+
+    /// The table's schema.
+    pub fn describe_table(&self, name: &TableName) -> Result<TableDescriptor> {
+        let state = self.table(name)?;
+        Ok(TableDescriptor {
+            name: name.clone(),
+            families: state.record.families.clone(),
+            durability: state.record.durability,
+            metadata: state.record.metadata.clone(),
+        })
+    }
+
+    /// The table's regions.
+    pub fn table_regions(&self, name: &TableName) -> Result<Vec<RegionInfo>> {
+        Ok(self.table(name)?.region_infos())
     }
 
     /// Takes the lock that serialises catalog changes.
@@ -200,7 +279,7 @@ impl TableDirectory {
             {
                 // Checked again even when this sync found nothing new: the catalog
                 // watcher may have followed the change between the read above and it.
-                self.sync_with_catalog()?;
+                self.catalog_sync().follow()?;
                 let state = self.table(name)?;
                 check(&state)?;
                 Ok(state)
@@ -212,43 +291,12 @@ impl TableDirectory {
     /// Drops every open table (the engine closes their regions).
     pub(crate) fn clear(&self) {
         self.tables.write().clear();
-        self.note_change();
+        self.changes.note();
     }
 
-    /// The number of table changes published so far; pass it to `wait_for_change`.
-    pub(crate) fn change_count(&self) -> u64 {
-        self.changes.load(Ordering::Acquire)
-    }
-
-    /// Waits until a table change is published after `seen` (see `change_count`), or until
-    /// `deadline` on the directory's clock. Answers whether one was.
-    pub(crate) fn wait_for_change(&self, seen: u64, deadline: Instant) -> bool {
-        let mut lock = self.change_lock.lock();
-        while self.changes.load(Ordering::Acquire) == seen {
-            let Some(left) = deadline.checked_duration_since(self.clock.now()) else {
-                return false;
-            };
-            // A bounded wait also covers a clock that is not the system's (tests).
-            let step = left.min(std::time::Duration::from_millis(100));
-            self.changed.wait_for(&mut lock, step);
-        }
-        true
-    }
-
-    fn allocate_region_id(&self) -> u64 {
-        self.next_region_id.fetch_add(1, Ordering::AcqRel)
-    }
-
-    /// Catalog entries with fresh ids for new regions covering `ranges`.
-    fn new_region_entries(&self, ranges: Vec<(Bytes, Bytes)>) -> Vec<RegionEntry> {
-        ranges
-            .into_iter()
-            .map(|(start_key, end_key)| RegionEntry {
-                id: self.allocate_region_id(),
-                start_key,
-                end_key,
-            })
-            .collect()
+    /// The count of published table changes, to wait for the next one.
+    pub(crate) fn changes(&self) -> &TableChanges {
+        &self.changes
     }
 
     /// Publishes `state` as the table's current state.
@@ -256,19 +304,12 @@ impl TableDirectory {
         self.tables
             .write()
             .insert(state.name.clone(), Arc::new(state));
-        self.note_change();
+        self.changes.note();
     }
 
     fn unpublish(&self, name: &TableName) {
         self.tables.write().remove(name);
-        self.note_change();
-    }
-
-    /// Wakes writers waiting for a table change (also after regions were unsealed).
-    fn note_change(&self) {
-        let _lock = self.change_lock.lock();
-        self.changes.fetch_add(1, Ordering::AcqRel);
-        self.changed.notify_all();
+        self.changes.note();
     }
 }
 
@@ -282,16 +323,6 @@ fn same_regions(state: &TableState) -> Vec<OpenRegion> {
             location: r.location.clone(),
         })
         .collect()
-}
-
-/// `namespaces` with the two every cluster has, which the catalog does not list.
-fn with_builtin_namespaces(
-    mut namespaces: BTreeMap<String, NamespaceConfig>,
-) -> BTreeMap<String, NamespaceConfig> {
-    for builtin in [DEFAULT_NAMESPACE, SYSTEM_NAMESPACE] {
-        namespaces.entry(builtin.to_string()).or_default();
-    }
-    namespaces
 }
 
 #[cfg(test)]

@@ -11,24 +11,28 @@ use crate::error::Result;
 use crate::names::TableName;
 use crate::registry::Placement;
 use crate::table::{OpenRegion, RegionLocation, TableState};
-use crate::table_changes::SplitAt;
 
-impl TableDirectory {
+/// Where a directory's regions are served (see [`TableDirectory::placements`]).
+pub struct Placements<'a> {
+    pub(super) dir: &'a TableDirectory,
+}
+
+impl Placements<'_> {
     /// Places every region of every table as the registry says now; returns how many
     /// regions changed place. A region that fails to open stays where it was placed
     /// before, and the first such error is returned after every other region was placed.
-    pub fn refresh_placements(&self) -> Result<usize> {
-        let _admin = self.lock_admin();
-        let names: Vec<TableName> = self.tables.read().keys().cloned().collect();
+    pub fn refresh(&self) -> Result<usize> {
+        let _admin = self.dir.lock_admin();
+        let names: Vec<TableName> = self.dir.tables.read().keys().cloned().collect();
         let (mut moved, mut first_error) = (0, None);
         for name in names {
-            let Some(state) = self.tables.read().get(&name).cloned() else {
+            let Some(state) = self.dir.tables.read().get(&name).cloned() else {
                 continue;
             };
             let (regions, changed, error) = self.place_regions(&state);
             if changed > 0 {
                 moved += changed;
-                self.publish(TableState::new(
+                self.dir.publish(TableState::new(
                     state.name.clone(),
                     state.record.clone(),
                     regions,
@@ -50,13 +54,14 @@ impl TableDirectory {
         let table = state.name.to_string();
         let (mut regions, mut changed, mut error) = (Vec::new(), 0, None);
         for open in &state.regions {
-            let placement = self.opener.placement(&table, &open.entry);
+            let placement = self.dir.opener.placement(&table, &open.entry);
             let location = match (&open.location, placement) {
                 (RegionLocation::Here(region), Placement::Here) => {
                     RegionLocation::Here(Arc::clone(region))
                 }
                 (RegionLocation::Peer(_), Placement::Here) => {
                     match self
+                        .dir
                         .opener
                         .open(&table, &open.entry, &state.record.families)
                     {
@@ -71,7 +76,7 @@ impl TableDirectory {
                     }
                 }
                 (RegionLocation::Here(region), Placement::Peer(peer)) => {
-                    self.release(&table, region);
+                    self.release_placed_elsewhere(&table, region);
                     changed += 1;
                     RegionLocation::Peer(peer)
                 }
@@ -95,8 +100,8 @@ impl TableDirectory {
     /// and placed nowhere until it is assigned anew. Everything written to it is in its
     /// files, so its next owner replays nothing.
     pub fn release_region(&self, table: &TableName, id: u64) -> Result<()> {
-        let _admin = self.lock_admin();
-        let state = self.table(table)?;
+        let _admin = self.dir.lock_admin();
+        let state = self.dir.table(table)?;
         let Some(index) = state.regions.iter().position(|r| r.entry.id == id) else {
             return Err(crate::error::ServiceError::NotServingRegion {
                 table: table.to_string(),
@@ -106,13 +111,13 @@ impl TableDirectory {
         let open = &state.regions[index];
         let region = Arc::clone(open.local_or_unavailable(table)?);
         region.seal()?;
-        self.engine.close_region(id)?;
+        self.dir.engine.close_region(id)?;
         let name = table.to_string();
-        self.opener.released(&name, &open.entry);
+        self.dir.opener.released(&name, &open.entry);
         let mut regions = super::same_regions(&state);
         regions[index].location =
             RegionLocation::Peer(Arc::new(crate::remote::Unplaced { region: id }));
-        self.publish(TableState::new(
+        self.dir.publish(TableState::new(
             state.name.clone(),
             state.record.clone(),
             regions,
@@ -125,44 +130,16 @@ impl TableDirectory {
     /// routed again once the new placement is published), then flushed and closed. A
     /// region this server no longer owns cannot commit its flush; it is left to the new
     /// owner, who replays this server's WAL.
-    fn release(&self, table: &str, region: &Arc<strata_engine::Region>) {
+    fn release_placed_elsewhere(&self, table: &str, region: &Arc<strata_engine::Region>) {
         let id = region.id();
-        let closed = region.seal().and_then(|()| self.engine.close_region(id));
+        let closed = region
+            .seal()
+            .and_then(|()| self.dir.engine.close_region(id));
         match closed {
             Ok(()) => tracing::info!(table, region = id, "region released to another server"),
             Err(e) => {
                 tracing::warn!(table, region = id, error = %e, "region placed elsewhere could not be flushed and closed here")
             }
         }
-    }
-}
-
-impl TableDirectory {
-    /// Whether regions split on this server (cluster mode: only on the master).
-    pub(crate) fn splits_here(&self) -> bool {
-        self.opener.splits_here()
-    }
-
-    /// Asks the server that splits regions to split region `id` of `table`.
-    pub(crate) fn request_split(&self, table: &TableName, id: u64) {
-        let Ok(state) = self.table(table) else {
-            return;
-        };
-        if let Some(open) = state.regions.iter().find(|r| r.entry.id == id) {
-            self.opener.request_split(&table.to_string(), &open.entry);
-        }
-    }
-
-    /// The id of the region `at` names in `table`, and whether it is served here.
-    pub fn locate_split(&self, table: &TableName, at: &SplitAt) -> Result<(u64, bool)> {
-        let state = self.table(table)?;
-        let open = match at {
-            SplitAt::Region(id) => state.regions.iter().find(|r| r.entry.id == *id),
-            SplitAt::Key(key) => state.regions.get(state.region_index_for(key)),
-        };
-        let open = open.ok_or_else(|| {
-            crate::error::ServiceError::InvalidArgument(format!("no such region in {table}"))
-        })?;
-        Ok((open.entry.id, open.local().is_some()))
     }
 }

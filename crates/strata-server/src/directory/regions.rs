@@ -35,12 +35,17 @@ use crate::names::TableName;
 use crate::table::{OpenRegion, RegionLocation, TableState};
 use crate::table_changes::SplitAt;
 
-impl TableDirectory {
+/// Splits and merges of a directory's regions (see [`TableDirectory::region_changes`]).
+pub struct RegionChanges<'a> {
+    pub(super) dir: &'a TableDirectory,
+}
+
+impl RegionChanges<'_> {
     /// Splits a region in two; returns the daughters' ids.
-    pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
-        let started = self.clock.now();
-        let _admin = self.lock_admin();
-        let state = self.table(table)?;
+    pub fn split(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
+        let started = self.dir.clock.now();
+        let _admin = self.dir.lock_admin();
+        let state = self.dir.table(table)?;
         let idx = match &at {
             SplitAt::Region(id) => region_index(&state, *id)?,
             SplitAt::Key(key) => state
@@ -66,12 +71,12 @@ impl TableDirectory {
             )));
         }
         let left = RegionEntry {
-            id: self.allocate_region_id(),
+            id: self.dir.region_ids.allocate(),
             start_key: parent.entry.start_key.clone(),
             end_key: split_row.clone(),
         };
         let right = RegionEntry {
-            id: self.allocate_region_id(),
+            id: self.dir.region_ids.allocate(),
             start_key: split_row,
             end_key: parent.entry.end_key.clone(),
         };
@@ -81,14 +86,14 @@ impl TableDirectory {
             (right.clone(), vec![(0, range_of(&right))]),
         ];
         self.replace_regions(&state, idx..idx + 1, &sources, plan)?;
-        tracing::info!(table = %table, parent = parent.entry.id, left = left.id, right = right.id, duration_ms = (self.clock.now() - started).as_secs_f64() * 1e3, "region split");
+        tracing::info!(table = %table, parent = parent.entry.id, left = left.id, right = right.id, duration_ms = (self.dir.clock.now() - started).as_secs_f64() * 1e3, "region split");
         Ok((left.id, right.id))
     }
 
     /// Merges two adjacent regions into one; returns its id.
-    pub fn merge_regions(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
-        let _admin = self.lock_admin();
-        let state = self.table(table)?;
+    pub fn merge(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
+        let _admin = self.dir.lock_admin();
+        let state = self.dir.table(table)?;
         let (ia, ib) = (region_index(&state, a)?, region_index(&state, b)?);
         let (first, second) = (ia.min(ib), ia.max(ib));
         if second != first + 1 {
@@ -98,7 +103,7 @@ impl TableDirectory {
         }
         let (ra, rb) = (&state.regions[first], &state.regions[second]);
         let merged = RegionEntry {
-            id: self.allocate_region_id(),
+            id: self.dir.region_ids.allocate(),
             start_key: ra.entry.start_key.clone(),
             end_key: rb.entry.end_key.clone(),
         };
@@ -129,7 +134,7 @@ impl TableDirectory {
         for source in sources {
             if let Err(e) = source.seal() {
                 sealed.iter().for_each(|r: &Arc<Region>| r.unseal());
-                self.note_change();
+                self.dir.changes.note();
                 return Err(e.into());
             }
             sealed.push(Arc::clone(source));
@@ -137,13 +142,13 @@ impl TableDirectory {
         let new_ids: Vec<u64> = plan.iter().map(|(e, _)| e.id).collect();
         let abandon = |e: ServiceError| {
             for id in &new_ids {
-                self.engine.retire_region(*id);
-                if let Err(e) = self.engine.remove_region_dirs(*id) {
+                self.dir.engine.retire_region(*id);
+                if let Err(e) = self.dir.engine.remove_region_dirs(*id) {
                     tracing::warn!(region = id, error = %e, "could not remove an abandoned region");
                 }
             }
             sources.iter().for_each(|r| r.unseal());
-            self.note_change();
+            self.dir.changes.note();
             e
         };
         let mut opened = Vec::new();
@@ -153,15 +158,17 @@ impl TableDirectory {
                 .map(|(i, range)| (Arc::clone(&sources[*i]), range.clone()))
                 .collect();
             let open = self
+                .dir
                 .opener
                 .claim(&state.name.to_string(), entry)
                 .and_then(|()| {
                     Ok(self
+                        .dir
                         .engine
                         .create_reference_region(entry.id, families, &refs)?)
                 })
                 .and_then(|()| {
-                    Ok(self.engine.open_region(RegionSpec {
+                    Ok(self.dir.engine.open_region(RegionSpec {
                         id: entry.id,
                         families: families.clone(),
                     })?)
@@ -180,22 +187,53 @@ impl TableDirectory {
         record.regions = entries;
         crate::failpoints::exit_if_enabled("exit-before-regions-replaced");
         // The commit point. On failure the sources stay sealed: see the module comment.
-        self.catalog.put_table(&state.name, &record)?;
+        self.dir.catalog.put_table(&state.name, &record)?;
         crate::failpoints::exit_if_enabled("exit-after-regions-replaced");
         for (entry, _) in &plan {
-            self.opener.opened(&state.name.to_string(), entry);
+            self.dir.opener.opened(&state.name.to_string(), entry);
         }
         let mut regions = same_regions(state);
         regions.splice(replaced, opened);
-        self.publish(TableState::new(state.name.clone(), record, regions));
+        self.dir
+            .publish(TableState::new(state.name.clone(), record, regions));
         for source in sources {
-            self.engine.retire_region(source.id());
+            self.dir.engine.retire_region(source.id());
         }
         for id in new_ids {
-            self.engine.request_compaction(id);
+            self.dir.engine.request_compaction(id);
         }
-        self.engine.collect_retired()?;
+        self.dir.engine.collect_retired()?;
         Ok(())
+    }
+
+    /// Whether regions split on this server (cluster mode: only on the master).
+    pub(crate) fn splits_here(&self) -> bool {
+        self.dir.opener.splits_here()
+    }
+
+    /// Asks the server that splits regions to split region `id` of `table`.
+    pub(crate) fn request_split(&self, table: &TableName, id: u64) {
+        let Ok(state) = self.dir.table(table) else {
+            return;
+        };
+        if let Some(open) = state.regions.iter().find(|r| r.entry.id == id) {
+            self.dir
+                .opener
+                .request_split(&table.to_string(), &open.entry);
+        }
+    }
+
+    /// The id of the region `at` names in `table`, and whether it is served here.
+    pub fn locate_split(&self, table: &TableName, at: &SplitAt) -> Result<(u64, bool)> {
+        let state = self.dir.table(table)?;
+        let open = match at {
+            SplitAt::Region(id) => state.regions.iter().find(|r| r.entry.id == *id),
+            SplitAt::Key(key) => state.regions.get(state.region_index_for(key)),
+        };
+        let open = open.ok_or_else(|| {
+            crate::error::ServiceError::InvalidArgument(format!("no such region in {table}"))
+        })?;
+        Ok((open.entry.id, open.local().is_some()))
     }
 }
 

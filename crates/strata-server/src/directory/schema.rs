@@ -17,11 +17,16 @@ use crate::names::TableName;
 use crate::table::region_ranges;
 use crate::table_changes::AlterOp;
 
-impl TableDirectory {
+/// Schema changes of a directory's tables (see [`TableDirectory::schema_changes`]).
+pub struct SchemaChanges<'a> {
+    pub(super) dir: &'a TableDirectory,
+}
+
+impl SchemaChanges<'_> {
     /// Applies one schema change to `name`.
-    pub fn alter_table(&self, name: &TableName, op: AlterOp) -> Result<()> {
-        let _admin = self.lock_admin();
-        let state = self.table(name)?;
+    pub fn alter(&self, name: &TableName, op: AlterOp) -> Result<()> {
+        let _admin = self.dir.lock_admin();
+        let state = self.dir.table(name)?;
         let mut record = state.record.clone();
         let position = |family: &[u8]| record.families.iter().position(|f| f.name == family);
         let missing = |family: &[u8]| ServiceError::FamilyNotFound {
@@ -54,12 +59,12 @@ impl TableDirectory {
         }
         check_families(&record.families)?;
         if let AlterOp::SetDurability(_) | AlterOp::SetMetadata(_) = &op {
-            self.catalog.put_table(name, &record)?;
+            self.dir.catalog.put_table(name, &record)?;
             self.replace_state(name, record, &state);
             return Ok(());
         }
         if let AlterOp::ModifyFamily(f) = &op {
-            self.catalog.put_table(name, &record)?;
+            self.dir.catalog.put_table(name, &record)?;
             // The family is in the table's record (checked above), so every open region
             // has its store; one that does not has nothing to alter. Regions served
             // elsewhere take the record's settings when they open there.
@@ -72,7 +77,7 @@ impl TableDirectory {
         if state.record.enabled {
             return Err(ServiceError::TableNotDisabled(name.to_string()));
         }
-        self.catalog.put_table(name, &record)?;
+        self.dir.catalog.put_table(name, &record)?;
         self.reopen_regions(name, record, &state, &op)
     }
 
@@ -83,7 +88,7 @@ impl TableDirectory {
         record: TableRecord,
         state: &crate::table::TableState,
     ) {
-        self.publish(crate::table::TableState::new(
+        self.dir.publish(crate::table::TableState::new(
             name.clone(),
             record,
             same_regions(state),
@@ -99,28 +104,29 @@ impl TableDirectory {
         state: &crate::table::TableState,
         op: &AlterOp,
     ) -> Result<()> {
-        self.unpublish(name);
+        self.dir.unpublish(name);
         // Regions served elsewhere are reopened by their owners.
         for r in state.regions.iter().filter(|r| r.local().is_some()) {
-            self.engine.close_region(r.entry.id)?;
+            self.dir.engine.close_region(r.entry.id)?;
             // A deleted family's files go; so do leftovers under an added family's name (a
             // crash between an earlier delete's catalog write and its file removal), so an
             // added family always starts empty.
             match op {
-                AlterOp::DeleteFamily(family) => self.engine.drop_store(r.entry.id, family)?,
-                AlterOp::AddFamily(f) => self.engine.drop_store(r.entry.id, &f.name)?,
+                AlterOp::DeleteFamily(family) => self.dir.engine.drop_store(r.entry.id, family)?,
+                AlterOp::AddFamily(f) => self.dir.engine.drop_store(r.entry.id, &f.name)?,
                 AlterOp::ModifyFamily(_) | AlterOp::SetDurability(_) | AlterOp::SetMetadata(_) => {}
             }
         }
-        self.publish(open_table(&self.opener, name.clone(), record)?);
+        self.dir
+            .publish(open_table(&self.dir.opener, name.clone(), record)?);
         Ok(())
     }
 
     /// Empties a disabled table: its data is deleted and it gets fresh regions (split at the
     /// same keys when `preserve_splits`), then it is enabled again, as HBase's truncate does.
-    pub fn truncate_table(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
-        let _admin = self.lock_admin();
-        let state = self.table(name)?;
+    pub fn truncate(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
+        let _admin = self.dir.lock_admin();
+        let state = self.dir.table(name)?;
         if state.record.enabled {
             return Err(ServiceError::TableNotDisabled(name.to_string()));
         }
@@ -134,7 +140,7 @@ impl TableDirectory {
         } else {
             Vec::new()
         };
-        let regions = self.new_region_entries(region_ranges(&splits)?);
+        let regions = self.dir.region_ids.entries(region_ranges(&splits)?);
         let record = TableRecord {
             families: state.record.families.clone(),
             enabled: true,
@@ -142,15 +148,15 @@ impl TableDirectory {
             durability: state.record.durability,
             metadata: state.record.metadata.clone(),
         };
-        let fresh = open_table(&self.opener, name.clone(), record.clone())?;
+        let fresh = open_table(&self.dir.opener, name.clone(), record.clone())?;
         // The catalog write is the commit point: before it the old regions are the table.
-        self.catalog.put_table(name, &record)?;
-        self.publish(fresh);
+        self.dir.catalog.put_table(name, &record)?;
+        self.dir.publish(fresh);
         for r in state.regions.iter().filter(|r| r.local().is_some()) {
-            self.engine.close_region(r.entry.id)?;
-            self.engine.drop_region(r.entry.id)?;
+            self.dir.engine.close_region(r.entry.id)?;
+            self.dir.engine.drop_region(r.entry.id)?;
         }
-        self.engine.collect_retired()?;
+        self.dir.engine.collect_retired()?;
         tracing::info!(table = %name, "table truncated");
         Ok(())
     }

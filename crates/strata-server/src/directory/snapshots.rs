@@ -1,5 +1,6 @@
 //! HBase's snapshot administration over the engine's snapshots: `snapshot`,
-//! `list_snapshots`, `delete_snapshot`, `clone_snapshot` and `restore_snapshot`.
+//! `list_snapshots`, `delete_snapshot`, `clone_snapshot` and `restore_snapshot`
+//! ([`Snapshots`]: `take`, `list`, `delete`, `clone_to` and `restore`).
 //!
 //! The engine keeps each snapshot's files and an opaque copy of the table's schema; here
 //! that copy is the table's name and its catalog record (`encode_snapshot_table`), so a
@@ -33,14 +34,19 @@ pub struct SnapshotInfo {
     pub bytes: u64,
 }
 
-impl TableDirectory {
+/// The snapshots of a directory's tables (see [`TableDirectory::snapshots`]).
+pub struct Snapshots<'a> {
+    pub(super) dir: &'a TableDirectory,
+}
+
+impl Snapshots<'_> {
     /// Takes snapshot `name` of `table` (enabled or disabled): each region is flushed and
     /// its files are held by hard links. Copies no data.
-    pub fn snapshot_table(&self, table: &TableName, name: &str) -> Result<()> {
+    pub fn take(&self, table: &TableName, name: &str) -> Result<()> {
         self.refuse_snapshots_in_cluster_mode()?;
-        let _admin = self.lock_admin();
-        let state = self.table(table)?;
-        if self.engine.read_snapshot(name).is_ok() {
+        let _admin = self.dir.lock_admin();
+        let state = self.dir.table(table)?;
+        if self.dir.engine.read_snapshot(name).is_ok() {
             return Err(ServiceError::SnapshotExists(name.to_string()));
         }
         let regions: Vec<(u64, RowRange)> = state
@@ -55,15 +61,15 @@ impl TableDirectory {
             })
             .collect();
         let schema = encode_snapshot_table(table, &state.record);
-        self.engine.take_snapshot(name, schema, &regions)?;
+        self.dir.engine.take_snapshot(name, schema, &regions)?;
         tracing::info!(table = %table, snapshot = name, "snapshot taken");
         Ok(())
     }
 
     /// Every snapshot, by name.
-    pub fn list_snapshots(&self) -> Result<Vec<SnapshotInfo>> {
+    pub fn list(&self) -> Result<Vec<SnapshotInfo>> {
         let mut out = Vec::new();
-        for s in self.engine.list_snapshots()? {
+        for s in self.dir.engine.list_snapshots()? {
             let (table, _) = decode_snapshot_table(&s.table)?;
             out.push(SnapshotInfo {
                 name: s.name,
@@ -78,9 +84,10 @@ impl TableDirectory {
     }
 
     /// Deletes a snapshot. Tables cloned or restored from it keep their data.
-    pub fn delete_snapshot(&self, name: &str) -> Result<()> {
-        let _admin = self.lock_admin();
-        self.engine
+    pub fn delete(&self, name: &str) -> Result<()> {
+        let _admin = self.dir.lock_admin();
+        self.dir
+            .engine
             .delete_snapshot(name)
             .map_err(|e| snapshot_error(name, e))?;
         tracing::info!(snapshot = name, "snapshot deleted");
@@ -89,21 +96,22 @@ impl TableDirectory {
 
     /// Creates table `table` (which must not exist) with the snapshot's schema, regions
     /// and data, enabled. The new table shares the snapshot's files by hard links.
-    pub fn clone_snapshot(&self, name: &str, table: &TableName) -> Result<()> {
+    pub fn clone_to(&self, name: &str, table: &TableName) -> Result<()> {
         self.refuse_snapshots_in_cluster_mode()?;
-        let _admin = self.lock_admin();
+        let _admin = self.dir.lock_admin();
         if table.namespace == SYSTEM_NAMESPACE {
             return Err(ServiceError::InvalidArgument(
                 "the hbase namespace is reserved".into(),
             ));
         }
-        if !self.namespaces.read().contains_key(&table.namespace) {
+        if !self.dir.namespaces().exists(&table.namespace) {
             return Err(ServiceError::NamespaceNotFound(table.namespace.clone()));
         }
-        if self.tables.read().contains_key(table) {
+        if self.dir.tables.read().contains_key(table) {
             return Err(ServiceError::TableExists(table.to_string()));
         }
         let descriptor = self
+            .dir
             .engine
             .read_snapshot(name)
             .map_err(|e| snapshot_error(name, e))?;
@@ -117,15 +125,16 @@ impl TableDirectory {
     /// Puts the snapshot's table back as it was when the snapshot was taken: its schema,
     /// regions and data. The table must exist and be disabled, as in HBase; it stays
     /// disabled. Its current regions are dropped once the restored ones are committed.
-    pub fn restore_snapshot(&self, name: &str) -> Result<()> {
+    pub fn restore(&self, name: &str) -> Result<()> {
         self.refuse_snapshots_in_cluster_mode()?;
-        let _admin = self.lock_admin();
+        let _admin = self.dir.lock_admin();
         let descriptor = self
+            .dir
             .engine
             .read_snapshot(name)
             .map_err(|e| snapshot_error(name, e))?;
         let (table, _) = decode_snapshot_table(&descriptor.table)?;
-        let old = self.table(&table)?;
+        let old = self.dir.table(&table)?;
         if old.record.enabled {
             return Err(ServiceError::TableNotDisabled(table.to_string()));
         }
@@ -133,10 +142,10 @@ impl TableDirectory {
         record.enabled = false;
         self.commit_snapshot_table(&table, record)?;
         for region in old.regions.iter().filter(|r| r.local().is_some()) {
-            self.engine.close_region(region.entry.id)?;
-            self.engine.drop_region(region.entry.id)?;
+            self.dir.engine.close_region(region.entry.id)?;
+            self.dir.engine.drop_region(region.entry.id)?;
         }
-        self.engine.collect_retired()?;
+        self.dir.engine.collect_retired()?;
         tracing::info!(table = %table, snapshot = name, "snapshot restored");
         Ok(())
     }
@@ -149,7 +158,7 @@ impl TableDirectory {
             .regions
             .iter()
             .map(|region| RegionEntry {
-                id: self.allocate_region_id(),
+                id: self.dir.region_ids.allocate(),
                 start_key: Bytes::from(region.rows.start.clone()),
                 end_key: Bytes::from(region.rows.end.clone()),
             })
@@ -157,12 +166,13 @@ impl TableDirectory {
         let ids: Vec<u64> = regions.iter().map(|r| r.id).collect();
         let name = &descriptor.name;
         if let Err(e) = self
+            .dir
             .engine
             .create_regions_from_snapshot(name, &record.families, &ids)
         {
             for id in ids {
                 // Best effort: the next open retires what is left.
-                let _ = self.engine.remove_region_dirs(id);
+                let _ = self.dir.engine.remove_region_dirs(id);
             }
             return Err(snapshot_error(name, e));
         }
@@ -172,16 +182,16 @@ impl TableDirectory {
 
     /// Opens a table's regions, commits its record to the catalog and publishes it.
     fn commit_snapshot_table(&self, table: &TableName, record: TableRecord) -> Result<()> {
-        let state = open_table(&self.opener, table.clone(), record.clone())?;
-        self.catalog.put_table(table, &record)?;
-        self.publish(state);
+        let state = open_table(&self.dir.opener, table.clone(), record.clone())?;
+        self.dir.catalog.put_table(table, &record)?;
+        self.dir.publish(state);
         // Regions made of another table's files compact into files of their own in time;
         // nothing else needs to happen first.
         Ok(())
     }
 
     fn refuse_snapshots_in_cluster_mode(&self) -> Result<()> {
-        if self.catalog.is_shared() {
+        if self.dir.catalog.is_shared() {
             return Err(ServiceError::InvalidArgument(
                 "snapshots are not available in cluster mode yet".into(),
             ));

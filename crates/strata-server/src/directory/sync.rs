@@ -5,7 +5,6 @@
 //! anew and closes those it lists no more (split and merge parents).
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::open::open_table;
@@ -15,21 +14,28 @@ use crate::error::Result;
 use crate::names::TableName;
 use crate::table::{OpenRegion, TableState};
 
-impl TableDirectory {
+/// A directory following its catalog (see [`TableDirectory::catalog_sync`]).
+pub struct CatalogSync<'a> {
+    pub(super) dir: &'a TableDirectory,
+}
+
+impl CatalogSync<'_> {
     /// Reads the catalog again and follows it; returns how many tables changed.
-    pub fn sync_with_catalog(&self) -> Result<usize> {
-        let _admin = self.lock_admin();
-        let contents = self.catalog.load()?;
+    pub fn follow(&self) -> Result<usize> {
+        let _admin = self.dir.lock_admin();
+        let contents = self.dir.catalog.load()?;
         // Ids the master allocated are used: if this server becomes master, it allocates
         // above them.
-        self.next_region_id
-            .fetch_max(Catalog::max_region_id(&contents) + 1, Ordering::AcqRel);
-        *self.namespaces.write() = super::with_builtin_namespaces(contents.namespaces);
-        let current: BTreeMap<TableName, Arc<TableState>> = self.tables.read().clone();
+        self.dir
+            .region_ids
+            .reserve_above(Catalog::max_region_id(&contents));
+        *self.dir.namespace_configs.write() =
+            super::namespaces::with_builtin_namespaces(contents.namespaces);
+        let current: BTreeMap<TableName, Arc<TableState>> = self.dir.tables.read().clone();
         let mut changed = 0;
         for (name, state) in &current {
             if !contents.tables.contains_key(name) {
-                self.unpublish(name);
+                self.dir.unpublish(name);
                 self.close_local(state.regions.iter());
                 changed += 1;
             }
@@ -38,9 +44,9 @@ impl TableDirectory {
             let state = match current.get(&name) {
                 Some(state) if state.record == record => continue,
                 Some(state) => self.follow_table(state, record)?,
-                None => open_table(&self.opener, name, record)?,
+                None => open_table(&self.dir.opener, name, record)?,
             };
-            self.publish(state);
+            self.dir.publish(state);
             changed += 1;
         }
         if changed > 0 {
@@ -57,6 +63,7 @@ impl TableDirectory {
     /// region's files.
     pub fn reserve_region_ids_above(&self, in_use: u64) -> Result<()> {
         let on_disk = self
+            .dir
             .engine
             .region_ids_on_disk()?
             .last()
@@ -64,7 +71,7 @@ impl TableDirectory {
             .unwrap_or(0);
         let named = self.catalog_region_ids().into_iter().max().unwrap_or(0);
         let floor = in_use.max(on_disk).max(named);
-        self.next_region_id.fetch_max(floor + 1, Ordering::AcqRel);
+        self.dir.region_ids.reserve_above(floor);
         Ok(())
     }
 
@@ -72,12 +79,12 @@ impl TableDirectory {
     /// not) while no catalog change runs here, so that a region `f` finds missing is not
     /// one a split or a new table is creating at that moment.
     pub fn with_catalog_regions<R>(&self, f: impl FnOnce(&HashSet<u64>) -> R) -> R {
-        let _admin = self.lock_admin();
+        let _admin = self.dir.lock_admin();
         f(&self.catalog_region_ids())
     }
 
     fn catalog_region_ids(&self) -> HashSet<u64> {
-        let tables = self.tables.read();
+        let tables = self.dir.tables.read();
         std::iter::once(CATALOG_REGION_ID)
             .chain(
                 tables
@@ -92,7 +99,7 @@ impl TableDirectory {
     fn follow_table(&self, state: &TableState, record: TableRecord) -> Result<TableState> {
         if state.record.families != record.families {
             self.close_local(state.regions.iter());
-            return open_table(&self.opener, state.name.clone(), record);
+            return open_table(&self.dir.opener, state.name.clone(), record);
         }
         let table = state.name.to_string();
         let mut regions = Vec::with_capacity(record.regions.len());
@@ -100,7 +107,7 @@ impl TableDirectory {
             let kept = state.regions.iter().find(|r| r.entry == *entry);
             let location = match kept {
                 Some(open) => open.location.clone(),
-                None => self.opener.locate(&table, entry, &record.families)?,
+                None => self.dir.opener.locate(&table, entry, &record.families)?,
             };
             regions.push(OpenRegion {
                 entry: entry.clone(),
@@ -119,7 +126,7 @@ impl TableDirectory {
     /// Closes the regions among `regions` served here (flushing them).
     fn close_local<'a>(&self, regions: impl Iterator<Item = &'a OpenRegion>) {
         for region in regions.filter_map(|r| r.local()) {
-            if let Err(e) = self.engine.close_region(region.id()) {
+            if let Err(e) = self.dir.engine.close_region(region.id()) {
                 tracing::warn!(region = region.id(), error = %e, "could not close a region the catalog no longer lists here");
             }
         }

@@ -31,7 +31,8 @@ fn table() -> TableName {
 fn routes_rows_to_the_region_holding_them() {
     let dir = in_memory();
     let splits = vec![Bytes::from_static(b"g"), Bytes::from_static(b"p")];
-    dir.create_table(&table(), vec![FamilyOptions::new("cf")], splits)
+    dir.table_admin()
+        .create(&table(), vec![FamilyOptions::new("cf")], splits)
         .unwrap();
     let start_of = |row: &[u8]| {
         let (state, index) = dir.route(&table(), row).unwrap();
@@ -41,7 +42,7 @@ fn routes_rows_to_the_region_holding_them() {
     assert_eq!(start_of(b"g"), Bytes::from_static(b"g"));
     assert_eq!(start_of(b"o"), Bytes::from_static(b"g"));
     assert_eq!(start_of(b"zz"), Bytes::from_static(b"p"));
-    dir.disable_table(&table()).unwrap();
+    dir.table_admin().disable(&table()).unwrap();
     assert!(matches!(
         dir.route(&table(), b"a"),
         Err(ServiceError::TableDisabled(_))
@@ -55,27 +56,33 @@ fn routes_rows_to_the_region_holding_them() {
 #[test]
 fn a_split_wakes_a_waiter_and_a_quiet_directory_times_out() {
     let dir = Arc::new(in_memory());
-    dir.create_table(&table(), vec![FamilyOptions::new("cf")], vec![])
+    dir.table_admin()
+        .create(&table(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let clock = clock::system();
-    let seen = dir.change_count();
+    let seen = dir.changes().count();
     assert!(
-        !dir.wait_for_change(seen, clock.now() + Duration::from_millis(20)),
+        !dir.changes()
+            .wait(seen, clock.now() + Duration::from_millis(20)),
         "nothing changed, so the wait ends at its deadline"
     );
     let waiter = {
         let dir = Arc::clone(&dir);
         let clock = Arc::clone(&clock);
-        std::thread::spawn(move || dir.wait_for_change(seen, clock.now() + Duration::from_secs(30)))
+        std::thread::spawn(move || {
+            dir.changes()
+                .wait(seen, clock.now() + Duration::from_secs(30))
+        })
     };
-    dir.split_region(&table(), SplitAt::Key(Bytes::from_static(b"m")))
+    dir.region_changes()
+        .split(&table(), SplitAt::Key(Bytes::from_static(b"m")))
         .unwrap();
     assert!(
         waiter.join().unwrap(),
         "the split's publication wakes the waiter"
     );
     assert_eq!(dir.table(&table()).unwrap().regions.len(), 2);
-    assert!(dir.change_count() > seen);
+    assert!(dir.changes().count() > seen);
 }
 
 /// Records every claim; refuses region ids listed in `refuse`.
@@ -110,10 +117,12 @@ fn every_region_is_claimed_before_it_opens_including_the_catalog_and_daughters()
     let registry = Arc::new(RecordingRegistry::default());
     let dir = TableDirectory::open(engine, clock::system(), Some(registry.clone()), None).unwrap();
     let splits = vec![Bytes::from_static(b"m")];
-    dir.create_table(&table(), vec![FamilyOptions::new("cf")], splits)
+    dir.table_admin()
+        .create(&table(), vec![FamilyOptions::new("cf")], splits)
         .unwrap();
     let (left, right) = dir
-        .split_region(&table(), SplitAt::Key(Bytes::from_static(b"f")))
+        .region_changes()
+        .split(&table(), SplitAt::Key(Bytes::from_static(b"f")))
         .unwrap();
     let claims = registry.claims.lock().clone();
     let names: Vec<(&str, u64)> = claims.iter().map(|c| (c.0.as_str(), c.1)).collect();
@@ -143,7 +152,8 @@ fn a_refused_claim_keeps_the_region_closed() {
     let dir =
         TableDirectory::open(Arc::clone(&engine), clock::system(), Some(registry), None).unwrap();
     let err = dir
-        .create_table(&table(), vec![FamilyOptions::new("cf")], vec![])
+        .table_admin()
+        .create(&table(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap_err();
     assert!(err.to_string().contains("moved"), "{err}");
     assert!(engine.region(1).is_none());
@@ -164,7 +174,8 @@ impl crate::registry::ServingGate for SwitchGate {
 #[test]
 fn a_closed_serving_gate_refuses_every_lookup_with_a_retryable_error() {
     let dir = in_memory();
-    dir.create_table(&table(), vec![FamilyOptions::new("cf")], vec![])
+    dir.table_admin()
+        .create(&table(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let gate = Arc::new(SwitchGate(std::sync::atomic::AtomicBool::new(true)));
     dir.set_serving_gate(Some(gate.clone()));

@@ -181,7 +181,7 @@ pub enum RegionWork {
     /// A flush, then a major compaction.
     MajorCompact,
     /// Stop serving it for a move: seal, flush, close (see
-    /// `TableDirectory::release_region`).
+    /// `Placements::release_region`).
     Release,
 }
 

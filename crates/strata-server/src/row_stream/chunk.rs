@@ -6,34 +6,34 @@ use strata_engine::{RowResult, Scan};
 
 use std::sync::Arc;
 
+use super::RowStream;
 use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::names::TableName;
 use crate::remote::ScanChunk;
 
-impl TableDirectory {
-    /// Up to `chunk.max_rows` rows of the chunk's range, from regions served here.
-    pub fn scan_chunk_here(
-        self: &Arc<Self>,
-        table: &TableName,
-        chunk: &ScanChunk,
-    ) -> Result<Vec<RowResult>> {
-        let (scan, keep) = narrow(chunk);
-        let mut stream =
-            self.scan_rows_here(table, scan, &chunk.region_start, &chunk.region_end)?;
-        let mut rows = Vec::with_capacity(chunk.max_rows.min(1024));
-        while rows.len() < chunk.max_rows {
-            let Some(row) = stream.next_row()? else {
-                break;
-            };
-            match keep.check(&row.row) {
-                Keep::Yes => rows.push(row),
-                Keep::Skip => {}
-                Keep::Done => break,
-            }
+/// Up to `chunk.max_rows` rows of the chunk's range, from the regions of `directory`
+/// served here.
+pub(crate) fn scan_chunk_here(
+    directory: &Arc<TableDirectory>,
+    table: &TableName,
+    chunk: &ScanChunk,
+) -> Result<Vec<RowResult>> {
+    let (scan, keep) = narrow(chunk);
+    let (start, end) = (&chunk.region_start, &chunk.region_end);
+    let mut stream = RowStream::open_here(directory, table, scan, start, end)?;
+    let mut rows = Vec::with_capacity(chunk.max_rows.min(1024));
+    while rows.len() < chunk.max_rows {
+        let Some(row) = stream.next_row()? else {
+            break;
+        };
+        match keep.check(&row.row) {
+            Keep::Yes => rows.push(row),
+            Keep::Skip => {}
+            Keep::Done => break,
         }
-        Ok(rows)
     }
+    Ok(rows)
 }
 
 /// Whether a row read belongs to the chunk.

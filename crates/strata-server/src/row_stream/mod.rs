@@ -4,6 +4,8 @@
 
 mod chunk;
 
+pub(crate) use chunk::scan_chunk_here;
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -54,44 +56,53 @@ impl RowStream {
     }
 }
 
-impl TableDirectory {
-    /// Streams the rows of `scan` (its `limit` is applied per region; callers that filter
-    /// rows count them themselves). Only the regions the scan's row range touches are read.
-    pub fn scan_rows(self: &Arc<Self>, table: &TableName, mut scan: Scan) -> Result<RowStream> {
+impl RowStream {
+    /// Streams the rows of `scan` from `directory` (its `limit` is applied per region;
+    /// callers that filter rows count them themselves). Only the regions the scan's row
+    /// range touches are read.
+    pub fn open(
+        directory: &Arc<TableDirectory>,
+        table: &TableName,
+        mut scan: Scan,
+    ) -> Result<RowStream> {
         get_scan::as_forward_if_get(&mut scan);
-        let state = self.scannable(table, &scan)?;
+        let state = scannable(directory, table, &scan)?;
         let (low, high) = if scan.reversed {
             (&scan.stop_row, &scan.start_row)
         } else {
             (&scan.start_row, &scan.stop_row)
         };
         let wanted = |r: &OpenRegion| overlaps(r, low, high, scan.reversed);
-        let pending = scan_plan(self, &state, Origin::Client, wanted)?;
+        let pending = scan_plan(directory, &state, Origin::Client, wanted)?;
         Ok(RowStream::new(scan, pending))
     }
 
     /// The rows of `scan` in the regions here overlapping `[start, end)` (empty: open), for
     /// a peer's chunk (see `remote/`): any such region served elsewhere refuses the read.
-    fn scan_rows_here(
-        self: &Arc<Self>,
+    fn open_here(
+        directory: &Arc<TableDirectory>,
         table: &TableName,
         scan: Scan,
         start: &[u8],
         end: &[u8],
     ) -> Result<RowStream> {
-        let state = self.scannable(table, &scan)?;
+        let state = scannable(directory, table, &scan)?;
         let wanted = |r: &OpenRegion| overlaps(r, start, end, false);
-        let pending = scan_plan(self, &state, Origin::Peer, wanted)?;
+        let pending = scan_plan(directory, &state, Origin::Peer, wanted)?;
         Ok(RowStream::new(scan, pending))
     }
+}
 
-    /// The table's state if `scan` may read it: enabled, and every family it names exists.
-    fn scannable(&self, table: &TableName, scan: &Scan) -> Result<Arc<TableState>> {
-        self.table_checked(table, |state| {
-            state.check_enabled()?;
-            scan.columns.keys().try_for_each(|f| state.check_family(f))
-        })
-    }
+/// The table's state if `scan` may read it: enabled, and every family it names exists.
+fn scannable(
+    directory: &TableDirectory,
+    table: &TableName,
+    scan: &Scan,
+) -> Result<Arc<TableState>> {
+    directory.table_checked(table, |state| {
+        state.check_enabled()?;
+        scan.columns.keys().try_for_each(|f| state.check_family(f))
+    })
 }
 
 /// True if region `r` may hold rows between `low` and `high` (empty: unbounded). `high` is

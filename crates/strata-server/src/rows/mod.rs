@@ -97,12 +97,12 @@ impl RowOperations {
     fn retry_sealed<T>(&self, origin: Origin, mut op: impl FnMut() -> Result<T>) -> Result<T> {
         let deadline = self.clock.now() + SEALED_RETRY;
         loop {
-            let seen = self.directory.change_count();
+            let seen = self.directory.changes().count();
             let outcome = op();
             let retry = match &outcome {
                 Err(e) if origin == Origin::Client => self.wait_to_retry(e, seen, deadline),
                 Err(ServiceError::Engine(e)) if e.is_region_sealed() => {
-                    self.directory.wait_for_change(seen, deadline)
+                    self.directory.changes().wait(seen, deadline)
                 }
                 _ => false,
             };
@@ -122,11 +122,11 @@ impl RowOperations {
     fn wait_to_retry(&self, error: &ServiceError, seen: u64, deadline: std::time::Instant) -> bool {
         match error {
             ServiceError::Engine(e) if e.is_region_sealed() => {
-                self.directory.wait_for_change(seen, deadline)
+                self.directory.changes().wait(seen, deadline)
             }
             ServiceError::NotServingRegion { .. } | ServiceError::PeerUnavailable { .. } => {
                 let poll = (self.clock.now() + NOT_SERVING_POLL).min(deadline);
-                self.directory.wait_for_change(seen, poll);
+                self.directory.changes().wait(seen, poll);
                 self.clock.now() < deadline
             }
             _ => false,

@@ -82,7 +82,7 @@ impl RowOperations {
         let _timer = self.metrics.start(Operation::Mutate, Some(table));
         self.limits.check_cells(&cells, dialect)?;
         // Read before the state: a change published after it wakes a wait below at once.
-        let seen = self.directory.change_count();
+        let seen = self.directory.changes().count();
         let state = self.route_mutation(table, &cells)?;
         wait_for_room(&state, &cells)?;
         let write = PeerWrite {
@@ -126,7 +126,7 @@ impl RowOperations {
                 return Err(why);
             }
             pending = refused;
-            seen = self.directory.change_count();
+            seen = self.directory.changes().count();
             state = self.directory.table(table)?;
             state.check_enabled()?;
         }
@@ -183,7 +183,7 @@ impl RowOperations {
     ) -> bool {
         match origin {
             Origin::Client => self.wait_to_retry(why, seen, deadline),
-            Origin::Peer => self.directory.wait_for_change(seen, deadline),
+            Origin::Peer => self.directory.changes().wait(seen, deadline),
         }
     }
 

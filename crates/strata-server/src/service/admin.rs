@@ -20,7 +20,7 @@ use crate::table_changes::{AlterOp, SplitAt};
 impl Service {
     /// Every namespace.
     pub fn list_namespaces(&self) -> Vec<String> {
-        self.directory.list_namespaces()
+        self.directory.namespaces().list()
     }
 
     /// Creates a namespace without configuration.
@@ -34,7 +34,7 @@ impl Service {
         if let Some(reply) = self.at_master(request) {
             return reply?.done();
         }
-        self.directory.create_namespace(namespace, config)
+        self.directory.namespaces().create(namespace, config)
     }
 
     /// Replaces a namespace's configuration with `config`.
@@ -43,12 +43,12 @@ impl Service {
         if let Some(reply) = self.at_master(request) {
             return reply?.done();
         }
-        self.directory.modify_namespace(namespace, config)
+        self.directory.namespaces().modify(namespace, config)
     }
 
     /// A namespace's configuration.
     pub fn namespace_config(&self, namespace: &str) -> Result<NamespaceConfig> {
-        self.directory.namespace_config(namespace)
+        self.directory.namespaces().config(namespace)
     }
 
     /// Drops an empty namespace (the default and system namespaces cannot be dropped).
@@ -56,7 +56,7 @@ impl Service {
         if let Some(reply) = self.at_master(|| AdminRequest::DropNamespace(namespace.into())) {
             return reply?.done();
         }
-        self.directory.drop_namespace(namespace)
+        self.directory.namespaces().delete(namespace)
     }
 
     /// Every table, in name order.
@@ -105,7 +105,9 @@ impl Service {
         if let Some(reply) = self.at_master(request) {
             return reply?.done();
         }
-        self.directory.create_table_from(descriptor, split_keys)
+        self.directory
+            .table_admin()
+            .create_from(descriptor, split_keys)
     }
 
     /// Deletes a disabled table and its data.
@@ -113,7 +115,7 @@ impl Service {
         if let Some(reply) = self.at_master(|| AdminRequest::DeleteTable(name.clone())) {
             return reply?.done();
         }
-        self.directory.delete_table(name)
+        self.directory.table_admin().delete(name)
     }
 
     /// Enables a table.
@@ -121,7 +123,7 @@ impl Service {
         if let Some(reply) = self.at_master(|| AdminRequest::EnableTable(name.clone())) {
             return reply?.done();
         }
-        self.directory.enable_table(name)
+        self.directory.table_admin().enable(name)
     }
 
     /// Disables a table: reads and writes are refused until it is enabled again.
@@ -129,7 +131,7 @@ impl Service {
         if let Some(reply) = self.at_master(|| AdminRequest::DisableTable(name.clone())) {
             return reply?.done();
         }
-        self.directory.disable_table(name)
+        self.directory.table_admin().disable(name)
     }
 
     /// True if the table is enabled.
@@ -159,12 +161,12 @@ impl Service {
         if let Some(reply) = self.at_master(|| AdminRequest::AlterTable(name.clone(), op.clone())) {
             return reply?.done();
         }
-        self.directory.alter_table(name, op)
+        self.directory.schema_changes().alter(name, op)
     }
 
-    /// Empties a disabled table (see [`TableDirectory::truncate_table`]).
+    /// Empties a disabled table (see [`SchemaChanges::truncate`]).
     ///
-    /// [`TableDirectory::truncate_table`]: crate::directory::TableDirectory::truncate_table
+    /// [`SchemaChanges::truncate`]: crate::directory::SchemaChanges::truncate
     pub fn truncate_table(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
         let request = || AdminRequest::TruncateTable {
             name: name.clone(),
@@ -173,7 +175,9 @@ impl Service {
         if let Some(reply) = self.at_master(request) {
             return reply?.done();
         }
-        self.directory.truncate_table(name, preserve_splits)
+        self.directory
+            .schema_changes()
+            .truncate(name, preserve_splits)
     }
 
     /// The table's regions.
@@ -183,57 +187,57 @@ impl Service {
 
     /// The table's regions in key order, each with the bytes of its SSTables and memstores.
     pub fn region_sizes(&self, table: &TableName) -> Result<Vec<(RegionInfo, u64)>> {
-        self.directory.region_sizes(table)
+        crate::region_sizes::region_sizes(&self.directory, table)
     }
 
     /// Every table with its regions (user tables and system ones), sorted by name.
     pub fn table_status(&self) -> Vec<TableStatus> {
-        self.directory.table_status()
+        TableStatus::of_all(&self.directory)
     }
 
     /// One table with its regions; `None` if there is no such table.
     pub fn one_table_status(&self, name: &TableName) -> Option<TableStatus> {
-        self.directory.one_table_status(name)
+        TableStatus::of(&self.directory, name)
     }
 
     /// Takes snapshot `snapshot` of a table (HBase's `snapshot`). Standalone only.
     pub fn snapshot_table(&self, name: &TableName, snapshot: &str) -> Result<()> {
-        self.directory.snapshot_table(name, snapshot)
+        self.directory.snapshots().take(name, snapshot)
     }
 
     /// Every snapshot (HBase's `list_snapshots`).
     pub fn list_snapshots(&self) -> Result<Vec<crate::SnapshotInfo>> {
-        self.directory.list_snapshots()
+        self.directory.snapshots().list()
     }
 
     /// Deletes a snapshot; tables cloned or restored from it keep their data.
     pub fn delete_snapshot(&self, snapshot: &str) -> Result<()> {
-        self.directory.delete_snapshot(snapshot)
+        self.directory.snapshots().delete(snapshot)
     }
 
     /// Creates table `name` from a snapshot (HBase's `clone_snapshot`).
     pub fn clone_snapshot(&self, snapshot: &str, name: &TableName) -> Result<()> {
-        self.directory.clone_snapshot(snapshot, name)
+        self.directory.snapshots().clone_to(snapshot, name)
     }
 
     /// Puts a disabled table back as the snapshot recorded it (HBase's `restore_snapshot`).
     pub fn restore_snapshot(&self, snapshot: &str) -> Result<()> {
-        self.directory.restore_snapshot(snapshot)
+        self.directory.snapshots().restore(snapshot)
     }
 
     /// Flushes every region of the table.
     pub fn flush_table(&self, name: &TableName) -> Result<()> {
-        self.directory.flush_table(name)
+        self.directory.maintenance().flush_table(name)
     }
 
     /// Compacts every region of the table (after a flush, for a major compaction).
     pub fn compact_table(&self, name: &TableName, major: bool) -> Result<()> {
-        self.directory.compact_table(name, major)
+        self.directory.maintenance().compact_table(name, major)
     }
 
     /// Streams the rows of `scan` without registering a scanner (see `row_stream.rs`).
     pub fn scan_rows(&self, table: &TableName, scan: Scan) -> Result<RowStream> {
-        self.directory.scan_rows(table, scan)
+        RowStream::open(&self.directory, table, scan)
     }
 
     /// The size past which a region of a table with `regions` regions splits.
@@ -260,7 +264,7 @@ impl Service {
         let Ok(admin) = self.cluster_admin() else {
             return Ok(());
         };
-        let (id, here) = self.directory.locate_split(table, at)?;
+        let (id, here) = self.directory.region_changes().locate_split(table, at)?;
         if !here {
             admin.take_region(id)?;
         }
@@ -293,7 +297,7 @@ impl Service {
         let reply = crate::remote::send_to_master(link, &request())?;
         Some(reply.and_then(|reply| {
             link.after_admin();
-            self.directory.sync_with_catalog()?;
+            self.directory.catalog_sync().follow()?;
             Ok(reply)
         }))
     }

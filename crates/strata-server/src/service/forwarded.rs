@@ -28,7 +28,7 @@ impl Service {
         if schema() == Some(table.schema) {
             return Ok(());
         }
-        self.directory.sync_with_catalog()?;
+        self.directory.catalog_sync().follow()?;
         match schema() {
             Some(schema) if schema == table.schema => Ok(()),
             _ => Err(not_in_step(table)),
@@ -79,12 +79,13 @@ impl Service {
     ) -> Result<u64> {
         self.in_step_with(table)?;
         self.directory
-            .maintain(&table.name, range, work, Origin::Peer)
+            .maintenance()
+            .on_span(&table.name, range, work, Origin::Peer)
     }
 
     /// A forwarded chunk of one region's rows.
     pub fn serve_scan_chunk(&self, table: &PeerTable, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
         self.in_step_with(table)?;
-        self.directory.scan_chunk_here(&table.name, chunk)
+        crate::row_stream::scan_chunk_here(&self.directory, &table.name, chunk)
     }
 }

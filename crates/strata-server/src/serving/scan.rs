@@ -165,7 +165,11 @@ impl PeerRows {
             match &self.from {
                 Source::Peer(peer) => peer.scan_chunk(&self.table, &self.chunk),
                 Source::Here => match self.directory.upgrade() {
-                    Some(directory) => directory.scan_chunk_here(&self.table.name, &self.chunk),
+                    Some(directory) => crate::row_stream::scan_chunk_here(
+                        &directory,
+                        &self.table.name,
+                        &self.chunk,
+                    ),
                     None => Err(ServiceError::NotServingRegion {
                         table: self.table.name.to_string(),
                         region: 0,

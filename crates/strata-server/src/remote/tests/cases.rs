@@ -138,7 +138,7 @@ fn a_write_to_a_region_being_moved_waits_for_its_new_owner() {
     let c = cluster();
     // B gives region 2 up; A has not taken it yet, so it answers "not serving" for now.
     c.b_places.elsewhere.lock().push(2);
-    assert_eq!(c.b.directory().refresh_placements().unwrap(), 1);
+    assert_eq!(c.b.directory().placements().refresh().unwrap(), 1);
     assert!(c.b.engine().region(2).is_none(), "closed at B");
     let put = vec![Cell::put("z", "cf", "q", 1, "moved")];
     std::thread::scope(|scope| {
@@ -149,7 +149,7 @@ fn a_write_to_a_region_being_moved_waits_for_its_new_owner() {
             "held while no server serves the region"
         );
         c.a_places.elsewhere.lock().clear();
-        assert_eq!(c.a.directory().refresh_placements().unwrap(), 1);
+        assert_eq!(c.a.directory().placements().refresh().unwrap(), 1);
         writer.join().unwrap().unwrap();
     });
     let got = c.a.get(&table(), &Get::new("z")).unwrap().unwrap();
@@ -187,7 +187,7 @@ fn a_service_follows_tables_another_one_creates_and_drops() {
     // B has not read the catalog since; a lookup of a table it does not know reads it.
     assert_eq!(b.table_regions(&table()).unwrap().len(), 2);
     assert_eq!(
-        b.directory().sync_with_catalog().unwrap(),
+        b.directory().catalog_sync().follow().unwrap(),
         0,
         "followed already"
     );
@@ -219,17 +219,17 @@ fn a_service_follows_tables_another_one_creates_and_drops() {
     assert_eq!(got.unwrap().cells.len(), 1);
     // Dropped by A: B closes its region once it follows.
     a.disable_table(&table()).unwrap();
-    assert_eq!(b.directory().sync_with_catalog().unwrap(), 1);
+    assert_eq!(b.directory().catalog_sync().follow().unwrap(), 1);
     assert!(
         b.get(&table(), &Get::new("z")).is_err(),
         "disabled at B too"
     );
     a.delete_table(&table()).unwrap();
-    assert_eq!(b.directory().sync_with_catalog().unwrap(), 1);
+    assert_eq!(b.directory().catalog_sync().follow().unwrap(), 1);
     assert!(b.engine().region(2).is_none(), "closed at B");
     assert!(b.list_tables().is_empty());
     assert_eq!(
-        b.directory().sync_with_catalog().unwrap(),
+        b.directory().catalog_sync().follow().unwrap(),
         0,
         "nothing more to follow"
     );

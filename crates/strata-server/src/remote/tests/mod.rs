@@ -125,7 +125,7 @@ fn pt(c: &Cluster) -> PeerTable {
 struct Cluster {
     a: Arc<Service>,
     b: Arc<Service>,
-    /// Where A and B place regions; change, then `refresh_placements`.
+    /// Where A and B place regions; change, then `placements().refresh()`.
     a_places: Arc<StaticPlacement>,
     b_places: Arc<StaticPlacement>,
     /// A's peer for B's regions.

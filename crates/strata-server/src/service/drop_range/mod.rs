@@ -79,7 +79,8 @@ impl Service {
             end: Bytes::copy_from_slice(stop),
         };
         self.directory()
-            .maintain(table, &span, RegionWork::MajorCompact, Origin::Client)
+            .maintenance()
+            .on_span(table, &span, RegionWork::MajorCompact, Origin::Client)
             .map(|_| ())
     }
 }
