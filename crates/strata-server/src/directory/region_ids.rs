@@ -43,3 +43,24 @@ impl RegionIds {
         self.next.fetch_max(in_use + 1, Ordering::AcqRel);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_handed_out_once_and_a_reservation_never_lowers_them() {
+        let ids = RegionIds::starting_at(5);
+        assert_eq!(ids.allocate(), 5);
+        let entries = ids.entries(vec![(Bytes::new(), Bytes::from_static(b"m"))]);
+        assert_eq!(entries[0].id, 6);
+        ids.reserve_above(20);
+        assert_eq!(ids.allocate(), 21);
+        ids.reserve_above(3);
+        assert_eq!(
+            ids.allocate(),
+            22,
+            "an older, lower id in use changes nothing"
+        );
+    }
+}
