@@ -29,6 +29,9 @@ pub enum Error {
     /// The storage engine or service failed to open.
     #[error("{0}")]
     Service(String),
+    /// A runtime or thread could not be started (the process is out of threads).
+    #[error("cannot start {what}: {reason}")]
+    Start { what: &'static str, reason: String },
 }
 
 /// The crate's result type.

@@ -1,10 +1,10 @@
 //! The crate's error type. Every error that comes from etcd names the endpoint, so an
 //! operator can tell which coordination service is unreachable; every refusal names the
-//! key or the lease it concerns. Callers switch on [`Error::kind`], the engine's
+//! key or the lease it concerns. Callers switch on [`Error::kind`], the workspace's
 //! [`ErrorKind`], so a write refused here reaches a client with the same meaning as a
 //! write refused by the engine.
 
-pub use strata_engine::ErrorKind;
+pub use strata_runtime::ErrorKind;
 
 /// Everything that can go wrong coordinating through etcd (or its in-memory twin).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,12 +1,13 @@
 //! [`MetaKv`] on a real etcd through `etcd-client` (gRPC on tokio).
 //!
-//! Why blocking, over a runtime of its own with one I/O thread (as strata-objstore's
-//! `BlockingStore`): the callers are the engine's synchronous threads (a group-commit
+//! Why blocking, over the process's shared I/O runtime (`strata_runtime::IoRuntime`, which
+//! the object store's `BlockingStore` runs on too): the callers are the engine's synchronous threads (a group-commit
 //! leader checking its lease, a flush committing a manifest, the master's loop), and each
 //! waits for its one answer anyway. The gRPC channel's connection is a task of the
-//! runtime that opened it, so one runtime owns it and keeps it driven between calls; the
+//! runtime that opened it, so that runtime owns it and keeps it driven between calls; the
 //! server's request runtime is not used, so coordination never queues behind requests.
-//! Callers must be plain threads, never async tasks (tokio refuses to block inside one).
+//! A caller on a runtime's worker is waited for on a thread of its own (`IoRuntime::
+//! block_on`).
 //!
 //! Every call has a deadline, so an unreachable etcd is an `Unavailable` error naming the
 //! endpoint within `op_timeout`, never a hang.
@@ -21,7 +22,7 @@ use etcd_client::{
     Client, CompareOp, ConnectOptions, EventType, GetOptions, LeaseKeepAliveStream, LeaseKeeper,
     PutOptions, TxnOp, WatchOptions,
 };
-use tokio::runtime::Runtime;
+use strata_runtime::IoRuntime;
 use tokio::sync::Mutex as AsyncMutex;
 
 use crate::error::{Error, Result};
@@ -42,7 +43,7 @@ pub struct EtcdKv {
     endpoint: String,
     op_timeout: Duration,
     keepalives: AsyncMutex<KeepAlives>,
-    runtime: Runtime,
+    runtime: IoRuntime,
 }
 
 impl std::fmt::Debug for EtcdKv {
@@ -54,20 +55,21 @@ impl std::fmt::Debug for EtcdKv {
 }
 
 impl EtcdKv {
-    /// Connects to `endpoints` (comma-separated `http://host:port`).
+    /// Connects to `endpoints` (comma-separated `http://host:port`) on an I/O runtime of
+    /// its own (tools and tests; a server shares one through [`EtcdKv::connect_on`]).
     pub fn connect(endpoints: &str, op_timeout: Duration) -> Result<Self> {
+        let runtime = IoRuntime::start("strata-coord-io", 1).map_err(|e| Error::Io {
+            endpoint: endpoints.to_owned(),
+            op: "start runtime",
+            reason: e.to_string(),
+        })?;
+        Self::connect_on(endpoints, op_timeout, runtime)
+    }
+
+    /// Connects to `endpoints` with its connections driven by `runtime`.
+    pub fn connect_on(endpoints: &str, op_timeout: Duration, runtime: IoRuntime) -> Result<Self> {
         let endpoint = endpoints.to_owned();
         let list: Vec<&str> = endpoints.split(',').map(str::trim).collect();
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("strata-coord-io")
-            .enable_all()
-            .build()
-            .map_err(|e| Error::Io {
-                endpoint: endpoint.clone(),
-                op: "start runtime",
-                reason: e.to_string(),
-            })?;
         let options = ConnectOptions::new()
             .with_connect_timeout(op_timeout)
             .with_timeout(op_timeout)
@@ -149,7 +151,7 @@ impl EtcdKv {
 /// Runs `fut` on `runtime` with a deadline, mapping failures to errors that name etcd
 /// (and `lease`, when the call names one and etcd does not hold it).
 fn block<T: Send>(
-    runtime: &Runtime,
+    runtime: &IoRuntime,
     endpoint: &str,
     op: &'static str,
     lease: Option<LeaseId>,
@@ -177,14 +179,14 @@ fn block<T: Send>(
     }
 }
 
-/// Runs `future` on the client's runtime, from any thread
-/// (`strata_engine::util::runtime_wait`).
-fn wait_on<F>(runtime: &Runtime, future: F) -> std::result::Result<F::Output, String>
+/// Runs `future` on the client's runtime, from any thread.
+fn wait_on<F>(runtime: &IoRuntime, future: F) -> std::result::Result<F::Output, String>
 where
     F: Future + Send,
     F::Output: Send,
 {
-    strata_engine::util::runtime_wait::block_on(runtime, future)
+    runtime
+        .block_on(future)
         .map_err(|e| format!("cannot start a thread to wait for etcd: {e}"))
 }
 
@@ -365,7 +367,10 @@ impl MetaKv for EtcdKv {
         let revoked = self.run_leased("lease revoke", lease, async move {
             client.lease_revoke(lease).await
         });
-        self.runtime
+        // Only a thread that cannot be started fails this; the keep-alive stream then
+        // stays until the client is dropped, and etcd has dropped the lease anyway.
+        let _ = self
+            .runtime
             .block_on(async { self.keepalives.lock().await.remove(&lease) });
         match revoked {
             Err(e) if !e.is_lease_expired() => Err(e),
@@ -385,6 +390,7 @@ impl MetaKv for EtcdKv {
         let (sender, receiver) = channel();
         let endpoint = self.endpoint.clone();
         self.runtime
+            .handle()
             .spawn(forward_watch(stream, sender, endpoint.clone()));
         Ok(WatchReceiver {
             events: receiver,

@@ -48,47 +48,11 @@ pub enum Error {
     WalFenced(String),
 }
 
-/// What a caller can do about an [`Error`]: the one distinction adapters (and, later, a
-/// router) act on. `Busy` and `Unavailable` are the retryable ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The request itself is wrong; retrying it cannot help.
-    InvalidArgument,
-    /// What the request names does not exist.
-    NotFound,
-    /// A capacity limit (memory, files awaiting compaction) did not clear in time; nothing
-    /// was applied and the same request may succeed later.
-    Busy,
-    /// The region is being split or merged, or the engine is closed; nothing was applied and
-    /// the request may succeed on the region's new owner or after a restart.
-    Unavailable,
-    /// Stored bytes are damaged.
-    Corruption,
-    /// The storage failed.
-    Io,
-}
+/// What a caller can do about an [`Error`]: the workspace's one kind (`strata-runtime`).
+pub use strata_runtime::ErrorKind;
 
 /// The engine's result type.
 pub type Result<T> = std::result::Result<T, Error>;
-
-impl ErrorKind {
-    /// Every kind, so that code in other crates mapping kinds (where the enum is
-    /// non-exhaustive) can test that none falls to its fallback arm.
-    pub const ALL: [ErrorKind; 6] = [
-        ErrorKind::InvalidArgument,
-        ErrorKind::NotFound,
-        ErrorKind::Busy,
-        ErrorKind::Unavailable,
-        ErrorKind::Corruption,
-        ErrorKind::Io,
-    ];
-
-    /// True when nothing was applied and the same request may succeed if sent again.
-    pub fn is_retryable(self) -> bool {
-        matches!(self, ErrorKind::Busy | ErrorKind::Unavailable)
-    }
-}
 
 impl Error {
     /// Builds an I/O error for `path`.
@@ -147,18 +111,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn all_lists_every_kind_once_in_order() {
-        for (i, kind) in ErrorKind::ALL.into_iter().enumerate() {
-            // Exhaustive here: a new kind does not compile until it has a place in ALL.
-            let place = match kind {
-                ErrorKind::InvalidArgument => 0,
-                ErrorKind::NotFound => 1,
-                ErrorKind::Busy => 2,
-                ErrorKind::Unavailable => 3,
-                ErrorKind::Corruption => 4,
-                ErrorKind::Io => 5,
-            };
-            assert_eq!(place, i, "{kind:?}");
-        }
+    fn each_error_says_what_a_caller_can_do() {
+        let io = Error::io("/x", std::io::Error::other("disk"));
+        assert_eq!(io.kind(), ErrorKind::Io);
+        assert_eq!(Error::WalFenced("s".into()).kind(), ErrorKind::Io);
+        assert_eq!(
+            Error::corruption("/x", 1, "crc").kind(),
+            ErrorKind::Corruption
+        );
+        assert_eq!(Error::TooBusy("memory".into()).kind(), ErrorKind::Busy);
+        assert_eq!(
+            Error::RegionSealed { region: 1 }.kind(),
+            ErrorKind::Unavailable
+        );
+        assert!(Error::TooBusy("memory".into()).kind().is_retryable());
     }
 }

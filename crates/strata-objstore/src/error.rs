@@ -1,9 +1,9 @@
 //! The crate's error type. Every error names the store URL or the object it concerns, so an
 //! operator can tell which bucket (or which WAL object, at which offset) failed. Callers
-//! switch on [`Error::kind`], the engine's [`ErrorKind`], so a later WAL backend can hand
+//! switch on [`Error::kind`], the workspace's [`ErrorKind`], so a later WAL backend can hand
 //! these errors to the engine's callers unchanged in meaning.
 
-pub use strata_engine::ErrorKind;
+pub use strata_runtime::ErrorKind;
 
 /// Everything that can go wrong talking to an object store or decoding WAL objects.
 #[derive(Debug, Clone, thiserror::Error)]

@@ -39,7 +39,7 @@ pub use engine_wal::{replay_stream, AckGate, ObjectWal, ObjectWalOpener, StreamP
 pub use error::{Error, ErrorKind, Result};
 pub use fencer::{fence_stream, Fenced};
 pub use format::WalObjectBuilder;
-pub use location::{open_store, open_store_with, StoreOptions, StoreUrl};
+pub use location::{open_store, open_store_on, open_store_with, StoreOptions, StoreUrl};
 pub use object_fs::ObjectFs;
 pub use probe::{probe_atomic_create, ProbeReport};
 pub use reader::{list_stream, replayable, StreamObject, StreamReader};

@@ -15,6 +15,7 @@ use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::prefix::PrefixStore;
 use object_store::{ClientConfigKey, ObjectStore, RetryConfig};
+use strata_runtime::IoRuntime;
 
 use crate::error::{Error, Result};
 use crate::store::BlockingStore;
@@ -100,15 +101,30 @@ pub fn open_store(url: &str) -> Result<BlockingStore> {
     open_store_with(url, StoreOptions::default())
 }
 
-/// [`open_store`] with `options`.
+/// [`open_store`] with `options`, on an I/O runtime of its own.
 pub fn open_store_with(url: &str, options: StoreOptions) -> Result<BlockingStore> {
+    let store = open_async(url, options)?;
+    BlockingStore::new(store, url)
+}
+
+/// [`open_store`] with `options`, its calls driven by `runtime` (a server's shared one).
+pub fn open_store_on(
+    url: &str,
+    options: StoreOptions,
+    runtime: IoRuntime,
+) -> Result<BlockingStore> {
+    Ok(BlockingStore::on(open_async(url, options)?, url, runtime))
+}
+
+/// The async store `url` names, throttled by `options`.
+fn open_async(url: &str, options: StoreOptions) -> Result<Arc<dyn ObjectStore>> {
     let store: Arc<dyn ObjectStore> = match StoreUrl::parse(url)? {
         StoreUrl::S3 { bucket, prefix } => with_prefix(open_s3(url, &bucket)?, &prefix),
         StoreUrl::File { dir } => Arc::new(open_dir(url, &dir)?),
         StoreUrl::Hdfs { namenode, dir } => with_prefix(crate::hdfs::open(url, &namenode)?, &dir),
         StoreUrl::Memory => Arc::new(InMemory::new()),
     };
-    BlockingStore::new(crate::latency::throttled(store, options.added_latency), url)
+    Ok(crate::latency::throttled(store, options.added_latency))
 }
 
 fn with_prefix(store: Arc<dyn ObjectStore>, prefix: &str) -> Arc<dyn ObjectStore> {

@@ -4,15 +4,16 @@
 //! whole batch and its followers wait on a condvar), and at most one WAL PUT is in flight
 //! per stream. An async WAL would need the whole write path to become async for no gain.
 //!
-//! Why a small runtime of its own, with one I/O thread: the calling thread (the group
-//! commit leader, a fencer, a replaying region) blocks on its request while the I/O thread
-//! keeps the HTTP client's pooled connections driven. A current-thread runtime, driven
+//! Why a multi-threaded I/O runtime (`strata_runtime::IoRuntime`, the one a server shares
+//! with its etcd client): the calling thread (the group commit leader, a fencer, a
+//! replaying region) blocks on its request while the I/O threads keep the HTTP client's
+//! pooled connections driven. A current-thread runtime, driven
 //! only by callers, was tried first: an S3 client's connections are tasks of the runtime
 //! that opened them, so a request that picked up a connection of another runtime (or one
 //! idle between calls) stalled until its 10 s timeout (seen against S3Proxy). The server's
 //! request runtime is not used either, so WAL I/O cannot queue behind request handling.
-//! Callers must be plain threads (or `spawn_blocking` ones), never async tasks: tokio
-//! refuses to block inside an async context.
+//! A caller on a runtime's worker is waited for on a thread of its own (`IoRuntime::
+//! block_on`).
 //!
 //! Each call is one attempt; [`crate::retry`] decides what to retry.
 
@@ -29,6 +30,7 @@ use object_store::{
 };
 
 use strata_engine::fs::RandomAccessFile;
+use strata_runtime::IoRuntime;
 
 use crate::error::{Error, Result};
 
@@ -46,7 +48,7 @@ pub enum CreateOutcome {
 pub struct BlockingStore {
     inner: Arc<dyn ObjectStore>,
     name: Arc<str>,
-    runtime: Arc<tokio::runtime::Runtime>,
+    runtime: IoRuntime,
 }
 
 impl fmt::Debug for BlockingStore {
@@ -58,25 +60,27 @@ impl fmt::Debug for BlockingStore {
 }
 
 impl BlockingStore {
-    /// Wraps `inner`; `name` (normally the store URL) appears in every error.
+    /// Wraps `inner` on an I/O runtime of its own (tools and tests; a server shares one
+    /// through [`BlockingStore::on`]); `name` (normally the store URL) appears in every
+    /// error.
     pub fn new(inner: Arc<dyn ObjectStore>, name: impl Into<String>) -> Result<Self> {
         let name: String = name.into();
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("strata-objstore-io")
-            .enable_all()
-            .build()
-            .map_err(|e| Error::Io {
-                store: name.clone(),
-                op: "start runtime",
-                path: String::new(),
-                reason: e.to_string(),
-            })?;
-        Ok(BlockingStore {
+        let runtime = IoRuntime::start("strata-objstore-io", 1).map_err(|e| Error::Io {
+            store: name.clone(),
+            op: "start runtime",
+            path: String::new(),
+            reason: e.to_string(),
+        })?;
+        Ok(Self::on(inner, name, runtime))
+    }
+
+    /// Wraps `inner`, its calls driven by `runtime`.
+    pub fn on(inner: Arc<dyn ObjectStore>, name: impl Into<String>, runtime: IoRuntime) -> Self {
+        BlockingStore {
             inner,
-            name: name.into(),
-            runtime: Arc::new(runtime),
-        })
+            name: name.into().into(),
+            runtime,
+        }
     }
 
     /// `wrap(inner)` (a test's fault injector, a throttle...) sharing this store's runtime
@@ -102,14 +106,13 @@ impl BlockingStore {
         &self.inner
     }
 
-    /// Runs `future` to completion on this store's runtime, from any thread
-    /// (`strata_engine::util::runtime_wait`).
+    /// Runs `future` to completion on this store's runtime, from any thread.
     pub(crate) fn block_on<F>(&self, future: F) -> F::Output
     where
         F: Future + Send,
         F::Output: Send,
     {
-        match strata_engine::util::runtime_wait::block_on(&self.runtime, future) {
+        match self.runtime.block_on(future) {
             Ok(output) => output,
             // No thread could be started (the process is out of threads): nothing can
             // wait for the store from this runtime, and the caller has no error to take.

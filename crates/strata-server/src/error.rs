@@ -78,50 +78,11 @@ pub enum ServiceError {
 /// The service layer's result type.
 pub type Result<T> = std::result::Result<T, ServiceError>;
 
-/// What a caller can do about a [`ServiceError`]. Every adapter's error mapper switches on
-/// it (refining only where its protocol has a finer code), and a retrying client or a router
-/// acts on [`ErrorKind::is_retryable`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The request is wrong; retrying it cannot help.
-    InvalidArgument,
-    /// What the request names does not exist.
-    NotFound,
-    /// What the request would create exists already.
-    AlreadyExists,
-    /// The request is valid but the state does not allow it (a disabled table, a counter that
-    /// is not 8 bytes wide).
-    FailedPrecondition,
-    /// A limit of the server's capacity; nothing was applied and a later retry may succeed.
-    Busy,
-    /// The region is moving (a split or merge) or the server is closing; nothing was applied.
-    Unavailable,
-    /// Stored bytes are damaged.
-    Corruption,
-    /// The storage failed.
-    Io,
-}
-
-impl ErrorKind {
-    /// Every kind, so that code in other crates mapping kinds (where the enum is
-    /// non-exhaustive) can test that none falls to its fallback arm.
-    pub const ALL: [ErrorKind; 8] = [
-        ErrorKind::InvalidArgument,
-        ErrorKind::NotFound,
-        ErrorKind::AlreadyExists,
-        ErrorKind::FailedPrecondition,
-        ErrorKind::Busy,
-        ErrorKind::Unavailable,
-        ErrorKind::Corruption,
-        ErrorKind::Io,
-    ];
-
-    /// True when nothing was applied and the same request may succeed if sent again.
-    pub fn is_retryable(self) -> bool {
-        matches!(self, ErrorKind::Busy | ErrorKind::Unavailable)
-    }
-}
+/// What a caller can do about a [`ServiceError`]: the workspace's one kind
+/// (`strata-runtime`). Every adapter's error mapper switches on it (refining only where its
+/// protocol has a finer code), and a retrying client or a router acts on
+/// [`ErrorKind::is_retryable`].
+pub use strata_runtime::ErrorKind;
 
 /// What a configured limit bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,64 +123,14 @@ impl ServiceError {
             | ServiceError::NotMaster => ErrorKind::Unavailable,
             ServiceError::Remote { kind, .. } => *kind,
             ServiceError::CatalogCorrupt(_) => ErrorKind::Corruption,
-            ServiceError::Engine(e) => engine_kind(e.kind()),
+            ServiceError::Engine(e) => e.kind(),
         }
-    }
-}
-
-fn engine_kind(kind: strata_engine::ErrorKind) -> ErrorKind {
-    use strata_engine::ErrorKind as K;
-    match kind {
-        K::InvalidArgument => ErrorKind::InvalidArgument,
-        K::NotFound => ErrorKind::NotFound,
-        K::Busy => ErrorKind::Busy,
-        K::Unavailable => ErrorKind::Unavailable,
-        K::Corruption => ErrorKind::Corruption,
-        K::Io => ErrorKind::Io,
-        // A kind newer than this crate: storage failing is the reading that promises
-        // least (not retryable); `every_engine_kind_has_its_own` catches one left here.
-        _ => ErrorKind::Io,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn all_lists_every_kind_once_in_order() {
-        for (i, kind) in ErrorKind::ALL.into_iter().enumerate() {
-            // Exhaustive here: a new kind does not compile until it has a place in ALL.
-            let place = match kind {
-                ErrorKind::InvalidArgument => 0,
-                ErrorKind::NotFound => 1,
-                ErrorKind::AlreadyExists => 2,
-                ErrorKind::FailedPrecondition => 3,
-                ErrorKind::Busy => 4,
-                ErrorKind::Unavailable => 5,
-                ErrorKind::Corruption => 6,
-                ErrorKind::Io => 7,
-            };
-            assert_eq!(place, i, "{kind:?}");
-        }
-    }
-
-    #[test]
-    fn every_engine_kind_has_its_own() {
-        use strata_engine::ErrorKind as K;
-        let mapped: Vec<ErrorKind> = K::ALL.into_iter().map(engine_kind).collect();
-        assert_eq!(
-            mapped,
-            [
-                ErrorKind::InvalidArgument,
-                ErrorKind::NotFound,
-                ErrorKind::Busy,
-                ErrorKind::Unavailable,
-                ErrorKind::Corruption,
-                ErrorKind::Io,
-            ]
-        );
-    }
 
     #[test]
     fn kinds_say_what_a_caller_can_do() {

@@ -1,12 +1,11 @@
-//! Small reusable pieces with no knowledge of the engine's data model.
+//! Small reusable pieces with no knowledge of the engine's data model. The runtime seams
+//! (clock, threads, waits) live in `strata-runtime`; they are named here too for the
+//! engine's own modules.
 
-pub mod clock;
+pub use strata_runtime::{clock, thread};
 pub(crate) mod coding;
 pub mod crc;
 pub(crate) mod rate_limiter;
-#[cfg(feature = "tokio")]
-pub mod runtime_wait;
 #[cfg(test)]
 pub(crate) mod test_hook;
-pub mod thread;
-pub(crate) mod wait;
+pub(crate) use strata_runtime::wait;

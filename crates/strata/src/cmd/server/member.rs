@@ -10,7 +10,8 @@ use std::time::Duration;
 use strata_cluster::peers::PeerConnector;
 use strata_cluster::{ClusterConfig, ClusterDeps, ClusterServer, ClusterServerConfig, Endpoints};
 use strata_coord::EtcdKv;
-use strata_objstore::{open_store_with, RandomTokens, StoreOptions};
+use strata_objstore::{open_store_on, RandomTokens, StoreOptions};
+use strata_runtime::IoRuntime;
 use strata_server::remote::{RegionPeer, ServerAddress, Unplaced};
 
 use super::cluster::{blocking, cache_dir, NodeView};
@@ -21,6 +22,10 @@ use super::{serve_db, Endpoint, Serving};
 
 /// How long one etcd request may take before it counts as failed.
 const ETCD_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// Worker threads of the I/O runtime etcd's client and the object store's share: one
+/// keeps the connections driven, a second lets a slow store call overlap a lease renewal.
+const IO_THREADS: usize = 2;
 
 /// A server's part in the cluster.
 pub(crate) struct Member {
@@ -108,11 +113,17 @@ async fn stop_after(server: ClusterServer, error: String) -> String {
     error
 }
 
-/// etcd, the object store, the system clock, random ids and tokens, TCP peers.
+/// etcd and the object store (on one I/O runtime), the system clock, random ids and
+/// tokens, TCP peers.
 // The binary is the composition root: it picks the real clock.
 #[allow(clippy::disallowed_methods)]
 fn real_deps(cluster: &ClusterConfig) -> strata_cluster::Result<ClusterDeps> {
-    let kv = EtcdKv::connect(&cluster.etcd, ETCD_TIMEOUT).map_err(|source| {
+    let io =
+        IoRuntime::start("strata-io", IO_THREADS).map_err(|e| strata_cluster::Error::Start {
+            what: "the I/O runtime",
+            reason: e.to_string(),
+        })?;
+    let kv = EtcdKv::connect_on(&cluster.etcd, ETCD_TIMEOUT, io.clone()).map_err(|source| {
         strata_cluster::Error::Etcd {
             endpoints: cluster.etcd.clone(),
             source,
@@ -121,7 +132,7 @@ fn real_deps(cluster: &ClusterConfig) -> strata_cluster::Result<ClusterDeps> {
     let options = StoreOptions {
         added_latency: cluster.store_latency,
     };
-    let store = open_store_with(&cluster.store, options).map_err(|source| {
+    let store = open_store_on(&cluster.store, options, io).map_err(|source| {
         strata_cluster::Error::Store {
             url: cluster.store.clone(),
             source,

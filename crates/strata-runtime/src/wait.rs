@@ -28,7 +28,7 @@ pub fn wait_until<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::util::clock::{ManualClock, SystemClock};
+    use crate::clock::{ManualClock, SystemClock};
     use parking_lot::Mutex;
     use std::time::Duration;
 
