@@ -129,7 +129,7 @@ fn main() {
             matches!(bad, Err(strata_db::Error::InvalidFilter { .. })),
             || "an unbalanced filter string was not rejected".into(),
         )?;
-        ensure(db.service().open_scanner_count() == 0, || {
+        ensure(db.service().scanners().open_scanner_count() == 0, || {
             "a scanner was left open".into()
         })?;
         db.close().map_err(msg("close"))

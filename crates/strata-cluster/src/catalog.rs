@@ -171,24 +171,31 @@ mod tests {
         let master = service(dirs[0].path(), &master_catalog);
         let follower = service(dirs[1].path(), &follower_catalog);
         let t = TableName::parse("apps:t").unwrap();
-        master.create_namespace("apps").unwrap();
+        master.admin().create_namespace("apps").unwrap();
         master
+            .admin()
             .create_table(&t, vec![FamilyOptions::new("cf")], Vec::new())
             .unwrap();
-        let refused = follower.create_namespace("other").unwrap_err();
+        let refused = follower.admin().create_namespace("other").unwrap_err();
         assert!(
             refused.to_string().contains("only the cluster's master"),
             "{refused}"
         );
         assert!(refused.kind().is_retryable());
         assert_eq!(follower.directory().catalog_sync().follow().unwrap(), 1);
-        assert_eq!(follower.list_tables(), vec![t.clone()]);
-        assert!(follower.list_namespaces().contains(&"apps".to_string()));
+        assert_eq!(follower.admin().list_tables(), vec![t.clone()]);
+        assert!(follower
+            .admin()
+            .list_namespaces()
+            .contains(&"apps".to_string()));
         let quota: NamespaceConfig =
             [("hbase.namespace.quota.maxtables".into(), "5".into())].into();
-        master.modify_namespace("apps", quota.clone()).unwrap();
+        master
+            .admin()
+            .modify_namespace("apps", quota.clone())
+            .unwrap();
         assert_eq!(follower.directory().catalog_sync().follow().unwrap(), 0);
-        assert_eq!(follower.namespace_config("apps").unwrap(), quota);
+        assert_eq!(follower.admin().namespace_config("apps").unwrap(), quota);
         let record = master_catalog.load().unwrap().tables[&t].clone();
         assert_eq!(record.families[0].name, b"cf".to_vec());
     }
@@ -217,7 +224,9 @@ mod tests {
         let families = || vec![FamilyOptions::new("cf")];
         let splits = vec![Bytes::from_static(b"m")];
         let t = TableName::parse("t").unwrap();
-        old.create_table(&t, families(), splits.clone()).unwrap();
+        old.admin()
+            .create_table(&t, families(), splits.clone())
+            .unwrap();
         let ids = |s: &Service, name: &TableName| -> Vec<u64> {
             let regions = s.directory().table_regions(name).unwrap();
             regions.iter().map(|r| r.id).collect()
@@ -230,7 +239,9 @@ mod tests {
         new_catalog.lead(new_lead);
         new.directory().catalog_sync().follow().unwrap();
         let u = TableName::parse("u").unwrap();
-        new.create_table(&u, families(), splits.clone()).unwrap();
+        new.admin()
+            .create_table(&u, families(), splits.clone())
+            .unwrap();
         let fresh = ids(&new, &u);
         assert!(
             fresh.iter().all(|id| id > used.iter().max().unwrap()),
@@ -241,7 +252,7 @@ mod tests {
             .reserve_region_ids_above(50)
             .unwrap();
         let v = TableName::parse("v").unwrap();
-        new.create_table(&v, families(), splits).unwrap();
+        new.admin().create_table(&v, families(), splits).unwrap();
         assert!(
             ids(&new, &v).iter().all(|id| *id > 50),
             "{:?}",

@@ -73,40 +73,47 @@ impl Db {
     /// A handle on an existing table, named `table` or `namespace:table`.
     pub fn table(&self, name: &str) -> Result<Table> {
         let name = table_name(name)?;
-        self.database.service()?.describe_table(&name)?;
+        self.database.service()?.admin().describe_table(&name)?;
         Ok(Table::new(Arc::clone(&self.database), name))
     }
 
     /// Every namespace (including `default` and the reserved `hbase`).
     pub fn list_namespaces(&self) -> Result<Vec<String>> {
-        Ok(self.database.service()?.list_namespaces())
+        Ok(self.database.service()?.admin().list_namespaces())
     }
 
     /// Creates a namespace.
     pub fn create_namespace(&self, namespace: &str) -> Result<()> {
-        Ok(self.database.service()?.create_namespace(namespace)?)
+        Ok(self
+            .database
+            .service()?
+            .admin()
+            .create_namespace(namespace)?)
     }
 
     /// Drops an empty namespace.
     pub fn drop_namespace(&self, namespace: &str) -> Result<()> {
-        Ok(self.database.service()?.drop_namespace(namespace)?)
+        Ok(self.database.service()?.admin().drop_namespace(namespace)?)
     }
 
     /// Creates an enabled table and returns a handle on it.
     pub fn create_table(&self, table: TableBuilder) -> Result<Table> {
         let name = table_name(&table.name)?;
-        self.database.service()?.create_table_with_durability(
-            &name,
-            table.families,
-            table.split_keys,
-            table.durability,
-        )?;
+        self.database
+            .service()?
+            .admin()
+            .create_table_with_durability(
+                &name,
+                table.families,
+                table.split_keys,
+                table.durability,
+            )?;
         Ok(Table::new(Arc::clone(&self.database), name))
     }
 
     /// Every table, in name order.
     pub fn list_tables(&self) -> Result<Vec<TableName>> {
-        Ok(self.database.service()?.list_tables())
+        Ok(self.database.service()?.admin().list_tables())
     }
 
     /// A table's schema.
@@ -114,12 +121,17 @@ impl Db {
         Ok(self
             .database
             .service()?
+            .admin()
             .describe_table(&table_name(name)?)?)
     }
 
     /// A table's regions, in row order.
     pub fn table_regions(&self, name: &str) -> Result<Vec<RegionInfo>> {
-        Ok(self.database.service()?.table_regions(&table_name(name)?)?)
+        Ok(self
+            .database
+            .service()?
+            .admin()
+            .table_regions(&table_name(name)?)?)
     }
 
     /// Changes a table's schema. Modifying a family works online; adding or deleting one
@@ -128,17 +140,26 @@ impl Db {
         Ok(self
             .database
             .service()?
+            .admin()
             .alter_table(&table_name(name)?, op)?)
     }
 
     /// Disables a table: its reads and writes fail until it is enabled.
     pub fn disable_table(&self, name: &str) -> Result<()> {
-        Ok(self.database.service()?.disable_table(&table_name(name)?)?)
+        Ok(self
+            .database
+            .service()?
+            .admin()
+            .disable_table(&table_name(name)?)?)
     }
 
     /// Enables a disabled table.
     pub fn enable_table(&self, name: &str) -> Result<()> {
-        Ok(self.database.service()?.enable_table(&table_name(name)?)?)
+        Ok(self
+            .database
+            .service()?
+            .admin()
+            .enable_table(&table_name(name)?)?)
     }
 
     /// True if the table is enabled.
@@ -146,12 +167,17 @@ impl Db {
         Ok(self
             .database
             .service()?
+            .admin()
             .is_table_enabled(&table_name(name)?)?)
     }
 
     /// Deletes a disabled table and its data.
     pub fn delete_table(&self, name: &str) -> Result<()> {
-        Ok(self.database.service()?.delete_table(&table_name(name)?)?)
+        Ok(self
+            .database
+            .service()?
+            .admin()
+            .delete_table(&table_name(name)?)?)
     }
 
     /// Empties a disabled table (keeping its split keys if `preserve_splits`) and enables it.
@@ -160,12 +186,17 @@ impl Db {
         Ok(self
             .database
             .service()?
+            .admin()
             .truncate_table(&name, preserve_splits)?)
     }
 
     /// Flushes a table's memstores to files.
     pub fn flush_table(&self, name: &str) -> Result<()> {
-        Ok(self.database.service()?.flush_table(&table_name(name)?)?)
+        Ok(self
+            .database
+            .service()?
+            .admin()
+            .flush_table(&table_name(name)?)?)
     }
 
     /// Compacts a table's files (a major compaction also drops deleted and expired cells).
@@ -173,6 +204,7 @@ impl Db {
         Ok(self
             .database
             .service()?
+            .admin()
             .compact_table(&table_name(name)?, major)?)
     }
 
@@ -186,6 +218,7 @@ impl Db {
         Ok(self
             .database
             .service()?
+            .admin()
             .split_region(&table_name(name)?, at)?)
     }
 }

@@ -84,7 +84,10 @@ impl RowIter {
     fn close(&mut self) {
         if let Some(id) = self.scanner.take() {
             // An expired scanner is already gone; nothing else can fail here.
-            let _ = self.database.service().map(|s| s.close_scanner(id));
+            let _ = self
+                .database
+                .service()
+                .map(|s| s.scanners().close_scanner(id));
         }
     }
 
@@ -98,7 +101,7 @@ impl RowIter {
             self.close();
             return Ok(());
         }
-        let rows = self.database.service()?.scanner_next(id, want)?;
+        let rows = self.database.service()?.scanners().scanner_next(id, want)?;
         if rows.is_empty() {
             self.close();
         }

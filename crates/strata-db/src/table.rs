@@ -82,6 +82,7 @@ impl Table {
         let filter = parse_filter(get.filter)?;
         let service = self.database.service()?;
         Ok(service
+            .rows()
             .get_filtered(&self.name, &get.inner, filter)?
             .map(Row::from))
     }
@@ -105,6 +106,7 @@ impl Table {
         let id = self
             .database
             .service()?
+            .scanners()
             .open_filtered_scanner(&self.name, inner, filter)?;
         Ok(RowIter::new(
             Arc::clone(&self.database),
@@ -126,7 +128,7 @@ impl Table {
         amount: i64,
     ) -> Result<i64> {
         let service = self.database.service()?;
-        Ok(service.increment(
+        Ok(service.rows().increment(
             &self.name,
             row.as_ref(),
             family.as_ref(),
@@ -144,7 +146,9 @@ impl Table {
             ));
         }
         let service = self.database.service()?;
-        let cells = service.append(&self.name, &append.row, &append.columns)?;
+        let cells = service
+            .rows()
+            .append(&self.name, &append.row, &append.columns)?;
         Ok(Row::from(RowResult {
             row: append.row,
             cells,
@@ -166,7 +170,9 @@ impl Table {
             ));
         }
         let service = self.database.service()?;
-        Ok(service.check_and_mutate(&self.name, &request.check, cells, durability)?)
+        Ok(service
+            .rows()
+            .check_and_mutate(&self.name, &request.check, cells, durability)?)
     }
 
     /// Applies many mutations: each row's share atomically (as HBase's batch), with the
@@ -181,16 +187,22 @@ impl Table {
         let service = self.database.service()?;
         let (plain, by_row) = split_latest_version_rows(cells);
         if !plain.is_empty() {
-            service.mutate(&self.name, plain, durability)?;
+            service.rows().mutate(&self.name, plain, durability)?;
         }
         for (row, cells) in by_row {
-            service.mutate_row_resolving_latest(&self.name, &row, cells, durability)?;
+            service
+                .rows()
+                .mutate_row_resolving_latest(&self.name, &row, cells, durability)?;
         }
         Ok(())
     }
 
     fn describe(&self) -> Result<TableDescriptor> {
-        Ok(self.database.service()?.describe_table(&self.name)?)
+        Ok(self
+            .database
+            .service()?
+            .admin()
+            .describe_table(&self.name)?)
     }
 
     /// HBase's rule with this API's two extra levels: the strongest durability the

@@ -110,7 +110,7 @@ async fn async_scan_streams_rows_and_closes_the_scanner() {
     let expected: Vec<_> = (0..10).map(|i| format!("k{i}").into_bytes()).collect();
     assert_eq!(keys, expected);
     let service = db.blocking().service().clone();
-    assert_eq!(service.open_scanner_count(), 0);
+    assert_eq!(service.scanners().open_scanner_count(), 0);
 
     let mut stream = t
         .scan(
@@ -121,9 +121,9 @@ async fn async_scan_streams_rows_and_closes_the_scanner() {
         .await
         .unwrap();
     assert!(stream.next().await.unwrap().is_ok());
-    assert_eq!(service.open_scanner_count(), 1);
+    assert_eq!(service.scanners().open_scanner_count(), 1);
     drop(stream);
-    assert_eq!(service.open_scanner_count(), 0);
+    assert_eq!(service.scanners().open_scanner_count(), 0);
 
     let bad = t.scan(Scan::new().filter("ValueFilter(")).await;
     assert!(matches!(bad, Err(Error::InvalidFilter { .. })));

@@ -124,7 +124,7 @@ fn an_invalid_filter_is_a_clear_error() {
     }
     assert!(err.to_string().contains("invalid filter"));
     assert!(t.scan(Scan::new().filter("NoSuchFilter()")).is_err());
-    assert_eq!(db.service().open_scanner_count(), 0);
+    assert_eq!(db.service().scanners().open_scanner_count(), 0);
 }
 
 #[test]
@@ -134,27 +134,31 @@ fn the_iterator_closes_its_scanner() {
     let service = db.service().clone();
     let mut iter = t.scan(Scan::new().batch_size(4)).unwrap();
     assert!(iter.next().unwrap().is_ok());
-    assert_eq!(service.open_scanner_count(), 1);
+    assert_eq!(service.scanners().open_scanner_count(), 1);
     drop(iter);
     assert_eq!(
-        service.open_scanner_count(),
+        service.scanners().open_scanner_count(),
         0,
         "dropping the iterator closes it"
     );
     let all: Vec<_> = t.scan(Scan::new()).unwrap().collect();
     assert_eq!(all.len(), 31);
-    assert_eq!(service.open_scanner_count(), 0, "exhausting it closes it");
+    assert_eq!(
+        service.scanners().open_scanner_count(),
+        0,
+        "exhausting it closes it"
+    );
     let mut limited = t.scan(Scan::new().limit(3).batch_size(100)).unwrap();
     assert_eq!(limited.by_ref().count(), 3);
     assert_eq!(
-        service.open_scanner_count(),
+        service.scanners().open_scanner_count(),
         0,
         "reaching the limit closes it"
     );
     drop(limited);
     let mut prefixed = t.scan(Scan::new().prefix("a")).unwrap();
     assert_eq!(prefixed.by_ref().count(), 10);
-    assert_eq!(service.open_scanner_count(), 0);
+    assert_eq!(service.scanners().open_scanner_count(), 0);
 }
 
 #[test]

@@ -107,6 +107,7 @@ fn create(server: &TestServer, table: &str, durability: WriteDurability) {
     let families = vec![FamilyOptions::new("cf")];
     server
         .service
+        .admin()
         .create_table_with_durability(&name, families, vec![], durability)
         .unwrap();
 }
@@ -124,7 +125,7 @@ async fn bigtable_writes_follow_the_tables_durability() {
     assert_eq!(appends(), before, "SKIP_WAL writes were logged");
     let quiet = TableName::parse("quiet").unwrap();
     for row in ["a", "b", "c"] {
-        let stored = server.service.get(&quiet, &Get::new(row)).unwrap();
+        let stored = server.service.rows().get(&quiet, &Get::new(row)).unwrap();
         assert!(stored.is_some(), "row {row} was not written");
     }
 

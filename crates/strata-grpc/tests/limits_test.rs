@@ -26,6 +26,7 @@ async fn start() -> (TestServer, BigtableClient<Channel>) {
     let table = TableName::parse("t").unwrap();
     server
         .service
+        .admin()
         .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let client = server.client().await;
@@ -53,6 +54,7 @@ fn stored(server: &TestServer, row: &str) -> bool {
     let table = TableName::parse("t").unwrap();
     server
         .service
+        .rows()
         .get(&table, &Get::new(row.to_string()))
         .unwrap()
         .is_some()
@@ -125,6 +127,7 @@ async fn request_over_grpc_max_request_bytes_is_out_of_range() {
     let table = TableName::parse("t").unwrap();
     server
         .service
+        .admin()
         .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let mut client = server.client().await;

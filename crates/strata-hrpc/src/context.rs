@@ -28,7 +28,7 @@ pub const HEARTBEAT_AFTER: Duration = Duration::from_secs(1);
 
 impl Context {
     pub fn new(service: Arc<Service>, topology: Arc<dyn Topology>) -> Context {
-        let lease = service.scanner_lease();
+        let lease = service.scanners().scanner_lease();
         Context {
             service,
             topology,

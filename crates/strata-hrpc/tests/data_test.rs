@@ -362,6 +362,7 @@ async fn a_filter_that_skips_rows_past_the_heartbeat_time_answers_heartbeats_unt
     ));
     server
         .service
+        .rows()
         .mutate(&table, cells, strata_engine::Durability::SyncWal)
         .unwrap();
     let mut client = Client::connect(server.addr, "ClientService", Some(KV_CODEC)).await;

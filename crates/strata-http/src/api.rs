@@ -23,7 +23,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/server", get(|s: State<AppState>| json(server(&s))))
         .route(
             "/api/v1/tables",
-            get(|s: State<AppState>| json(s.service.table_status())),
+            get(|s: State<AppState>| json(s.service.admin().table_status())),
         )
         .route("/api/v1/tables/{name}", get(one_table))
         .route("/api/v1/cache", get(|s: State<AppState>| json(cache(&s))))
@@ -57,7 +57,7 @@ pub struct SnapshotReport {
 
 /// `/api/v1/snapshots`: every snapshot, by name (none in cluster mode, which has none).
 pub fn snapshots(state: &AppState) -> Vec<SnapshotReport> {
-    match state.service.list_snapshots() {
+    match state.service.admin().list_snapshots() {
         Ok(list) => list
             .into_iter()
             .map(|s| SnapshotReport {
@@ -83,7 +83,7 @@ async fn json<T: Serialize>(value: T) -> Json<T> {
 async fn one_table(State(state): State<AppState>, Path(name): Path<String>) -> Response {
     match TableName::parse(&name)
         .ok()
-        .and_then(|t| state.service.one_table_status(&t))
+        .and_then(|t| state.service.admin().one_table_status(&t))
     {
         Some(status) => Json(status).into_response(),
         None => (
@@ -112,7 +112,7 @@ pub struct ServerReport {
 
 pub fn server(state: &AppState) -> ServerReport {
     let stats = state.service.engine().stats();
-    let tables = state.service.table_status();
+    let tables = state.service.admin().table_status();
     ServerReport {
         version: state.http.version.clone(),
         uptime_seconds: state.http.uptime().as_secs(),
@@ -121,7 +121,7 @@ pub fn server(state: &AppState) -> ServerReport {
         block_cache_capacity_bytes: stats.cache.capacity_bytes,
         regions: tables.iter().map(|t| t.regions.len()).sum(),
         tables: tables.len(),
-        open_scanners: state.service.open_scanner_count(),
+        open_scanners: state.service.scanners().open_scanner_count(),
         volumes: with_space(stats.volumes),
         config: state.http.config.clone(),
     }

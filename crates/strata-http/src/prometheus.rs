@@ -74,7 +74,7 @@ pub fn render(state: &AppState) -> String {
         "strata_open_scanners",
         "gauge",
         "Open server-side scanners.",
-        state.service.open_scanner_count(),
+        state.service.scanners().open_scanner_count(),
     );
     e.family(
         "strata_open_connections",

@@ -26,6 +26,7 @@ fn fixture() -> Fixture {
     let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
     let t = TableName::parse("web").unwrap();
     service
+        .admin()
         .create_table(&t, vec![FamilyOptions::new("cf")], vec!["m".into()])
         .unwrap();
     let http = Arc::new(HttpState::new(
@@ -47,12 +48,21 @@ fn load(service: &Service, rows: usize) {
     let t = TableName::parse("web").unwrap();
     for i in 0..rows {
         let cell = Cell::put(format!("row{i:03}"), "cf", "q", 1_700_000_000_000, "v");
-        service.mutate(&t, vec![cell], Durability::SyncWal).unwrap();
-        service.get(&t, &Get::new(format!("row{i:03}"))).unwrap();
+        service
+            .rows()
+            .mutate(&t, vec![cell], Durability::SyncWal)
+            .unwrap();
+        service
+            .rows()
+            .get(&t, &Get::new(format!("row{i:03}")))
+            .unwrap();
     }
-    let id = service.open_scanner(&t, Scan::new()).unwrap();
-    assert_eq!(service.scanner_next(id, 1000).unwrap().len(), rows);
-    service.close_scanner(id).unwrap();
+    let id = service.scanners().open_scanner(&t, Scan::new()).unwrap();
+    assert_eq!(
+        service.scanners().scanner_next(id, 1000).unwrap().len(),
+        rows
+    );
+    service.scanners().close_scanner(id).unwrap();
 }
 
 async fn call(f: &Fixture, path: &str) -> (StatusCode, String, String) {
@@ -155,9 +165,11 @@ async fn metrics_parse_and_counters_grow_with_requests() {
     let before = parse_prometheus(&before);
     load(&f.service, 20);
     f.service
+        .admin()
         .flush_table(&TableName::parse("web").unwrap())
         .unwrap();
     f.service
+        .rows()
         .get(&TableName::parse("web").unwrap(), &Get::new("row001"))
         .unwrap();
     let after = parse_prometheus(&call(&f, "/metrics").await.2);
@@ -267,6 +279,7 @@ async fn tables_json() {
     assert_eq!(web["write_requests"], 10);
     assert!(web["read_requests"].as_u64().unwrap() >= 10);
     f.service
+        .admin()
         .flush_table(&TableName::parse("web").unwrap())
         .unwrap();
     let one = json(&f, "/api/v1/tables/web").await;
@@ -290,8 +303,8 @@ async fn cache_wal_background_slow_requests_and_charts_json() {
     let f = fixture();
     load(&f.service, 5);
     let t = TableName::parse("web").unwrap();
-    f.service.flush_table(&t).unwrap();
-    f.service.get(&t, &Get::new("row001")).unwrap();
+    f.service.admin().flush_table(&t).unwrap();
+    f.service.rows().get(&t, &Get::new("row001")).unwrap();
     let cache = json(&f, "/api/v1/cache").await;
     assert_eq!(cache["tiers"].as_array().unwrap().len(), 2);
     assert!(cache["hit_ratio"].as_f64().unwrap() >= 0.0);
@@ -322,7 +335,7 @@ async fn cache_wal_background_slow_requests_and_charts_json() {
     f.service
         .metrics()
         .set_slow_threshold(std::time::Duration::ZERO);
-    f.service.get(&t, &Get::new("row002")).unwrap();
+    f.service.rows().get(&t, &Get::new("row002")).unwrap();
     let slow = json(&f, "/api/v1/slow").await;
     assert_eq!(slow["threshold_ms"], 0);
     assert_eq!(slow["requests"][0]["operation"], "get");
@@ -352,6 +365,7 @@ async fn ui_pages_render_with_the_data() {
     let f = fixture();
     load(&f.service, 3);
     f.service
+        .admin()
         .flush_table(&TableName::parse("web").unwrap())
         .unwrap();
     for (path, needle) in [

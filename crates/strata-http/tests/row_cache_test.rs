@@ -26,15 +26,21 @@ async fn hits_misses_invalidations_and_sizes_are_reported() {
     let t = TableName::parse("hot").unwrap();
     let mut family = FamilyOptions::new("cf");
     family.row_cache = true;
-    service.create_table(&t, vec![family], Vec::new()).unwrap();
+    service
+        .admin()
+        .create_table(&t, vec![family], Vec::new())
+        .unwrap();
     let put = |v: &str| {
         let cell = Cell::put("r", "cf", "q", 1_700_000_000_000, v.to_string());
-        service.mutate(&t, vec![cell], Durability::SyncWal).unwrap();
+        service
+            .rows()
+            .mutate(&t, vec![cell], Durability::SyncWal)
+            .unwrap();
     };
     put("a");
     // A row is cached on its second miss: miss, miss (cached), hit, hit.
     for _ in 0..4 {
-        service.get(&t, &Get::new("r")).unwrap();
+        service.rows().get(&t, &Get::new("r")).unwrap();
     }
     put("b");
 
@@ -51,7 +57,7 @@ async fn hits_misses_invalidations_and_sizes_are_reported() {
         f64::from(1u32 << 20)
     );
 
-    service.get(&t, &Get::new("r")).unwrap();
+    service.rows().get(&t, &Get::new("r")).unwrap();
     let cache: serde_json::Value =
         serde_json::from_str(&body(&service, "/api/v1/cache").await).unwrap();
     let rows = &cache["row_cache"];

@@ -18,13 +18,17 @@ async fn snapshots_are_listed_in_the_json_api_and_on_the_tables_page() {
     );
 
     let t = TableName::parse("ns1:t").unwrap();
-    service.create_namespace("ns1").unwrap();
+    service.admin().create_namespace("ns1").unwrap();
     service
+        .admin()
         .create_table(&t, vec![FamilyOptions::new("cf")], vec!["m".into()])
         .unwrap();
     let cell = Cell::put("r", "cf", "q", 1_700_000_000_000, "v");
-    service.mutate(&t, vec![cell], Durability::SyncWal).unwrap();
-    service.snapshot_table(&t, "nightly").unwrap();
+    service
+        .rows()
+        .mutate(&t, vec![cell], Durability::SyncWal)
+        .unwrap();
+    service.admin().snapshot_table(&t, "nightly").unwrap();
 
     let json: serde_json::Value =
         serde_json::from_str(&body(&service, "/api/v1/snapshots").await).unwrap();

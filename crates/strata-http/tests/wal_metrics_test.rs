@@ -27,11 +27,15 @@ async fn each_wal_group_is_a_labelled_series_and_they_add_up() {
     // Four regions, so both groups get writes (a region logs to group `id mod 2`).
     let splits = vec!["b".into(), "c".into(), "d".into()];
     service
+        .admin()
         .create_table(&t, vec![FamilyOptions::new("cf")], splits)
         .unwrap();
     for row in ["a1", "b1", "c1", "d1", "a2", "b2"] {
         let cell = Cell::put(row, "cf", "q", 1_700_000_000_000, "v");
-        service.mutate(&t, vec![cell], Durability::SyncWal).unwrap();
+        service
+            .rows()
+            .mutate(&t, vec![cell], Durability::SyncWal)
+            .unwrap();
     }
 
     let text = body(&service, "/metrics").await;

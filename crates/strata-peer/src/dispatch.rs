@@ -43,7 +43,7 @@ fn call(service: &Service, method: Method, payload: Bytes) -> Result<Vec<u8>> {
             let request: m::GetRequest = decode(method, payload)?;
             let table = c::peer_table_from_msg(&request.table, request.schema)?;
             let get = c::get_from_msg(request.get)?;
-            let row = service.serve_get(&table, &get)?;
+            let row = service.peer_serving().serve_get(&table, &get)?;
             ok(&m::GetResponse {
                 row: row.as_ref().map(c::row_to_msg),
             })
@@ -53,7 +53,7 @@ fn call(service: &Service, method: Method, payload: Bytes) -> Result<Vec<u8>> {
             let table = c::peer_table_from_msg(&request.table, request.schema)?;
             let write = c::write_from_msg(request.dialect, &request.durability)?;
             let cells = c::cells_from_msg(request.cells)?;
-            service.serve_mutate(&table, cells, write)?;
+            service.peer_serving().serve_mutate(&table, cells, write)?;
             ok(&m::MutateResponse {})
         }
         Method::MutateIf => {
@@ -62,13 +62,19 @@ fn call(service: &Service, method: Method, payload: Bytes) -> Result<Vec<u8>> {
             let write = c::write_from_msg(request.dialect, &request.durability)?;
             let expected = c::expected_from_msg(request.expected)?;
             let cells = c::cells_from_msg(request.cells)?;
-            let applied = service.serve_mutate_if(&table, &request.row, &expected, cells, write)?;
+            let applied = service.peer_serving().serve_mutate_if(
+                &table,
+                &request.row,
+                &expected,
+                cells,
+                write,
+            )?;
             ok(&m::MutateIfResponse { applied })
         }
         Method::ScanChunk => {
             let request: m::ScanChunkRequest = decode(method, payload)?;
             let (table, chunk) = c::chunk_from_msg(request)?;
-            let rows = service.serve_scan_chunk(&table, &chunk)?;
+            let rows = service.peer_serving().serve_scan_chunk(&table, &chunk)?;
             ok(&m::ScanChunkResponse {
                 rows: rows.iter().map(c::row_to_msg).collect(),
             })
@@ -81,13 +87,15 @@ fn call(service: &Service, method: Method, payload: Bytes) -> Result<Vec<u8>> {
                 start: request.start,
                 end: request.end,
             };
-            let bytes = service.serve_maintain(&table, &range, work)?;
+            let bytes = service
+                .peer_serving()
+                .serve_maintain(&table, &range, work)?;
             ok(&m::MaintainResponse { bytes })
         }
         Method::Admin => {
             let request: m::AdminRequest = decode(method, payload)?;
             let request = admin_codec::decode_request(&request.request)?;
-            let reply = service.serve_admin(request)?;
+            let reply = service.peer_serving().serve_admin(request)?;
             ok(&m::AdminResponse {
                 reply: admin_codec::encode_reply(&reply).into(),
             })

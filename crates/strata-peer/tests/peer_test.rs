@@ -62,9 +62,11 @@ fn open(dir: &std::path::Path, elsewhere: u64, peer_addr: &str) -> Arc<Service> 
     let svc = Service::open(options).unwrap();
     let mut family = FamilyOptions::new("cf");
     family.max_versions = 3;
-    svc.create_table(&table(), vec![family], vec![Bytes::from(SPLIT)])
+    svc.admin()
+        .create_table(&table(), vec![family], vec![Bytes::from(SPLIT)])
         .unwrap();
     let ids: Vec<u64> = svc
+        .admin()
         .table_regions(&table())
         .unwrap()
         .iter()
@@ -107,7 +109,10 @@ fn key(i: usize) -> String {
 }
 
 fn value_of(svc: &Service, row: &str, qualifier: &str) -> Option<Bytes> {
-    let got = svc.get(&table(), &Get::new(row.to_string())).unwrap()?;
+    let got = svc
+        .rows()
+        .get(&table(), &Get::new(row.to_string()))
+        .unwrap()?;
     got.cells
         .into_iter()
         .find(|c| c.qualifier.as_ref() == qualifier.as_bytes())
@@ -147,7 +152,7 @@ fn puts_gets_and_deletes_reach_both_regions_through_either_service() {
             (&c.b, &c.a)
         };
         let put = Cell::put(row.to_string(), "cf", "q", 10, format!("v{i}"));
-        writer.mutate(&table(), vec![put], SYNC).unwrap();
+        writer.rows().mutate(&table(), vec![put], SYNC).unwrap();
         assert_eq!(
             value_of(reader, row, "q"),
             Some(Bytes::from(format!("v{i}")))
@@ -157,7 +162,7 @@ fn puts_gets_and_deletes_reach_both_regions_through_either_service() {
             Some(Bytes::from(format!("v{i}")))
         );
         let delete = Cell::delete(row.to_string(), "cf", "q", 10, CellType::DeleteColumn);
-        reader.mutate(&table(), vec![delete], SYNC).unwrap();
+        reader.rows().mutate(&table(), vec![delete], SYNC).unwrap();
         assert_eq!(value_of(writer, row, "q"), None, "row {row}");
     }
     // One batch spanning both regions, written through either side.
@@ -165,7 +170,7 @@ fn puts_gets_and_deletes_reach_both_regions_through_either_service() {
         Cell::put("b", "cf", "q", 1, "left"),
         Cell::put("y", "cf", "q", 1, "right"),
     ];
-    c.a.mutate(&table(), cells, SYNC).unwrap();
+    c.a.rows().mutate(&table(), cells, SYNC).unwrap();
     assert_eq!(value_of(&c.b, "b", "q"), Some(Bytes::from("left")));
     assert_eq!(value_of(&c.b, "y", "q"), Some(Bytes::from("right")));
 }
@@ -180,20 +185,26 @@ fn increments_of_one_row_through_both_services_are_never_lost() {
             let svc = if i % 2 == 0 { &c.a } else { &c.b };
             scope.spawn(move || {
                 for _ in 0..each {
-                    svc.increment(&table(), b"z", b"cf", b"n", 1).unwrap();
+                    svc.rows()
+                        .increment(&table(), b"z", b"cf", b"n", 1)
+                        .unwrap();
                 }
             });
         }
     });
-    let total = c.a.increment(&table(), b"z", b"cf", b"n", 0).unwrap();
+    let total =
+        c.a.rows()
+            .increment(&table(), b"z", b"cf", b"n", 0)
+            .unwrap();
     assert_eq!(total, threads * each);
     let appended =
-        c.a.append(
-            &table(),
-            b"z",
-            &[(Bytes::from("cf"), Bytes::from("s"), Bytes::from("x"))],
-        )
-        .unwrap();
+        c.a.rows()
+            .append(
+                &table(),
+                b"z",
+                &[(Bytes::from("cf"), Bytes::from("s"), Bytes::from("x"))],
+            )
+            .unwrap();
     assert_eq!(appended[0].value, Bytes::from("x"));
 }
 
@@ -201,7 +212,7 @@ fn fill(c: &Cluster) {
     let cells: Vec<Cell> = (0..ROWS)
         .map(|i| Cell::put(key(i), "cf", "q", 1, format!("v{i}")))
         .collect();
-    c.b.mutate(&table(), cells, SYNC).unwrap();
+    c.b.rows().mutate(&table(), cells, SYNC).unwrap();
 }
 
 fn keys(rows: &[RowResult]) -> Vec<String> {
@@ -211,7 +222,7 @@ fn keys(rows: &[RowResult]) -> Vec<String> {
 }
 
 fn scan_all(svc: &Service, scan: Scan) -> Vec<RowResult> {
-    let mut stream = svc.scan_rows(&table(), scan).unwrap();
+    let mut stream = svc.scanners().scan_rows(&table(), scan).unwrap();
     let mut rows = Vec::new();
     while let Some(row) = stream.next_row().unwrap() {
         rows.push(row);
@@ -229,17 +240,18 @@ fn full_scans_read_both_regions_in_several_chunks() {
         assert_eq!(keys(&scan_all(svc, Scan::new())), forward);
         assert_eq!(keys(&scan_all(svc, Scan::new().reversed(true))), backward);
         let id = svc
+            .scanners()
             .open_scanner(&table(), Scan::new().reversed(true))
             .unwrap();
         let mut rows = Vec::new();
         loop {
-            let batch = svc.scanner_next(id, 97).unwrap();
+            let batch = svc.scanners().scanner_next(id, 97).unwrap();
             if batch.is_empty() {
                 break;
             }
             rows.extend(batch);
         }
-        svc.close_scanner(id).unwrap();
+        svc.scanners().close_scanner(id).unwrap();
         assert_eq!(keys(&rows), backward);
     }
     let from_b = scan_all(&c.a, Scan::new().range("r290", "r310"));
@@ -253,7 +265,10 @@ fn a_region_the_target_does_not_serve_comes_back_as_not_serving_region() {
     let to_a = PeerClient::new(&c.a_addr).unwrap();
     assert_eq!(to_a.address(), c.a_addr);
     // "z" is in region 2, which A does not serve: the same error as A gives locally.
-    let local = c.a.serve_get(&pt(&c), &Get::new("z")).unwrap_err();
+    let local =
+        c.a.peer_serving()
+            .serve_get(&pt(&c), &Get::new("z"))
+            .unwrap_err();
     let err = to_a.get(&pt(&c), &Get::new("z")).unwrap_err();
     match (&err, &local) {
         (
@@ -286,7 +301,10 @@ fn other_errors_come_back_as_remote_with_kind_and_message() {
     // A row key over the limit (in region 2, B's): refused by B, the same way remotely.
     let long_row = format!("z{}", "k".repeat(40_000));
     let bad = vec![Cell::put(long_row, "cf", "q", 1, "v")];
-    let local = c.b.serve_mutate(&pt(&c), bad.clone(), write()).unwrap_err();
+    let local =
+        c.b.peer_serving()
+            .serve_mutate(&pt(&c), bad.clone(), write())
+            .unwrap_err();
     assert!(
         matches!(local, ServiceError::LimitExceeded { .. }),
         "{local:?}"
@@ -351,7 +369,7 @@ fn calls_work_from_inside_another_runtime_and_carry_large_batches() {
         let a2 = Arc::clone(&a);
         tokio::task::spawn_blocking(move || {
             let put = Cell::put("z", "cf", "big", 1, big_sent);
-            a2.mutate(&table(), vec![put], SYNC).unwrap();
+            a2.rows().mutate(&table(), vec![put], SYNC).unwrap();
         })
         .await
         .unwrap();
@@ -460,7 +478,7 @@ fn administration_reaches_the_master_and_not_master_comes_back_as_itself() {
         metadata: Default::default(),
     };
     assert_eq!(to_master.admin(&create).unwrap(), AdminReply::Done);
-    assert_eq!(master.table_regions(&name).unwrap().len(), 2);
+    assert_eq!(master.admin().table_regions(&name).unwrap().len(), 2);
     let again = to_master.admin(&create).unwrap_err();
     assert!(matches!(again, ServiceError::TableExists(_)), "{again:?}");
     let split = AdminRequest::SplitRegion {
@@ -471,5 +489,5 @@ fn administration_reaches_the_master_and_not_master_comes_back_as_itself() {
         to_master.admin(&split).unwrap(),
         AdminReply::Pair(_, _)
     ));
-    assert_eq!(master.table_regions(&name).unwrap().len(), 3);
+    assert_eq!(master.admin().table_regions(&name).unwrap().len(), 3);
 }

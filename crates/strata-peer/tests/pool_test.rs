@@ -182,6 +182,7 @@ fn a_connection_cut_after_a_conditional_write_is_not_resent_and_not_unsent() {
 fn a_pooled_connection_that_dies_is_replaced_for_a_read_but_not_for_a_write() {
     let s = served(ServeOptions::default());
     s.service
+        .rows()
         .mutate(
             &table(),
             put("r", "v"),
@@ -244,6 +245,7 @@ fn many_threads_share_one_client() {
 fn a_stopped_server_closes_pooled_connections_and_clients_reconnect_after_a_restart() {
     let s = served(ServeOptions::default());
     s.service
+        .rows()
         .mutate(
             &table(),
             put("r", "v"),

@@ -42,7 +42,7 @@ async fn version_documents_in_every_representation() {
 async fn table_list_and_cluster_status() {
     let h = Harness::new();
     h.create_table("t1", &["cf"], 1).await;
-    h.service.create_namespace("ns").unwrap();
+    h.service.admin().create_namespace("ns").unwrap();
     h.create_table("ns:t2", &["cf"], 1).await;
     let reply = h.get("/", JSON).await;
     assert_eq!(
@@ -197,6 +197,7 @@ async fn regions_report_keys_in_base64() {
     let h = Harness::new();
     let name = strata_server::TableName::parse("t").unwrap();
     h.service
+        .admin()
         .create_table(
             &name,
             vec![strata_engine::FamilyOptions::new("cf")],
@@ -255,6 +256,7 @@ async fn negotiation_and_protocol_errors() {
     assert_eq!(h.get("/t/%zz", JSON).await.status, StatusCode::BAD_REQUEST);
     // A disabled table answers 503, like HBase's TableNotEnabledException.
     h.service
+        .admin()
         .disable_table(&strata_server::TableName::parse("t").unwrap())
         .unwrap();
     assert_eq!(

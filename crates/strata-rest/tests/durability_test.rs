@@ -13,7 +13,7 @@ const XML: &str = "text/xml";
 
 fn durability(h: &Harness, table: &str) -> WriteDurability {
     let name = TableName::parse(table).unwrap();
-    h.service.describe_table(&name).unwrap().durability
+    h.service.admin().describe_table(&name).unwrap().durability
 }
 
 #[tokio::test]

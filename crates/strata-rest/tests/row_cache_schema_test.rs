@@ -15,7 +15,7 @@ async fn the_schema_carries_a_family_row_cache_only_when_on() {
     let h = Harness::new();
     let row_cache = |h: &Harness| {
         let name = TableName::parse("t").unwrap();
-        h.service.describe_table(&name).unwrap().families[0].row_cache
+        h.service.admin().describe_table(&name).unwrap().families[0].row_cache
     };
     let body = r#"{"name":"t","ColumnSchema":[{"name":"cf","ROW_CACHE":"TRUE"}]}"#;
     let reply = h.send("PUT", "/t/schema", JSON, body).await;

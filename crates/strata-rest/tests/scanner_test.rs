@@ -222,7 +222,7 @@ async fn idle_scanners_expire() {
     // Opening another reaps the idle one (the limit of one would refuse it otherwise).
     open(&h, XML, "<Scanner/>").await;
     assert_eq!(h.get(&path, JSON).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(h.service.open_scanner_count(), 1);
+    assert_eq!(h.service.scanners().open_scanner_count(), 1);
 }
 
 /// Found by the comparison with HBase's REST server: scanners return every stored version

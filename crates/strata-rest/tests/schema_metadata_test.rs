@@ -21,6 +21,7 @@ async fn table_and_family_attributes_round_trip() {
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text());
     let described = h
         .service
+        .admin()
         .describe_table(&TableName::parse("t").unwrap())
         .unwrap();
     let table = &described.metadata.attributes;
@@ -69,5 +70,5 @@ async fn a_replication_scope_other_than_zero_is_refused() {
             reply.text()
         );
     }
-    assert!(h.service.list_tables().is_empty());
+    assert!(h.service.admin().list_tables().is_empty());
 }

@@ -13,7 +13,7 @@ const JSON: &str = "application/json";
 
 fn policy(h: &Harness, table: &str) -> Option<StoragePolicy> {
     let name = TableName::parse(table).unwrap();
-    h.service.describe_table(&name).unwrap().families[0].storage_policy
+    h.service.admin().describe_table(&name).unwrap().families[0].storage_policy
 }
 
 #[tokio::test]

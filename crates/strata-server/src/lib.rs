@@ -26,7 +26,6 @@ pub mod request_budget;
 mod row_locks;
 mod row_stream;
 mod rows;
-mod scanner_ops;
 pub mod scanners;
 pub mod schema_metadata;
 mod service;
@@ -48,7 +47,7 @@ pub use rows::{Check, CompareOp};
 pub use scanners::{
     ScannerLookup, ScannerOptions, ScannerOwner, ScannerProtocol, ScannerResults, SCANNER_LEASE,
 };
-pub use service::{Service, ServiceOptions};
+pub use service::{Admin, PeerServing, Rows, Scanners, Service, ServiceOptions};
 pub use splitter::SplitPolicy;
 pub use table::{RegionInfo, TableDescriptor};
 pub use table_changes::{AlterOp, SplitAt};

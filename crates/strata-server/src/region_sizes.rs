@@ -49,11 +49,14 @@ mod tests {
         let svc = Service::open(ServiceOptions::new(dir.path())).unwrap();
         let table = TableName::parse("t").unwrap();
         let splits = vec![Bytes::from_static(b"m")];
-        svc.create_table(&table, vec![FamilyOptions::new("cf")], splits)
+        svc.admin()
+            .create_table(&table, vec![FamilyOptions::new("cf")], splits)
             .unwrap();
         let cell = Cell::put("z", "cf", "q", 1, vec![7u8; 10_000]);
-        svc.mutate(&table, vec![cell], Durability::SyncWal).unwrap();
-        let sizes = svc.region_sizes(&table).unwrap();
+        svc.rows()
+            .mutate(&table, vec![cell], Durability::SyncWal)
+            .unwrap();
+        let sizes = svc.admin().region_sizes(&table).unwrap();
         assert_eq!(sizes.len(), 2);
         assert_eq!(sizes[1].0.start_key, Bytes::from_static(b"m"));
         assert!(sizes[1].1 >= 10_000, "second region holds the value");

@@ -112,6 +112,7 @@ mod tests {
         let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
         let t = TableName::parse("t").unwrap();
         service
+            .admin()
             .create_table(
                 &t,
                 vec![FamilyOptions::new("cf")],
@@ -122,9 +123,12 @@ mod tests {
             Cell::put("a", "cf", "q", 1, "1"),
             Cell::put("z", "cf", "q", 1, "2"),
         ];
-        service.mutate(&t, cells, Durability::SyncWal).unwrap();
-        service.get(&t, &Get::new("a")).unwrap();
-        let status = service.one_table_status(&t).unwrap();
+        service
+            .rows()
+            .mutate(&t, cells, Durability::SyncWal)
+            .unwrap();
+        service.rows().get(&t, &Get::new("a")).unwrap();
+        let status = service.admin().one_table_status(&t).unwrap();
         assert_eq!(status.regions.len(), 2);
         assert_eq!(status.regions[0].end_key, "m");
         assert_eq!(status.regions[1].start_key, "m");
@@ -132,7 +136,7 @@ mod tests {
         assert_eq!(status.read_requests, 1);
         assert!(status.memstore_bytes > 0);
         assert_eq!(status.families, ["cf"]);
-        assert!(service.table_status().iter().any(|s| s.name == "t"));
+        assert!(service.admin().table_status().iter().any(|s| s.name == "t"));
         let totals = service.metrics().totals();
         assert_eq!(totals[0].1.count, 1, "one get");
         assert_eq!(totals[1].1.count, 1, "one mutate");

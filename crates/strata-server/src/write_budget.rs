@@ -4,7 +4,7 @@
 //! room (up to the engine's write wait) while holding its cells, and under many connections
 //! those waiting writes add up to more memory than the memstore limit itself (the overload
 //! test measured ~12 MiB more RSS per concurrent writer). Charging every put and delete
-//! mutation (`Service::mutate`, `Service::mutate_each_row`) to one budget before it may
+//! mutation (`Rows::mutate`, `Rows::mutate_each_row`) to one budget before it may
 //! wait, and refusing it as "too busy" when the budget is spent, keeps the waiting memory
 //! bounded whatever the number of connections, as HBase's call-queue size limit does
 //! (`hbase.ipc.server.max.callqueue.size`, which answers CallQueueTooBigException). The

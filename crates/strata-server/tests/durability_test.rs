@@ -19,7 +19,8 @@ fn open(dir: &std::path::Path) -> Arc<Service> {
 
 fn create(svc: &Service, name: &str, durability: WriteDurability) -> TableName {
     let table = TableName::parse(name).unwrap();
-    svc.create_table_with_durability(&table, vec![FamilyOptions::new("cf")], vec![], durability)
+    svc.admin()
+        .create_table_with_durability(&table, vec![FamilyOptions::new("cf")], vec![], durability)
         .unwrap();
     table
 }
@@ -44,14 +45,17 @@ fn logged_by(svc: &Service, write: impl FnOnce()) -> u64 {
 /// Runs one write of every kind a table takes; returns how many there were.
 fn every_kind_of_write(svc: &Service, table: &TableName) -> u64 {
     let unset = WriteDurability::UseDefault;
-    svc.mutate(table, vec![put("a", "1")], unset).unwrap();
-    svc.mutate_each_row(table, vec![vec![put("b", "1")]], unset)
+    svc.rows()
+        .mutate(table, vec![put("a", "1")], unset)
+        .unwrap();
+    svc.rows()
+        .mutate_each_row(table, vec![vec![put("b", "1")]], unset)
         .unwrap()
         .into_iter()
         .for_each(|r| r.unwrap());
-    svc.increment(table, b"c", b"cf", b"n", 1).unwrap();
+    svc.rows().increment(table, b"c", b"cf", b"n", 1).unwrap();
     let suffix = (Bytes::from("cf"), Bytes::from("q"), Bytes::from("x"));
-    svc.append(table, b"d", &[suffix]).unwrap();
+    svc.rows().append(table, b"d", &[suffix]).unwrap();
     let check = Check {
         row: Bytes::from("a"),
         family: Bytes::from("cf"),
@@ -60,11 +64,14 @@ fn every_kind_of_write(svc: &Service, table: &TableName) -> u64 {
         value: Some(Bytes::from("1")),
     };
     assert!(svc
+        .rows()
         .check_and_mutate(table, &check, vec![put("a", "2")], unset)
         .unwrap());
-    svc.read_modify_write_row(table, &Get::new("e"), |_, _| Ok((vec![put("e", "1")], ())))
+    svc.rows()
+        .read_modify_write_row(table, &Get::new("e"), |_, _| Ok((vec![put("e", "1")], ())))
         .unwrap();
-    svc.mutate_row_resolving_latest(table, b"f", vec![put("f", "1")], unset)
+    svc.rows()
+        .mutate_row_resolving_latest(table, b"f", vec![put("f", "1")], unset)
         .unwrap();
     7
 }
@@ -80,9 +87,12 @@ fn a_skip_wal_table_skips_the_log_on_every_write_path() {
     assert_eq!(logged, 0);
     // Every write happened, just unlogged.
     for row in ["a", "b", "c", "d", "e", "f"] {
-        assert!(svc.get(&table, &Get::new(row)).unwrap().is_some(), "{row}");
+        assert!(
+            svc.rows().get(&table, &Get::new(row)).unwrap().is_some(),
+            "{row}"
+        );
     }
-    let row = svc.get(&table, &Get::new("a")).unwrap().unwrap();
+    let row = svc.rows().get(&table, &Get::new("a")).unwrap().unwrap();
     assert_eq!(row.cells[0].value, Bytes::from("2"), "the check-and-put");
 }
 
@@ -102,13 +112,15 @@ fn a_write_that_chooses_its_durability_overrides_the_tables() {
     let svc = open(dir.path());
     let skipping = create(&svc, "skipping", WriteDurability::SkipWal);
     let logged = logged_by(&svc, || {
-        svc.mutate(&skipping, vec![put("a", "1")], Durability::SyncWal)
+        svc.rows()
+            .mutate(&skipping, vec![put("a", "1")], Durability::SyncWal)
             .unwrap();
     });
     assert_eq!(logged, 1);
     let logging = create(&svc, "logging", WriteDurability::FsyncWal);
     let logged = logged_by(&svc, || {
-        svc.mutate(&logging, vec![put("a", "1")], Durability::SkipWal)
+        svc.rows()
+            .mutate(&logging, vec![put("a", "1")], Durability::SkipWal)
             .unwrap();
     });
     assert_eq!(logged, 0);
@@ -121,7 +133,7 @@ fn an_fsync_wal_table_fsyncs_its_increments() {
     let table = create(&svc, "counters", WriteDurability::FsyncWal);
     let before = svc.engine().wal_stats().syncs;
     for _ in 0..3 {
-        svc.increment(&table, b"r", b"cf", b"n", 1).unwrap();
+        svc.rows().increment(&table, b"r", b"cf", b"n", 1).unwrap();
     }
     let syncs = svc.engine().wal_stats().syncs - before;
     assert!(syncs >= 3, "three FSYNC_WAL increments made {syncs} syncs");
@@ -134,14 +146,18 @@ fn alter_changes_durability_online_and_it_survives_a_restart() {
         let svc = open(dir.path());
         let table = create(&svc, "t", WriteDurability::UseDefault);
         assert_eq!(
-            svc.describe_table(&table).unwrap().durability,
+            svc.admin().describe_table(&table).unwrap().durability,
             WriteDurability::UseDefault
         );
-        svc.alter_table(&table, AlterOp::SetDurability(WriteDurability::SkipWal))
+        svc.admin()
+            .alter_table(&table, AlterOp::SetDurability(WriteDurability::SkipWal))
             .unwrap();
-        assert!(svc.is_table_enabled(&table).unwrap(), "alter is online");
+        assert!(
+            svc.admin().is_table_enabled(&table).unwrap(),
+            "alter is online"
+        );
         let logged = logged_by(&svc, || {
-            svc.increment(&table, b"r", b"cf", b"n", 1).unwrap();
+            svc.rows().increment(&table, b"r", b"cf", b"n", 1).unwrap();
         });
         assert_eq!(logged, 0);
         svc.close().unwrap();
@@ -149,11 +165,14 @@ fn alter_changes_durability_online_and_it_survives_a_restart() {
     };
     let svc = open(dir.path());
     assert_eq!(
-        svc.describe_table(&table).unwrap().durability,
+        svc.admin().describe_table(&table).unwrap().durability,
         WriteDurability::SkipWal
     );
     // The skipped increment was flushed at close, so it is still there.
-    assert_eq!(svc.increment(&table, b"r", b"cf", b"n", 1).unwrap(), 2);
+    assert_eq!(
+        svc.rows().increment(&table, b"r", b"cf", b"n", 1).unwrap(),
+        2
+    );
 }
 
 #[test]
@@ -161,10 +180,10 @@ fn truncate_keeps_the_tables_durability() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = create(&svc, "t", WriteDurability::AsyncWal);
-    svc.disable_table(&table).unwrap();
-    svc.truncate_table(&table, false).unwrap();
+    svc.admin().disable_table(&table).unwrap();
+    svc.admin().truncate_table(&table, false).unwrap();
     assert_eq!(
-        svc.describe_table(&table).unwrap().durability,
+        svc.admin().describe_table(&table).unwrap().durability,
         WriteDurability::AsyncWal
     );
 }

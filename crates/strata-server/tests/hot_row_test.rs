@@ -23,7 +23,8 @@ fn open(
     let table = TableName::parse("counters").unwrap();
     let mut family = FamilyOptions::new("cf");
     family.max_versions = 3;
-    svc.create_table_with_durability(&table, vec![family], vec![], durability)
+    svc.admin()
+        .create_table_with_durability(&table, vec![family], vec![], durability)
         .unwrap();
     (svc, table)
 }
@@ -43,7 +44,11 @@ fn increments_of_one_cell_share_group_commits_and_never_lose_a_step() {
             .map(|_| {
                 s.spawn(|| {
                     (0..EACH)
-                        .map(|_| svc.increment(&table, b"hot", b"cf", b"n", 1).unwrap())
+                        .map(|_| {
+                            svc.rows()
+                                .increment(&table, b"hot", b"cf", b"n", 1)
+                                .unwrap()
+                        })
                         .collect()
                 })
             })
@@ -71,7 +76,9 @@ fn increments_of_one_cell_share_group_commits_and_never_lose_a_step() {
         "{total} increments of one cell took {batches} group commits"
     );
     assert_eq!(
-        svc.increment(&table, b"hot", b"cf", b"n", 0).unwrap(),
+        svc.rows()
+            .increment(&table, b"hot", b"cf", b"n", 0)
+            .unwrap(),
         total
     );
 }
@@ -87,7 +94,11 @@ fn a_put_at_server_time_after_quick_increments_is_not_hidden() {
         Some(Arc::clone(&clock)),
         WriteDurability::UseDefault,
     );
-    let inc = |by| svc.increment(&table, b"row", b"cf", b"c", by).unwrap();
+    let inc = |by| {
+        svc.rows()
+            .increment(&table, b"row", b"cf", b"c", by)
+            .unwrap()
+    };
     assert_eq!(inc(0), 0);
     assert_eq!(inc(10), 10);
     assert_eq!(inc(0), 10);
@@ -98,10 +109,12 @@ fn a_put_at_server_time_after_quick_increments_is_not_hidden() {
         LATEST_TIMESTAMP,
         0i64.to_be_bytes().to_vec(),
     );
-    svc.mutate(&table, vec![reset], Durability::SyncWal)
+    svc.rows()
+        .mutate(&table, vec![reset], Durability::SyncWal)
         .unwrap();
     assert_eq!(inc(1), 1, "the reset is not hidden behind the increments");
     let versions = svc
+        .rows()
         .get(&table, &Get::new("row").versions(3))
         .unwrap()
         .unwrap()
@@ -115,9 +128,16 @@ fn a_put_at_server_time_after_quick_increments_is_not_hidden() {
         .all(|w| w[0].timestamp >= w[1].timestamp));
     // Other rows of the region get the region's server time too: never backwards.
     let other = Cell::put("other", "cf", "c", LATEST_TIMESTAMP, "x");
-    svc.mutate(&table, vec![other], Durability::SyncWal)
+    svc.rows()
+        .mutate(&table, vec![other], Durability::SyncWal)
         .unwrap();
-    let other_ts = svc.get(&table, &Get::new("other")).unwrap().unwrap().cells[0].timestamp;
+    let other_ts = svc
+        .rows()
+        .get(&table, &Get::new("other"))
+        .unwrap()
+        .unwrap()
+        .cells[0]
+        .timestamp;
     assert!(other_ts >= versions[0].timestamp);
 }
 
@@ -135,15 +155,34 @@ fn regression_an_increment_above_an_explicit_future_version_does_not_drag_the_re
     );
     let future = 4_000_000_000_007;
     let explicit = Cell::put("row", "cf", "c", future, 5i64.to_be_bytes().to_vec());
-    svc.mutate(&table, vec![explicit], Durability::SyncWal)
+    svc.rows()
+        .mutate(&table, vec![explicit], Durability::SyncWal)
         .unwrap();
-    assert_eq!(svc.increment(&table, b"row", b"cf", b"c", 1).unwrap(), 6);
-    let newest = svc.get(&table, &Get::new("row")).unwrap().unwrap().cells[0].timestamp;
+    assert_eq!(
+        svc.rows()
+            .increment(&table, b"row", b"cf", b"c", 1)
+            .unwrap(),
+        6
+    );
+    let newest = svc
+        .rows()
+        .get(&table, &Get::new("row"))
+        .unwrap()
+        .unwrap()
+        .cells[0]
+        .timestamp;
     assert_eq!(newest, future + 1, "HBase: max(now, previous + 1)");
     let other = Cell::put("other", "cf", "c", LATEST_TIMESTAMP, "x");
-    svc.mutate(&table, vec![other], Durability::SyncWal)
+    svc.rows()
+        .mutate(&table, vec![other], Durability::SyncWal)
         .unwrap();
-    let other_ts = svc.get(&table, &Get::new("other")).unwrap().unwrap().cells[0].timestamp;
+    let other_ts = svc
+        .rows()
+        .get(&table, &Get::new("other"))
+        .unwrap()
+        .unwrap()
+        .cells[0]
+        .timestamp;
     assert_eq!(
         other_ts, 1_000_000,
         "a put elsewhere in the region gets the clock's time"

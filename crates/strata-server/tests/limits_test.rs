@@ -16,7 +16,8 @@ fn open(dir: &std::path::Path, limits: Limits) -> (Arc<Service>, TableName) {
     options.limits = limits;
     let svc = Service::open(options).unwrap();
     let table = TableName::parse("t").unwrap();
-    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     (svc, table)
 }
@@ -37,20 +38,22 @@ fn assert_limit<T: std::fmt::Debug>(result: Result<T, ServiceError>, key: &str) 
 }
 
 fn row_exists(svc: &Service, table: &TableName, row: &str) -> bool {
-    svc.get(table, &Get::new(row.to_string()))
+    svc.rows()
+        .get(table, &Get::new(row.to_string()))
         .unwrap()
         .is_some()
 }
 
 /// A small write that must still succeed after a refusal.
 fn still_serving(svc: &Service, table: &TableName) {
-    svc.mutate(table, vec![put("ok", "q", "v")], Durability::SyncWal)
+    svc.rows()
+        .mutate(table, vec![put("ok", "q", "v")], Durability::SyncWal)
         .unwrap();
     assert!(row_exists(svc, table, "ok"));
 }
 
 fn mutate(svc: &Service, table: &TableName, cells: Vec<Cell>) -> Result<(), ServiceError> {
-    svc.mutate(table, cells, Durability::SyncWal)
+    svc.rows().mutate(table, cells, Durability::SyncWal)
 }
 
 #[test]
@@ -102,15 +105,16 @@ fn value_over_max_value_bytes_is_refused_and_the_grpc_limit_is_its_own() {
     );
     assert!(!row_exists(&svc, &table, "r"));
     // The Bigtable dialect allows it, and has its own key.
-    svc.mutate_in(
-        Dialect::Bigtable,
-        &table,
-        vec![put("r", "q", value)],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.rows()
+        .mutate_in(
+            Dialect::Bigtable,
+            &table,
+            vec![put("r", "q", value)],
+            Durability::SyncWal,
+        )
+        .unwrap();
     assert_limit(
-        svc.mutate_in(
+        svc.rows().mutate_in(
             Dialect::Bigtable,
             &table,
             vec![put("r2", "q", vec![0u8; 33])],
@@ -136,10 +140,11 @@ fn append_that_grows_a_value_past_max_value_bytes_is_refused() {
         Bytes::from_static(b"789"),
     );
     assert_limit(
-        svc.append(&table, b"r", std::slice::from_ref(&suffix)),
+        svc.rows()
+            .append(&table, b"r", std::slice::from_ref(&suffix)),
         "max_value_bytes",
     );
-    let row = svc.get(&table, &Get::new("r")).unwrap().unwrap();
+    let row = svc.rows().get(&table, &Get::new("r")).unwrap().unwrap();
     assert_eq!(row.cells[0].value, Bytes::from_static(b"123456"));
     still_serving(&svc, &table);
 }
@@ -160,7 +165,7 @@ fn check_and_mutate_and_read_modify_write_obey_the_limits_too() {
         value: None,
     };
     assert_limit(
-        svc.check_and_mutate(
+        svc.rows().check_and_mutate(
             &table,
             &check,
             vec![put("r", "q", "too long")],
@@ -169,9 +174,10 @@ fn check_and_mutate_and_read_modify_write_obey_the_limits_too() {
         "max_value_bytes",
     );
     assert_limit(
-        svc.read_modify_write_row(&table, &Get::new("r"), |_, _| {
-            Ok((vec![put("r", "q", "too long")], ()))
-        }),
+        svc.rows()
+            .read_modify_write_row(&table, &Get::new("r"), |_, _| {
+                Ok((vec![put("r", "q", "too long")], ()))
+            }),
         "max_value_bytes",
     );
     assert!(!row_exists(&svc, &table, "r"));
@@ -218,13 +224,16 @@ fn scanners_past_max_open_scanners_are_refused_until_one_closes() {
         ..Limits::default()
     };
     let (svc, table) = open(dir.path(), limits);
-    let a = svc.open_scanner(&table, Scan::new()).unwrap();
-    let _b = svc.open_scanner(&table, Scan::new()).unwrap();
-    assert_limit(svc.open_scanner(&table, Scan::new()), "max_open_scanners");
-    assert_eq!(svc.open_scanner_count(), 2);
-    svc.close_scanner(a).unwrap();
-    let c = svc.open_scanner(&table, Scan::new()).unwrap();
-    assert!(svc.scanner_next(c, 10).unwrap().is_empty());
+    let a = svc.scanners().open_scanner(&table, Scan::new()).unwrap();
+    let _b = svc.scanners().open_scanner(&table, Scan::new()).unwrap();
+    assert_limit(
+        svc.scanners().open_scanner(&table, Scan::new()),
+        "max_open_scanners",
+    );
+    assert_eq!(svc.scanners().open_scanner_count(), 2);
+    svc.scanners().close_scanner(a).unwrap();
+    let c = svc.scanners().open_scanner(&table, Scan::new()).unwrap();
+    assert!(svc.scanners().scanner_next(c, 10).unwrap().is_empty());
     still_serving(&svc, &table);
 }
 
@@ -236,13 +245,17 @@ fn abandoned_scanners_free_their_slots_when_the_lease_expires() {
     options.scanner_lease = std::time::Duration::from_millis(50);
     let svc = Service::open(options).unwrap();
     let table = TableName::parse("t").unwrap();
-    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
-    let _abandoned = svc.open_scanner(&table, Scan::new()).unwrap();
-    assert_limit(svc.open_scanner(&table, Scan::new()), "max_open_scanners");
+    let _abandoned = svc.scanners().open_scanner(&table, Scan::new()).unwrap();
+    assert_limit(
+        svc.scanners().open_scanner(&table, Scan::new()),
+        "max_open_scanners",
+    );
     std::thread::sleep(std::time::Duration::from_millis(100));
-    svc.open_scanner(&table, Scan::new()).unwrap();
-    assert_eq!(svc.open_scanner_count(), 1);
+    svc.scanners().open_scanner(&table, Scan::new()).unwrap();
+    assert_eq!(svc.scanners().open_scanner_count(), 1);
 }
 
 fn filter_error(svc: &Service, text: &str) -> String {
@@ -318,13 +331,14 @@ fn default_limits_allow_hbase_and_bigtable_sized_writes() {
         "max_value_bytes",
     );
     // Bigtable clients send 12 MiB cells (tests/bigtable/test_large.py).
-    svc.mutate_in(
-        Dialect::Bigtable,
-        &table,
-        vec![put("big", "q", vec![2u8; 12 << 20])],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.rows()
+        .mutate_in(
+            Dialect::Bigtable,
+            &table,
+            vec![put("big", "q", vec![2u8; 12 << 20])],
+            Durability::SyncWal,
+        )
+        .unwrap();
     let latest = Cell::put("r", "cf", "q", LATEST_TIMESTAMP, "v");
     mutate(&svc, &table, vec![latest]).unwrap();
 }
@@ -354,22 +368,23 @@ impl WaitingWrite {
         let holder = {
             let (svc, table) = (Arc::clone(&svc), table.clone());
             std::thread::spawn(move || {
-                svc.read_modify_write_row(&table, &Get::new("held"), |_, _| {
-                    locked_tx.send(()).unwrap();
-                    release_rx.recv().unwrap();
-                    Ok((vec![put("held", "q", "x")], ()))
-                })
-                .unwrap();
+                svc.rows()
+                    .read_modify_write_row(&table, &Get::new("held"), |_, _| {
+                        locked_tx.send(()).unwrap();
+                        release_rx.recv().unwrap();
+                        Ok((vec![put("held", "q", "x")], ()))
+                    })
+                    .unwrap();
             })
         };
         locked_rx.recv().unwrap();
         let waiter = {
             let (svc, table) = (Arc::clone(&svc), table.clone());
             let cells = vec![put("held", "w", vec![0u8; waiting_bytes])];
-            std::thread::spawn(move || svc.mutate(&table, cells, Durability::SyncWal))
+            std::thread::spawn(move || svc.rows().mutate(&table, cells, Durability::SyncWal))
         };
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while svc.write_bytes_in_flight() == 0 {
+        while svc.rows().write_bytes_in_flight() == 0 {
             assert!(
                 !waiter.is_finished(),
                 "the write did not wait for the row lock"
@@ -406,6 +421,7 @@ fn writes_in_flight_past_their_budget_are_refused_as_too_busy() {
     let waiting = WaitingWrite::start(6000);
     let (svc, table) = (Arc::clone(&waiting.svc), waiting.table.clone());
     let refused = svc
+        .rows()
         .mutate(
             &table,
             vec![put("other", "q", vec![0u8; 6000])],
@@ -416,12 +432,13 @@ fn writes_in_flight_past_their_budget_are_refused_as_too_busy() {
     assert!(text.starts_with("too busy"), "{text}");
     assert!(text.contains("limits.max_write_bytes_in_flight"), "{text}");
     let (svc, table, _dir) = waiting.finish();
-    svc.mutate(
-        &table,
-        vec![put("other", "q", vec![0u8; 6000])],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.rows()
+        .mutate(
+            &table,
+            vec![put("other", "q", vec![0u8; 6000])],
+            Durability::SyncWal,
+        )
+        .unwrap();
     assert!(row_exists(&svc, &table, "other"));
 }
 
@@ -438,6 +455,7 @@ fn a_multi_row_batch_is_charged_whole_and_refused_whole() {
     let (svc, table) = (Arc::clone(&waiting.svc), waiting.table.clone());
     // Six rows of ~1 KiB: 6.4 KB do not fit next to the waiting 5 KB.
     let refused = svc
+        .rows()
         .mutate_each_row(&table, rows(6), Durability::SyncWal)
         .unwrap_err();
     assert!(refused.to_string().starts_with("too busy"), "{refused}");
@@ -447,6 +465,7 @@ fn a_multi_row_batch_is_charged_whole_and_refused_whole() {
     );
     let (svc, table, _dir) = waiting.finish();
     let outcomes = svc
+        .rows()
         .mutate_each_row(&table, rows(6), Durability::SyncWal)
         .unwrap();
     assert_eq!(outcomes.len(), 6);

@@ -65,7 +65,7 @@ fn writer(svc: Arc<Service>, table: TableName, id: usize, stop: Arc<AtomicBool>,
             })
             .collect();
         batch_no += 1;
-        match svc.mutate(&table, cells, Durability::SkipWal) {
+        match svc.rows().mutate(&table, cells, Durability::SkipWal) {
             Ok(()) => n.written.fetch_add(1, Ordering::Relaxed),
             Err(e @ ServiceError::Engine(EngineError::TooBusy(_))) => {
                 // What a client sees: the kind, then why (memory limit or store files).
@@ -83,10 +83,13 @@ fn writes_faster_than_flush_and_compaction_are_rejected_not_buffered() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = TableName::parse("load").unwrap();
-    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let probe = vec![Cell::put("probe", "cf", "q", 1, "here")];
-    svc.mutate(&table, probe, Durability::SyncWal).unwrap();
+    svc.rows()
+        .mutate(&table, probe, Durability::SyncWal)
+        .unwrap();
 
     let stop = Arc::new(AtomicBool::new(false));
     let counts = Arc::new(Counts::default());
@@ -103,7 +106,7 @@ fn writes_faster_than_flush_and_compaction_are_rejected_not_buffered() {
     let mut peak_memstore = 0u64;
     while started.elapsed() < LOAD {
         let read_started = Instant::now();
-        let row = svc.get(&table, &Get::new("probe")).unwrap();
+        let row = svc.rows().get(&table, &Get::new("probe")).unwrap();
         worst_read = worst_read.max(read_started.elapsed());
         assert!(row.is_some(), "the probe row vanished under load");
         let memstore = svc.engine().memstore_bytes();
@@ -146,7 +149,7 @@ fn writes_faster_than_flush_and_compaction_are_rejected_not_buffered() {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let after = vec![Cell::put("after", "cf", "q", 1, "ok")];
-        match svc.mutate(&table, after, Durability::SyncWal) {
+        match svc.rows().mutate(&table, after, Durability::SyncWal) {
             Ok(()) => break,
             Err(ServiceError::Engine(EngineError::TooBusy(_))) if Instant::now() < deadline => {
                 thread::sleep(Duration::from_millis(100));
@@ -154,6 +157,10 @@ fn writes_faster_than_flush_and_compaction_are_rejected_not_buffered() {
             Err(e) => panic!("the service did not recover: {e}"),
         }
     }
-    assert!(svc.get(&table, &Get::new("after")).unwrap().is_some());
+    assert!(svc
+        .rows()
+        .get(&table, &Get::new("after"))
+        .unwrap()
+        .is_some());
     svc.close().unwrap();
 }

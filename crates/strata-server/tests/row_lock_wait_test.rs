@@ -28,7 +28,8 @@ fn open(dir: &std::path::Path) -> Arc<Service> {
 
 fn table(svc: &Service, name: &str) -> TableName {
     let table = TableName::parse(name).unwrap();
-    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     table
 }
@@ -41,7 +42,9 @@ fn a_writer_waiting_for_its_regions_flush_does_not_hold_up_another_tables_writer
     // Past the block (4 x the flush size) with a few large cells.
     for i in 0..4 {
         let cell = Cell::put(format!("big{i}"), "cf", "q", 1, vec![b'x'; 64 << 10]);
-        svc.mutate(&slow, vec![cell], Durability::SyncWal).unwrap();
+        svc.rows()
+            .mutate(&slow, vec![cell], Durability::SyncWal)
+            .unwrap();
     }
     // A batch of 3,000 rows covers every lock stripe (but for about one in a thousand).
     let batch: Vec<Cell> = (0..3000)
@@ -49,7 +52,7 @@ fn a_writer_waiting_for_its_regions_flush_does_not_hold_up_another_tables_writer
         .collect();
     let waiting = {
         let (svc, slow) = (Arc::clone(&svc), slow.clone());
-        thread::spawn(move || svc.mutate(&slow, batch, Durability::SyncWal))
+        thread::spawn(move || svc.rows().mutate(&slow, batch, Durability::SyncWal))
     };
     thread::sleep(Duration::from_millis(200));
     assert!(!waiting.is_finished(), "the batch did not wait");
@@ -57,7 +60,9 @@ fn a_writer_waiting_for_its_regions_flush_does_not_hold_up_another_tables_writer
     let started = Instant::now();
     for i in 0..20 {
         let cell = Cell::put(format!("row{:05}", i * 150), "cf", "q", 1, "v");
-        svc.mutate(&fast, vec![cell], Durability::SyncWal).unwrap();
+        svc.rows()
+            .mutate(&fast, vec![cell], Durability::SyncWal)
+            .unwrap();
     }
     let took = started.elapsed();
     assert!(

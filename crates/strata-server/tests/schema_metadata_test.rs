@@ -55,13 +55,14 @@ fn metadata_is_described_as_created_and_survives_a_restart() {
     let wanted = descriptor();
     {
         let svc = open(dir.path());
-        svc.create_table_from(wanted.clone(), vec![Bytes::from("m")])
+        svc.admin()
+            .create_table_from(wanted.clone(), vec![Bytes::from("m")])
             .unwrap();
-        assert_eq!(svc.describe_table(&wanted.name).unwrap(), wanted);
-        assert_eq!(svc.table_regions(&wanted.name).unwrap().len(), 2);
+        assert_eq!(svc.admin().describe_table(&wanted.name).unwrap(), wanted);
+        assert_eq!(svc.admin().table_regions(&wanted.name).unwrap().len(), 2);
     }
     let svc = open(dir.path());
-    assert_eq!(svc.describe_table(&wanted.name).unwrap(), wanted);
+    assert_eq!(svc.admin().describe_table(&wanted.name).unwrap(), wanted);
 }
 
 #[test]
@@ -69,20 +70,22 @@ fn modify_table_replaces_metadata_and_families() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let created = descriptor();
-    svc.create_table_from(created.clone(), Vec::new()).unwrap();
+    svc.admin()
+        .create_table_from(created.clone(), Vec::new())
+        .unwrap();
     let mut changed = created.clone();
     changed.metadata = metadata(&[(b"REGION_REPLICATION", b"1")], &[]);
     changed.families[0].metadata = SchemaMetadata::default();
     changed.families[0].max_versions = 5;
-    svc.modify_table(&changed).unwrap();
-    assert_eq!(svc.describe_table(&created.name).unwrap(), changed);
+    svc.admin().modify_table(&changed).unwrap();
+    assert_eq!(svc.admin().describe_table(&created.name).unwrap(), changed);
     // Adding a family needs the table disabled, as every other family add does.
     let mut more = changed.clone();
     more.families.push(FamilyOptions::new("info2"));
-    assert!(svc.modify_table(&more).is_err());
-    svc.disable_table(&created.name).unwrap();
-    svc.modify_table(&more).unwrap();
-    assert_eq!(svc.describe_table(&created.name).unwrap(), more);
+    assert!(svc.admin().modify_table(&more).is_err());
+    svc.admin().disable_table(&created.name).unwrap();
+    svc.admin().modify_table(&more).unwrap();
+    assert_eq!(svc.admin().describe_table(&created.name).unwrap(), more);
 }
 
 #[test]
@@ -95,6 +98,7 @@ fn replication_scope_other_than_zero_and_interpreted_keys_are_refused() {
         .attributes
         .insert(Bytes::from("REPLICATION_SCOPE"), Bytes::from("1"));
     let err = svc
+        .admin()
         .create_table_from(scoped.clone(), Vec::new())
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidArgument);
@@ -104,9 +108,12 @@ fn replication_scope_other_than_zero_and_interpreted_keys_are_refused() {
         .metadata
         .attributes
         .insert(Bytes::from("DURABILITY"), Bytes::from("ASYNC_WAL"));
-    let err = svc.create_table_from(durable, Vec::new()).unwrap_err();
+    let err = svc
+        .admin()
+        .create_table_from(durable, Vec::new())
+        .unwrap_err();
     assert!(err.to_string().contains("DURABILITY"), "{err}");
-    assert!(svc.list_tables().is_empty(), "nothing was created");
+    assert!(svc.admin().list_tables().is_empty(), "nothing was created");
 }
 
 #[test]
@@ -116,21 +123,25 @@ fn a_namespace_keeps_its_configuration_across_a_restart_and_a_modify() {
     let quota = config(&[("hbase.namespace.quota.maxtables", "5")]);
     {
         let svc = open(dir.path());
-        svc.create_namespace_with("apps", quota.clone()).unwrap();
-        svc.create_namespace("plain").unwrap();
-        assert_eq!(svc.namespace_config("apps").unwrap(), quota);
+        svc.admin()
+            .create_namespace_with("apps", quota.clone())
+            .unwrap();
+        svc.admin().create_namespace("plain").unwrap();
+        assert_eq!(svc.admin().namespace_config("apps").unwrap(), quota);
     }
     let svc = open(dir.path());
-    assert_eq!(svc.namespace_config("apps").unwrap(), quota);
-    assert!(svc.namespace_config("plain").unwrap().is_empty());
-    assert!(svc.namespace_config("default").unwrap().is_empty());
+    assert_eq!(svc.admin().namespace_config("apps").unwrap(), quota);
+    assert!(svc.admin().namespace_config("plain").unwrap().is_empty());
+    assert!(svc.admin().namespace_config("default").unwrap().is_empty());
     let replaced = config(&[("k", "v")]);
-    svc.modify_namespace("apps", replaced.clone()).unwrap();
-    assert_eq!(svc.namespace_config("apps").unwrap(), replaced);
-    let missing = svc.modify_namespace("nope", replaced).unwrap_err();
+    svc.admin()
+        .modify_namespace("apps", replaced.clone())
+        .unwrap();
+    assert_eq!(svc.admin().namespace_config("apps").unwrap(), replaced);
+    let missing = svc.admin().modify_namespace("nope", replaced).unwrap_err();
     assert_eq!(missing.kind(), ErrorKind::NotFound, "{missing}");
     assert_eq!(
-        svc.namespace_config("nope").unwrap_err().kind(),
+        svc.admin().namespace_config("nope").unwrap_err().kind(),
         ErrorKind::NotFound
     );
 }

@@ -30,10 +30,10 @@ fn put(row: &str, q: &str, v: &str) -> Cell {
 }
 
 fn rows(svc: &Service, table: &TableName, scan: Scan) -> Vec<String> {
-    let id = svc.open_scanner(table, scan).unwrap();
+    let id = svc.scanners().open_scanner(table, scan).unwrap();
     let mut out = Vec::new();
     loop {
-        let batch = svc.scanner_next(id, 3).unwrap();
+        let batch = svc.scanners().scanner_next(id, 3).unwrap();
         if batch.is_empty() {
             break;
         }
@@ -43,7 +43,7 @@ fn rows(svc: &Service, table: &TableName, scan: Scan) -> Vec<String> {
                 .map(|r| String::from_utf8(r.row.to_vec()).unwrap()),
         );
     }
-    svc.close_scanner(id).unwrap();
+    svc.scanners().close_scanner(id).unwrap();
     out
 }
 
@@ -51,25 +51,29 @@ fn rows(svc: &Service, table: &TableName, scan: Scan) -> Vec<String> {
 fn tables_are_created_listed_disabled_and_deleted() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
-    svc.create_table(&t("t1"), vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&t("t1"), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     assert!(matches!(
-        svc.create_table(&t("t1"), vec![FamilyOptions::new("cf")], vec![]),
+        svc.admin()
+            .create_table(&t("t1"), vec![FamilyOptions::new("cf")], vec![]),
         Err(ServiceError::TableExists(_))
     ));
     assert!(matches!(
-        svc.create_table(&t("nope:t"), vec![FamilyOptions::new("cf")], vec![]),
+        svc.admin()
+            .create_table(&t("nope:t"), vec![FamilyOptions::new("cf")], vec![]),
         Err(ServiceError::NamespaceNotFound(_))
     ));
-    svc.create_namespace("ns").unwrap();
-    svc.create_table(
-        &t("ns:t2"),
-        vec![FamilyOptions::new("a"), FamilyOptions::new("b")],
-        vec![],
-    )
-    .unwrap();
+    svc.admin().create_namespace("ns").unwrap();
+    svc.admin()
+        .create_table(
+            &t("ns:t2"),
+            vec![FamilyOptions::new("a"), FamilyOptions::new("b")],
+            vec![],
+        )
+        .unwrap();
     assert_eq!(
-        svc.list_tables(),
+        svc.admin().list_tables(),
         vec![t("t1"), t("ns:t2")]
             .into_iter()
             .collect::<std::collections::BTreeSet<_>>()
@@ -77,25 +81,32 @@ fn tables_are_created_listed_disabled_and_deleted() {
             .collect::<Vec<_>>()
     );
     assert!(matches!(
-        svc.drop_namespace("ns"),
+        svc.admin().drop_namespace("ns"),
         Err(ServiceError::NamespaceNotEmpty(_))
     ));
     assert!(matches!(
-        svc.delete_table(&t("t1")),
+        svc.admin().delete_table(&t("t1")),
         Err(ServiceError::TableNotDisabled(_))
     ));
-    svc.disable_table(&t("t1")).unwrap();
-    assert!(!svc.is_table_enabled(&t("t1")).unwrap());
+    svc.admin().disable_table(&t("t1")).unwrap();
+    assert!(!svc.admin().is_table_enabled(&t("t1")).unwrap());
     assert!(matches!(
-        svc.get(&t("t1"), &Get::new("r")),
+        svc.rows().get(&t("t1"), &Get::new("r")),
         Err(ServiceError::TableDisabled(_))
     ));
-    svc.delete_table(&t("t1")).unwrap();
+    svc.admin().delete_table(&t("t1")).unwrap();
     assert!(matches!(
-        svc.describe_table(&t("t1")),
+        svc.admin().describe_table(&t("t1")),
         Err(ServiceError::TableNotFound(_))
     ));
-    assert_eq!(svc.describe_table(&t("ns:t2")).unwrap().families.len(), 2);
+    assert_eq!(
+        svc.admin()
+            .describe_table(&t("ns:t2"))
+            .unwrap()
+            .families
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -103,35 +114,42 @@ fn catalog_and_data_survive_a_restart_and_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     {
         let svc = open(dir.path());
-        svc.create_namespace("ns").unwrap();
+        svc.admin().create_namespace("ns").unwrap();
         let mut cf = FamilyOptions::new("cf");
         cf.max_versions = 3;
         cf.ttl_seconds = Some(86_400);
-        svc.create_table(&t("ns:t"), vec![cf], vec![Bytes::from_static(b"m")])
+        svc.admin()
+            .create_table(&t("ns:t"), vec![cf], vec![Bytes::from_static(b"m")])
             .unwrap();
-        svc.create_table(&t("off"), vec![FamilyOptions::new("cf")], vec![])
+        svc.admin()
+            .create_table(&t("off"), vec![FamilyOptions::new("cf")], vec![])
             .unwrap();
-        svc.disable_table(&t("off")).unwrap();
-        svc.mutate(
-            &t("ns:t"),
-            vec![put("a", "q", "1"), put("z", "q", "2")],
-            Durability::SyncWal,
-        )
-        .unwrap();
+        svc.admin().disable_table(&t("off")).unwrap();
+        svc.rows()
+            .mutate(
+                &t("ns:t"),
+                vec![put("a", "q", "1"), put("z", "q", "2")],
+                Durability::SyncWal,
+            )
+            .unwrap();
         svc.close().unwrap();
     }
     {
         let svc = open(dir.path());
-        assert_eq!(svc.list_namespaces(), vec!["default", "hbase", "ns"]);
-        let desc = svc.describe_table(&t("ns:t")).unwrap();
+        assert_eq!(
+            svc.admin().list_namespaces(),
+            vec!["default", "hbase", "ns"]
+        );
+        let desc = svc.admin().describe_table(&t("ns:t")).unwrap();
         assert_eq!(
             (desc.families[0].max_versions, desc.families[0].ttl_seconds),
             (3, Some(86_400))
         );
-        assert!(!svc.is_table_enabled(&t("off")).unwrap());
-        assert_eq!(svc.table_regions(&t("ns:t")).unwrap().len(), 2);
+        assert!(!svc.admin().is_table_enabled(&t("off")).unwrap());
+        assert_eq!(svc.admin().table_regions(&t("ns:t")).unwrap().len(), 2);
         assert_eq!(rows(&svc, &t("ns:t"), Scan::new()), vec!["a", "z"]);
-        svc.mutate(&t("ns:t"), vec![put("b", "q", "3")], Durability::SyncWal)
+        svc.rows()
+            .mutate(&t("ns:t"), vec![put("b", "q", "3")], Durability::SyncWal)
             .unwrap();
         // No close: the next open replays the WAL.
     }
@@ -144,14 +162,17 @@ fn rows_route_to_pre_split_regions_and_scans_cross_them() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let splits = vec![Bytes::from_static(b"c"), Bytes::from_static(b"f")];
-    svc.create_table(&t("s"), vec![FamilyOptions::new("cf")], splits)
+    svc.admin()
+        .create_table(&t("s"), vec![FamilyOptions::new("cf")], splits)
         .unwrap();
     let cells = ["a", "b", "c", "d", "e", "f", "g"]
         .iter()
         .map(|r| put(r, "q", r))
         .collect();
-    svc.mutate(&t("s"), cells, Durability::SyncWal).unwrap();
-    let regions = svc.table_regions(&t("s")).unwrap();
+    svc.rows()
+        .mutate(&t("s"), cells, Durability::SyncWal)
+        .unwrap();
+    let regions = svc.admin().table_regions(&t("s")).unwrap();
     assert_eq!(
         regions
             .iter()
@@ -183,10 +204,10 @@ fn rows_route_to_pre_split_regions_and_scans_cross_them() {
         rows(&svc, &t("s"), Scan::new().limit(4)),
         vec!["a", "b", "c", "d"]
     );
-    let got = svc.get(&t("s"), &Get::new("e")).unwrap().unwrap();
+    let got = svc.rows().get(&t("s"), &Get::new("e")).unwrap().unwrap();
     assert_eq!(got.cells[0].value.as_ref(), b"e");
-    svc.flush_table(&t("s")).unwrap();
-    svc.compact_table(&t("s"), true).unwrap();
+    svc.admin().flush_table(&t("s")).unwrap();
+    svc.admin().compact_table(&t("s"), true).unwrap();
     assert_eq!(rows(&svc, &t("s"), Scan::new()).len(), 7);
 }
 
@@ -194,23 +215,24 @@ fn rows_route_to_pre_split_regions_and_scans_cross_them() {
 fn unknown_families_and_tables_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
-    svc.create_table(&t("t"), vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&t("t"), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let bad = Cell::put("r", "nope", "q", 1, "v");
     assert!(matches!(
-        svc.mutate(&t("t"), vec![bad], Durability::SyncWal),
+        svc.rows().mutate(&t("t"), vec![bad], Durability::SyncWal),
         Err(ServiceError::FamilyNotFound { .. })
     ));
     assert!(matches!(
-        svc.get(&t("missing"), &Get::new("r")),
+        svc.rows().get(&t("missing"), &Get::new("r")),
         Err(ServiceError::TableNotFound(_))
     ));
     assert!(matches!(
-        svc.get(&t("t"), &Get::new("r").family("nope")),
+        svc.rows().get(&t("t"), &Get::new("r").family("nope")),
         Err(ServiceError::FamilyNotFound { .. })
     ));
     assert!(matches!(
-        svc.scanner_next(12345, 1),
+        svc.scanners().scanner_next(12345, 1),
         Err(ServiceError::ScannerNotFound(12345))
     ));
 }
@@ -222,20 +244,24 @@ fn increments_are_atomic_wrap_and_reject_wrong_widths() {
     let table = t("c");
     let mut cf = FamilyOptions::new("cf");
     cf.max_versions = 10;
-    svc.create_table(&table, vec![cf], vec![]).unwrap();
+    svc.admin().create_table(&table, vec![cf], vec![]).unwrap();
     let threads: Vec<_> = (0..4)
         .map(|_| {
             let (svc, table) = (Arc::clone(&svc), table.clone());
             std::thread::spawn(move || {
                 (0..50).for_each(|_| {
-                    svc.increment(&table, b"r", b"cf", b"n", 1).unwrap();
+                    svc.rows().increment(&table, b"r", b"cf", b"n", 1).unwrap();
                 })
             })
         })
         .collect();
     threads.into_iter().for_each(|h| h.join().unwrap());
-    assert_eq!(svc.increment(&table, b"r", b"cf", b"n", 0).unwrap(), 200);
+    assert_eq!(
+        svc.rows().increment(&table, b"r", b"cf", b"n", 0).unwrap(),
+        200
+    );
     let versions = svc
+        .rows()
         .get(&table, &Get::new("r").versions(10))
         .unwrap()
         .unwrap()
@@ -244,26 +270,30 @@ fn increments_are_atomic_wrap_and_reject_wrong_widths() {
         versions.windows(2).all(|w| w[0].timestamp > w[1].timestamp),
         "each increment is a new, later version"
     );
-    svc.mutate(
-        &table,
-        vec![Cell::put(
-            "r",
-            "cf",
-            "max",
-            1,
-            i64::MAX.to_be_bytes().to_vec(),
-        )],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.rows()
+        .mutate(
+            &table,
+            vec![Cell::put(
+                "r",
+                "cf",
+                "max",
+                1,
+                i64::MAX.to_be_bytes().to_vec(),
+            )],
+            Durability::SyncWal,
+        )
+        .unwrap();
     assert_eq!(
-        svc.increment(&table, b"r", b"cf", b"max", 1).unwrap(),
+        svc.rows()
+            .increment(&table, b"r", b"cf", b"max", 1)
+            .unwrap(),
         i64::MIN
     );
-    svc.mutate(&table, vec![put("r", "short", "abc")], Durability::SyncWal)
+    svc.rows()
+        .mutate(&table, vec![put("r", "short", "abc")], Durability::SyncWal)
         .unwrap();
     assert!(matches!(
-        svc.increment(&table, b"r", b"cf", b"short", 1),
+        svc.rows().increment(&table, b"r", b"cf", b"short", 1),
         Err(ServiceError::IncompatibleValue(_))
     ));
 }
@@ -272,19 +302,25 @@ fn increments_are_atomic_wrap_and_reject_wrong_widths() {
 fn idle_scanners_expire_after_the_lease() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
-    svc.create_table(&t("t"), vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&t("t"), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
-    svc.mutate(&t("t"), vec![put("a", "q", "1")], Durability::SyncWal)
+    svc.rows()
+        .mutate(&t("t"), vec![put("a", "q", "1")], Durability::SyncWal)
         .unwrap();
-    let idle = svc.open_scanner(&t("t"), Scan::new()).unwrap();
+    let idle = svc.scanners().open_scanner(&t("t"), Scan::new()).unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    let fresh = svc.open_scanner(&t("t"), Scan::new()).unwrap();
-    assert_eq!(svc.open_scanner_count(), 1, "the idle scanner was dropped");
+    let fresh = svc.scanners().open_scanner(&t("t"), Scan::new()).unwrap();
+    assert_eq!(
+        svc.scanners().open_scanner_count(),
+        1,
+        "the idle scanner was dropped"
+    );
     assert!(matches!(
-        svc.scanner_next(idle, 1),
+        svc.scanners().scanner_next(idle, 1),
         Err(ServiceError::ScannerNotFound(_))
     ));
-    assert_eq!(svc.scanner_next(fresh, 5).unwrap().len(), 1);
+    assert_eq!(svc.scanners().scanner_next(fresh, 5).unwrap().len(), 1);
     let _ = CellType::Put;
 }
 
@@ -294,7 +330,8 @@ fn check_and_mutate_compares_like_hbase() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = t("cm");
-    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let check = |op, value: Option<&'static str>| Check {
         row: Bytes::from_static(b"r"),
@@ -306,6 +343,7 @@ fn check_and_mutate_compares_like_hbase() {
     let set = |v: &str| vec![put("r", "q", v)];
     // Absent column: only a "must not exist" check passes.
     assert!(!svc
+        .rows()
         .check_and_mutate(
             &table,
             &check(CompareOp::Equal, Some("x")),
@@ -314,6 +352,7 @@ fn check_and_mutate_compares_like_hbase() {
         )
         .unwrap());
     assert!(svc
+        .rows()
         .check_and_mutate(
             &table,
             &check(CompareOp::Equal, None),
@@ -322,6 +361,7 @@ fn check_and_mutate_compares_like_hbase() {
         )
         .unwrap());
     assert!(!svc
+        .rows()
         .check_and_mutate(
             &table,
             &check(CompareOp::Equal, None),
@@ -331,6 +371,7 @@ fn check_and_mutate_compares_like_hbase() {
         .unwrap());
     // The given value on the left: Less passes when given < stored ("a" < "m").
     assert!(svc
+        .rows()
         .check_and_mutate(
             &table,
             &check(CompareOp::Less, Some("a")),
@@ -339,6 +380,7 @@ fn check_and_mutate_compares_like_hbase() {
         )
         .unwrap());
     assert!(!svc
+        .rows()
         .check_and_mutate(
             &table,
             &check(CompareOp::Less, Some("z")),
@@ -347,6 +389,7 @@ fn check_and_mutate_compares_like_hbase() {
         )
         .unwrap());
     assert!(svc
+        .rows()
         .check_and_mutate(
             &table,
             &check(CompareOp::Greater, Some("z")),
@@ -354,13 +397,18 @@ fn check_and_mutate_compares_like_hbase() {
             Durability::SyncWal
         )
         .unwrap());
-    let value = svc.get(&table, &Get::new("r")).unwrap().unwrap().cells[0]
+    let value = svc
+        .rows()
+        .get(&table, &Get::new("r"))
+        .unwrap()
+        .unwrap()
+        .cells[0]
         .value
         .clone();
     assert_eq!(value.as_ref(), b"n");
     let other_row = vec![put("other", "q", "v")];
     assert!(matches!(
-        svc.check_and_mutate(
+        svc.rows().check_and_mutate(
             &table,
             &check(CompareOp::Equal, Some("n")),
             other_row,
@@ -375,7 +423,8 @@ fn appends_concatenate_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = t("ap");
-    svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let threads: Vec<_> = (0..4)
         .map(|i| {
@@ -387,13 +436,14 @@ fn appends_concatenate_atomically() {
                         Bytes::from_static(b"log"),
                         Bytes::from(vec![b'a' + i]),
                     );
-                    svc.append(&table, b"r", &[column]).unwrap();
+                    svc.rows().append(&table, b"r", &[column]).unwrap();
                 })
             })
         })
         .collect();
     threads.into_iter().for_each(|h| h.join().unwrap());
     let value = svc
+        .rows()
         .append(
             &table,
             b"r",
@@ -418,22 +468,27 @@ fn filters_apply_to_scans_across_regions_and_to_gets() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = t("f");
-    svc.create_table(
-        &table,
-        vec![FamilyOptions::new("cf")],
-        vec![Bytes::from_static(b"k")],
-    )
-    .unwrap();
+    svc.admin()
+        .create_table(
+            &table,
+            vec![FamilyOptions::new("cf")],
+            vec![Bytes::from_static(b"k")],
+        )
+        .unwrap();
     let cells = ["a1", "a2", "b1", "k1", "k2", "z1"]
         .iter()
         .map(|r| put(r, "q", if r.ends_with('1') { "one" } else { "two" }))
         .collect();
-    svc.mutate(&table, cells, Durability::SyncWal).unwrap();
+    svc.rows()
+        .mutate(&table, cells, Durability::SyncWal)
+        .unwrap();
     let scan_with = |text: &str, scan: Scan| {
         let id = svc
+            .scanners()
             .open_filtered_scanner(&table, scan, Some(parse(text).unwrap()))
             .unwrap();
         let rows: Vec<String> = svc
+            .scanners()
             .scanner_next(id, 100)
             .unwrap()
             .iter()
@@ -465,13 +520,14 @@ fn filters_apply_to_scans_across_regions_and_to_gets() {
         vec!["k2"]
     );
     let get = |row: &str, text: &str| {
-        svc.get_filtered(
-            &table,
-            &Get::new(row.to_string()),
-            Some(parse(text).unwrap()),
-        )
-        .unwrap()
-        .is_some()
+        svc.rows()
+            .get_filtered(
+                &table,
+                &Get::new(row.to_string()),
+                Some(parse(text).unwrap()),
+            )
+            .unwrap()
+            .is_some()
     };
     assert!(get("k1", "ValueFilter(=, 'binary:one')"));
     assert!(!get("k2", "ValueFilter(=, 'binary:one')"));
@@ -483,30 +539,36 @@ fn alter_adds_modifies_and_deletes_families() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = t("alt");
-    svc.create_table(
-        &table,
-        vec![FamilyOptions::new("cf")],
-        vec![Bytes::from_static(b"m")],
-    )
-    .unwrap();
-    svc.mutate(
-        &table,
-        vec![put("a", "q", "1"), put("z", "q", "2")],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.admin()
+        .create_table(
+            &table,
+            vec![FamilyOptions::new("cf")],
+            vec![Bytes::from_static(b"m")],
+        )
+        .unwrap();
+    svc.rows()
+        .mutate(
+            &table,
+            vec![put("a", "q", "1"), put("z", "q", "2")],
+            Durability::SyncWal,
+        )
+        .unwrap();
     // Modify online: more versions become visible at once.
     let mut cf = FamilyOptions::new("cf");
     cf.max_versions = 5;
-    svc.alter_table(&table, AlterOp::ModifyFamily(cf)).unwrap();
-    svc.mutate(
-        &table,
-        vec![Cell::put("a", "cf", "q", LATEST_TIMESTAMP - 1, "newer")],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.admin()
+        .alter_table(&table, AlterOp::ModifyFamily(cf))
+        .unwrap();
+    svc.rows()
+        .mutate(
+            &table,
+            vec![Cell::put("a", "cf", "q", LATEST_TIMESTAMP - 1, "newer")],
+            Durability::SyncWal,
+        )
+        .unwrap();
     assert_eq!(
-        svc.get(&table, &Get::new("a").versions(5))
+        svc.rows()
+            .get(&table, &Get::new("a").versions(5))
             .unwrap()
             .unwrap()
             .cells
@@ -514,26 +576,28 @@ fn alter_adds_modifies_and_deletes_families() {
         2
     );
     assert_eq!(
-        svc.describe_table(&table).unwrap().families[0].max_versions,
+        svc.admin().describe_table(&table).unwrap().families[0].max_versions,
         5
     );
     // Adding or deleting needs a disabled table.
     let add = AlterOp::AddFamily(FamilyOptions::new("extra"));
     assert!(matches!(
-        svc.alter_table(&table, add.clone()),
+        svc.admin().alter_table(&table, add.clone()),
         Err(ServiceError::TableNotDisabled(_))
     ));
-    svc.disable_table(&table).unwrap();
-    svc.alter_table(&table, add.clone()).unwrap();
-    svc.enable_table(&table).unwrap();
-    svc.mutate(
-        &table,
-        vec![Cell::put("z", "extra", "x", 5, "e")],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.admin().disable_table(&table).unwrap();
+    svc.admin().alter_table(&table, add.clone()).unwrap();
+    svc.admin().enable_table(&table).unwrap();
+    svc.rows()
+        .mutate(
+            &table,
+            vec![Cell::put("z", "extra", "x", 5, "e")],
+            Durability::SyncWal,
+        )
+        .unwrap();
     assert_eq!(
-        svc.get(&table, &Get::new("z"))
+        svc.rows()
+            .get(&table, &Get::new("z"))
             .unwrap()
             .unwrap()
             .cells
@@ -541,25 +605,27 @@ fn alter_adds_modifies_and_deletes_families() {
         2
     );
     // Delete the family, then add it back: it starts empty.
-    svc.disable_table(&table).unwrap();
-    svc.alter_table(&table, AlterOp::DeleteFamily(Bytes::from_static(b"extra")))
+    svc.admin().disable_table(&table).unwrap();
+    svc.admin()
+        .alter_table(&table, AlterOp::DeleteFamily(Bytes::from_static(b"extra")))
         .unwrap();
-    svc.alter_table(&table, add).unwrap();
-    svc.enable_table(&table).unwrap();
-    let row = svc.get(&table, &Get::new("z")).unwrap().unwrap();
+    svc.admin().alter_table(&table, add).unwrap();
+    svc.admin().enable_table(&table).unwrap();
+    let row = svc.rows().get(&table, &Get::new("z")).unwrap().unwrap();
     assert_eq!(
         row.cells.len(),
         1,
         "the deleted family's data did not come back"
     );
     assert!(matches!(
-        svc.alter_table(&table, AlterOp::DeleteFamily(Bytes::from_static(b"nope"))),
+        svc.admin()
+            .alter_table(&table, AlterOp::DeleteFamily(Bytes::from_static(b"nope"))),
         Err(ServiceError::FamilyNotFound { .. })
     ));
     drop(svc);
     let svc = open(dir.path());
     assert_eq!(
-        svc.describe_table(&table).unwrap().families.len(),
+        svc.admin().describe_table(&table).unwrap().families.len(),
         2,
         "the schema survives a restart"
     );
@@ -570,35 +636,38 @@ fn truncate_empties_a_table_and_keeps_its_splits() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = t("tr");
-    svc.create_table(
-        &table,
-        vec![FamilyOptions::new("cf")],
-        vec![Bytes::from_static(b"m")],
-    )
-    .unwrap();
-    svc.mutate(
-        &table,
-        vec![put("a", "q", "1"), put("z", "q", "2")],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.admin()
+        .create_table(
+            &table,
+            vec![FamilyOptions::new("cf")],
+            vec![Bytes::from_static(b"m")],
+        )
+        .unwrap();
+    svc.rows()
+        .mutate(
+            &table,
+            vec![put("a", "q", "1"), put("z", "q", "2")],
+            Durability::SyncWal,
+        )
+        .unwrap();
     assert!(matches!(
-        svc.truncate_table(&table, true),
+        svc.admin().truncate_table(&table, true),
         Err(ServiceError::TableNotDisabled(_))
     ));
-    svc.disable_table(&table).unwrap();
-    svc.truncate_table(&table, true).unwrap();
+    svc.admin().disable_table(&table).unwrap();
+    svc.admin().truncate_table(&table, true).unwrap();
     assert!(
-        svc.is_table_enabled(&table).unwrap(),
+        svc.admin().is_table_enabled(&table).unwrap(),
         "truncate leaves the table enabled"
     );
     assert!(rows(&svc, &table, Scan::new()).is_empty());
     assert_eq!(
-        svc.table_regions(&table).unwrap().len(),
+        svc.admin().table_regions(&table).unwrap().len(),
         2,
         "splits preserved"
     );
-    svc.mutate(&table, vec![put("b", "q", "3")], Durability::SyncWal)
+    svc.rows()
+        .mutate(&table, vec![put("b", "q", "3")], Durability::SyncWal)
         .unwrap();
     drop(svc);
     let svc = open(dir.path());
@@ -614,30 +683,44 @@ fn a_table_without_families_takes_families_later() {
     let table = t("bare");
     {
         let svc = open(dir.path());
-        svc.create_table(&table, vec![], vec![Bytes::from_static(b"m")])
+        svc.admin()
+            .create_table(&table, vec![], vec![Bytes::from_static(b"m")])
             .unwrap();
-        assert!(svc.describe_table(&table).unwrap().families.is_empty());
+        assert!(svc
+            .admin()
+            .describe_table(&table)
+            .unwrap()
+            .families
+            .is_empty());
         assert!(rows(&svc, &table, Scan::new()).is_empty());
         assert!(matches!(
-            svc.mutate(&table, vec![put("a", "q", "1")], Durability::SyncWal),
+            svc.rows()
+                .mutate(&table, vec![put("a", "q", "1")], Durability::SyncWal),
             Err(ServiceError::FamilyNotFound { .. })
         ));
-        svc.flush_table(&table).unwrap();
-        svc.compact_table(&table, true).unwrap();
+        svc.admin().flush_table(&table).unwrap();
+        svc.admin().compact_table(&table, true).unwrap();
         svc.close().unwrap();
     }
     let svc = open(dir.path());
-    assert!(svc.describe_table(&table).unwrap().families.is_empty());
-    svc.disable_table(&table).unwrap();
-    svc.alter_table(&table, AlterOp::AddFamily(FamilyOptions::new("cf")))
+    assert!(svc
+        .admin()
+        .describe_table(&table)
+        .unwrap()
+        .families
+        .is_empty());
+    svc.admin().disable_table(&table).unwrap();
+    svc.admin()
+        .alter_table(&table, AlterOp::AddFamily(FamilyOptions::new("cf")))
         .unwrap();
-    svc.enable_table(&table).unwrap();
-    svc.mutate(
-        &table,
-        vec![put("a", "q", "1"), put("z", "q", "2")],
-        Durability::SyncWal,
-    )
-    .unwrap();
+    svc.admin().enable_table(&table).unwrap();
+    svc.rows()
+        .mutate(
+            &table,
+            vec![put("a", "q", "1"), put("z", "q", "2")],
+            Durability::SyncWal,
+        )
+        .unwrap();
     assert_eq!(rows(&svc, &table, Scan::new()), vec!["a", "z"]);
 }
 
@@ -648,21 +731,26 @@ fn a_fetch_whose_filter_skips_rows_past_its_budget_answers_early_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let table = t("hb");
-    svc.create_table(&table, vec![FamilyOptions::new("cf")], Vec::new())
+    svc.admin()
+        .create_table(&table, vec![FamilyOptions::new("cf")], Vec::new())
         .unwrap();
     let mut cells: Vec<Cell> = (0..1000)
         .map(|i| put(&format!("r{i:04}"), "q", "skip"))
         .collect();
     cells.push(put("r9999", "q", "keep"));
-    svc.mutate(&table, cells, Durability::SyncWal).unwrap();
+    svc.rows()
+        .mutate(&table, cells, Durability::SyncWal)
+        .unwrap();
     let filter = parse("ValueFilter(=, 'binary:keep')").unwrap();
     let id = svc
+        .scanners()
         .open_filtered_scanner(&table, Scan::new(), Some(filter))
         .unwrap();
     let lookup = ScannerLookup::EMBEDDED;
     let (mut early, mut found) = (0, Vec::new());
     loop {
         let fetch = svc
+            .scanners()
             .scanner_results_within(&lookup, id, 10, Duration::ZERO)
             .unwrap();
         if !fetch.out_of_time && fetch.results.is_empty() {
@@ -680,8 +768,9 @@ fn a_fetch_whose_filter_skips_rows_past_its_budget_answers_early_and_resumes() {
     // Without a budget the same scan answers at once.
     let filter = parse("ValueFilter(=, 'binary:keep')").unwrap();
     let id = svc
+        .scanners()
         .open_filtered_scanner(&table, Scan::new(), Some(filter))
         .unwrap();
-    let rows = svc.scanner_next(id, 10).unwrap();
+    let rows = svc.scanners().scanner_next(id, 10).unwrap();
     assert_eq!(rows.len(), 1);
 }

@@ -27,20 +27,23 @@ fn open(fs: &MemFs) -> Arc<Service> {
 }
 
 fn load(svc: &Service) {
-    svc.create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     for i in 0..40 {
         let cell = Cell::put(format!("r{i:02}"), "cf", "q", 1, format!("v{i}"));
-        svc.mutate(&t(), vec![cell], Durability::FsyncWal).unwrap();
+        svc.rows()
+            .mutate(&t(), vec![cell], Durability::FsyncWal)
+            .unwrap();
         if i == 20 {
-            svc.flush_table(&t()).unwrap();
+            svc.admin().flush_table(&t()).unwrap();
         }
     }
 }
 
 fn row_count(svc: &Service) -> usize {
-    let id = svc.open_scanner(&t(), Scan::new()).unwrap();
-    svc.scanner_next(id, 1000).unwrap().len()
+    let id = svc.scanners().open_scanner(&t(), Scan::new()).unwrap();
+    svc.scanners().scanner_next(id, 1000).unwrap().len()
 }
 
 #[test]
@@ -48,7 +51,7 @@ fn crash_before_the_catalog_commit_keeps_the_parent() {
     let fs = MemFs::new();
     let svc = open(&fs);
     load(&svc);
-    let parent = svc.table_regions(&t()).unwrap()[0].id;
+    let parent = svc.admin().table_regions(&t()).unwrap()[0].id;
     // The steps of a split up to the commit: seal, write both daughters.
     let region = svc.engine().region(parent).unwrap();
     region.seal().unwrap();
@@ -70,12 +73,14 @@ fn crash_before_the_catalog_commit_keeps_the_parent() {
             fs.crash_power_loss(seed)
         };
         let svc = open(&crashed);
-        assert_eq!(svc.table_regions(&t()).unwrap().len(), 1);
+        assert_eq!(svc.admin().table_regions(&t()).unwrap().len(), 1);
         assert_eq!(row_count(&svc), 40);
         assert_eq!(svc.engine().region_ids_on_disk().unwrap(), vec![0, parent]);
         // The parent takes writes again.
         let cell = Cell::put("r99", "cf", "q", 1, "x");
-        svc.mutate(&t(), vec![cell], Durability::SyncWal).unwrap();
+        svc.rows()
+            .mutate(&t(), vec![cell], Durability::SyncWal)
+            .unwrap();
     }
 }
 
@@ -84,12 +89,15 @@ fn crash_after_the_catalog_commit_keeps_both_daughters() {
     let fs = MemFs::new();
     let svc = open(&fs);
     load(&svc);
-    let parent = svc.table_regions(&t()).unwrap()[0].id;
+    let parent = svc.admin().table_regions(&t()).unwrap()[0].id;
     let (left, right) = svc
+        .admin()
         .split_region(&t(), SplitAt::Key(Bytes::from("r20")))
         .unwrap();
     let cell = Cell::put("r30", "cf", "q2", 1, "after");
-    svc.mutate(&t(), vec![cell], Durability::FsyncWal).unwrap();
+    svc.rows()
+        .mutate(&t(), vec![cell], Durability::FsyncWal)
+        .unwrap();
     for seed in 0..3 {
         let crashed = if seed == 0 {
             fs.crash_process()
@@ -98,6 +106,7 @@ fn crash_after_the_catalog_commit_keeps_both_daughters() {
         };
         let svc = open(&crashed);
         let ids: Vec<u64> = svc
+            .admin()
             .table_regions(&t())
             .unwrap()
             .iter()
@@ -106,13 +115,14 @@ fn crash_after_the_catalog_commit_keeps_both_daughters() {
         assert_eq!(ids, vec![left, right]);
         assert_eq!(row_count(&svc), 40);
         let got = svc
+            .rows()
             .get(&t(), &strata_engine::Get::new("r30"))
             .unwrap()
             .unwrap();
         assert_eq!(got.cells.len(), 2, "the write after the split survives");
         // The parent's files stay while referenced, and go after the daughters compact.
         assert!(svc.engine().region_ids_on_disk().unwrap().contains(&parent));
-        svc.compact_table(&t(), false).unwrap();
+        svc.admin().compact_table(&t(), false).unwrap();
         assert_eq!(
             svc.engine().region_ids_on_disk().unwrap(),
             vec![0, left, right]
@@ -120,7 +130,7 @@ fn crash_after_the_catalog_commit_keeps_both_daughters() {
         assert_eq!(row_count(&svc), 40);
     }
     // A crash after the daughters' compaction: the parent is gone for good.
-    svc.compact_table(&t(), false).unwrap();
+    svc.admin().compact_table(&t(), false).unwrap();
     let svc = open(&fs.crash_process());
     assert_eq!(row_count(&svc), 40);
     assert!(!svc.engine().region_ids_on_disk().unwrap().contains(&parent));
@@ -132,6 +142,7 @@ fn crash_around_a_merge_keeps_either_the_sources_or_the_merged_region() {
     let svc = open(&fs);
     load(&svc);
     let (left, right) = svc
+        .admin()
         .split_region(&t(), SplitAt::Key(Bytes::from("r20")))
         .unwrap();
     // Before the merge's catalog commit: seal both sources and write the merged region.
@@ -164,6 +175,7 @@ fn crash_around_a_merge_keeps_either_the_sources_or_the_merged_region() {
         };
         let svc = open(&crashed);
         let ids: Vec<u64> = svc
+            .admin()
             .table_regions(&t())
             .unwrap()
             .iter()
@@ -185,11 +197,14 @@ fn crash_around_a_merge_keeps_either_the_sources_or_the_merged_region() {
     let svc = open(&fs2);
     load(&svc);
     let (left, right) = svc
+        .admin()
         .split_region(&t(), SplitAt::Key(Bytes::from("r20")))
         .unwrap();
-    let merged = svc.merge_regions(&t(), left, right).unwrap();
+    let merged = svc.admin().merge_regions(&t(), left, right).unwrap();
     let cell = Cell::put("r05", "cf", "q2", 1, "after");
-    svc.mutate(&t(), vec![cell], Durability::FsyncWal).unwrap();
+    svc.rows()
+        .mutate(&t(), vec![cell], Durability::FsyncWal)
+        .unwrap();
     for seed in 0..3 {
         let crashed = if seed == 0 {
             fs2.crash_process()
@@ -198,6 +213,7 @@ fn crash_around_a_merge_keeps_either_the_sources_or_the_merged_region() {
         };
         let svc = open(&crashed);
         let ids: Vec<u64> = svc
+            .admin()
             .table_regions(&t())
             .unwrap()
             .iter()
@@ -206,6 +222,7 @@ fn crash_around_a_merge_keeps_either_the_sources_or_the_merged_region() {
         assert_eq!(ids, vec![merged]);
         assert_eq!(row_count(&svc), 40);
         let got = svc
+            .rows()
             .get(&t(), &strata_engine::Get::new("r05"))
             .unwrap()
             .unwrap();

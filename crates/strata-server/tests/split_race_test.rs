@@ -26,7 +26,8 @@ fn writes_racing_splits_and_merges_are_never_lost() {
         ..SplitPolicy::default()
     };
     let svc = Service::open(options).unwrap();
-    svc.create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let writers: Vec<_> = (0..3)
@@ -39,7 +40,9 @@ fn writes_racing_splits_and_merges_are_never_lost() {
                     let row = format!("w{w}-{:05}", i * 7919 % 100_000);
                     let started = Instant::now();
                     let cell = Cell::put(row.clone(), "cf", "q", 1, format!("{i}"));
-                    svc.mutate(&t(), vec![cell], Durability::SyncWal).unwrap();
+                    svc.rows()
+                        .mutate(&t(), vec![cell], Durability::SyncWal)
+                        .unwrap();
                     slowest = slowest.max(started.elapsed());
                     acked.push(row);
                     i += 1;
@@ -51,13 +54,15 @@ fn writes_racing_splits_and_merges_are_never_lost() {
     // Split the table three times while the writers run, then merge two neighbours back.
     for key in ["w1", "w0-5", "w2"] {
         std::thread::sleep(Duration::from_millis(40));
-        svc.split_region(&t(), SplitAt::Key(Bytes::from_static(key.as_bytes())))
+        svc.admin()
+            .split_region(&t(), SplitAt::Key(Bytes::from_static(key.as_bytes())))
             .unwrap();
     }
     std::thread::sleep(Duration::from_millis(40));
-    let regions = svc.table_regions(&t()).unwrap();
+    let regions = svc.admin().table_regions(&t()).unwrap();
     assert_eq!(regions.len(), 4);
-    svc.merge_regions(&t(), regions[0].id, regions[1].id)
+    svc.admin()
+        .merge_regions(&t(), regions[0].id, regions[1].id)
         .unwrap();
     std::thread::sleep(Duration::from_millis(40));
     stop.store(true, Ordering::Release);
@@ -75,14 +80,17 @@ fn writes_racing_splits_and_merges_are_never_lost() {
     assert!(acked.len() > 100, "the writers ran during the splits");
     for row in &acked {
         assert!(
-            svc.get(&t(), &Get::new(row.clone())).unwrap().is_some(),
+            svc.rows()
+                .get(&t(), &Get::new(row.clone()))
+                .unwrap()
+                .is_some(),
             "acknowledged write to {row} lost"
         );
     }
-    let id = svc.open_scanner(&t(), Scan::new()).unwrap();
+    let id = svc.scanners().open_scanner(&t(), Scan::new()).unwrap();
     let mut seen = Vec::new();
     loop {
-        let batch = svc.scanner_next(id, 1000).unwrap();
+        let batch = svc.scanners().scanner_next(id, 1000).unwrap();
         if batch.is_empty() {
             break;
         }
@@ -95,5 +103,5 @@ fn writes_racing_splits_and_merges_are_never_lost() {
         seen, sorted,
         "a scan returns each row once, in order, across the new regions"
     );
-    assert_eq!(svc.table_regions(&t()).unwrap().len(), 3);
+    assert_eq!(svc.admin().table_regions(&t()).unwrap().len(), 3);
 }

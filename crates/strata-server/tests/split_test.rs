@@ -43,30 +43,34 @@ fn row(i: usize) -> String {
 
 fn put(svc: &Service, r: &str, q: &str, ts: i64, v: &str) {
     let cell = Cell::put(r.to_string(), "cf", q.to_string(), ts, v.to_string());
-    svc.mutate(&t(), vec![cell], Durability::SyncWal).unwrap();
+    svc.rows()
+        .mutate(&t(), vec![cell], Durability::SyncWal)
+        .unwrap();
 }
 
 /// Rows 0..60 with two versions of `a`, and every fifth row's `b` deleted.
 fn load(svc: &Service) {
     let mut f = FamilyOptions::new("cf");
     f.max_versions = 3;
-    svc.create_table(&t(), vec![f], vec![]).unwrap();
+    svc.admin().create_table(&t(), vec![f], vec![]).unwrap();
     for i in 0..60 {
         put(svc, &row(i), "a", 1, "old");
         put(svc, &row(i), "a", 2, &format!("new{i}"));
         put(svc, &row(i), "b", 1, "b");
         if i % 5 == 0 {
             let del = Cell::delete(row(i), "cf", "b", LATEST_TIMESTAMP, CellType::DeleteColumn);
-            svc.mutate(&t(), vec![del], Durability::SyncWal).unwrap();
+            svc.rows()
+                .mutate(&t(), vec![del], Durability::SyncWal)
+                .unwrap();
         }
     }
 }
 
 fn scan_rows(svc: &Service, scan: Scan) -> Vec<String> {
-    let id = svc.open_scanner(&t(), scan).unwrap();
+    let id = svc.scanners().open_scanner(&t(), scan).unwrap();
     let mut out = Vec::new();
     loop {
-        let batch = svc.scanner_next(id, 7).unwrap();
+        let batch = svc.scanners().scanner_next(id, 7).unwrap();
         if batch.is_empty() {
             break;
         }
@@ -76,7 +80,7 @@ fn scan_rows(svc: &Service, scan: Scan) -> Vec<String> {
                 .map(|r| String::from_utf8(r.row.to_vec()).unwrap()),
         );
     }
-    svc.close_scanner(id).unwrap();
+    svc.scanners().close_scanner(id).unwrap();
     out
 }
 
@@ -84,6 +88,7 @@ fn scan_rows(svc: &Service, scan: Scan) -> Vec<String> {
 fn check(svc: &Service) {
     for i in 0..60 {
         let got = svc
+            .rows()
             .get(&t(), &Get::new(row(i)).versions(3))
             .unwrap()
             .unwrap();
@@ -114,12 +119,13 @@ fn split_keeps_every_row_and_routes_new_writes() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path(), manual());
     load(&svc);
-    svc.flush_table(&t()).unwrap();
+    svc.admin().flush_table(&t()).unwrap();
     put(&svc, "r010", "a", 2, "new10"); // in the parent's memstore at the split
     let (left, right) = svc
+        .admin()
         .split_region(&t(), SplitAt::Key(Bytes::from("r030")))
         .unwrap();
-    let regions = svc.table_regions(&t()).unwrap();
+    let regions = svc.admin().table_regions(&t()).unwrap();
     assert_eq!(
         regions.iter().map(|r| r.id).collect::<Vec<_>>(),
         vec![left, right]
@@ -141,7 +147,7 @@ fn split_keeps_every_row_and_routes_new_writes() {
 
     // Compacting the daughters rewrites their data; the parent's files then go.
     assert!(l.has_references() && r.has_references());
-    svc.compact_table(&t(), false).unwrap();
+    svc.admin().compact_table(&t(), false).unwrap();
     assert!(!l.has_references() && !r.has_references());
     assert!(svc.engine().retired_regions().is_empty());
     check(&svc);
@@ -151,7 +157,7 @@ fn split_keeps_every_row_and_routes_new_writes() {
     drop(svc);
     let svc = open(dir.path(), manual());
     check(&svc);
-    assert_eq!(svc.table_regions(&t()).unwrap().len(), 2);
+    assert_eq!(svc.admin().table_regions(&t()).unwrap().len(), 2);
 }
 
 #[test]
@@ -159,16 +165,21 @@ fn split_at_the_middle_then_again_and_merge_back() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path(), manual());
     load(&svc);
-    let first = svc.table_regions(&t()).unwrap()[0].id;
-    let (a, b) = svc.split_region(&t(), SplitAt::Region(first)).unwrap();
+    let first = svc.admin().table_regions(&t()).unwrap()[0].id;
+    let (a, b) = svc
+        .admin()
+        .split_region(&t(), SplitAt::Region(first))
+        .unwrap();
     assert_ne!(a, b);
     check(&svc);
     // A daughter that still references its parent can split again: references point at
     // the owner's file directly.
-    svc.split_region(&t(), SplitAt::Key(Bytes::from("r015")))
+    svc.admin()
+        .split_region(&t(), SplitAt::Key(Bytes::from("r015")))
         .unwrap();
     check(&svc);
     let ids: Vec<u64> = svc
+        .admin()
         .table_regions(&t())
         .unwrap()
         .iter()
@@ -176,14 +187,14 @@ fn split_at_the_middle_then_again_and_merge_back() {
         .collect();
     assert_eq!(ids.len(), 3);
     assert!(
-        svc.merge_regions(&t(), ids[0], ids[2]).is_err(),
+        svc.admin().merge_regions(&t(), ids[0], ids[2]).is_err(),
         "not adjacent"
     );
-    let m = svc.merge_regions(&t(), ids[1], ids[2]).unwrap();
+    let m = svc.admin().merge_regions(&t(), ids[1], ids[2]).unwrap();
     check(&svc);
-    let m2 = svc.merge_regions(&t(), m, ids[0]).unwrap();
+    let m2 = svc.admin().merge_regions(&t(), m, ids[0]).unwrap();
     check(&svc);
-    let regions = svc.table_regions(&t()).unwrap();
+    let regions = svc.admin().table_regions(&t()).unwrap();
     assert_eq!(regions.len(), 1);
     assert_eq!(
         (
@@ -194,10 +205,11 @@ fn split_at_the_middle_then_again_and_merge_back() {
         (m2, 0, 0)
     );
     put(&svc, "r007", "a", 2, "new7");
-    svc.compact_table(&t(), true).unwrap();
+    svc.admin().compact_table(&t(), true).unwrap();
     assert!(svc.engine().retired_regions().is_empty());
     check(&svc);
     assert!(svc
+        .admin()
         .split_region(&t(), SplitAt::Key(Bytes::from("")))
         .is_err());
 }
@@ -207,28 +219,29 @@ fn regions_split_by_themselves_past_a_doubling_threshold() {
     let dir = tempfile::tempdir().unwrap();
     let policy = small_auto_split();
     let svc = open(dir.path(), policy);
-    assert_eq!(svc.split_threshold(1), 4 << 10);
-    assert_eq!(svc.split_threshold(2), 8 << 10);
-    assert_eq!(svc.split_threshold(3), 16 << 10);
-    assert_eq!(svc.split_threshold(40), 64 << 10);
-    svc.create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
+    assert_eq!(svc.admin().split_threshold(1), 4 << 10);
+    assert_eq!(svc.admin().split_threshold(2), 8 << 10);
+    assert_eq!(svc.admin().split_threshold(3), 16 << 10);
+    assert_eq!(svc.admin().split_threshold(40), 64 << 10);
+    svc.admin()
+        .create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let value = "v".repeat(100);
     for i in 0..400 {
         put(&svc, &format!("k{i:05}"), "q", 1, &value);
         if i % 50 == 49 {
             // Daughters split again only once compactions dropped their references.
-            svc.flush_table(&t()).unwrap();
-            svc.compact_table(&t(), false).unwrap();
+            svc.admin().flush_table(&t()).unwrap();
+            svc.admin().compact_table(&t(), false).unwrap();
         }
     }
-    let regions = svc.table_regions(&t()).unwrap();
+    let regions = svc.admin().table_regions(&t()).unwrap();
     assert!(regions.len() >= 3, "{} regions", regions.len());
     for w in regions.windows(2) {
         assert_eq!(w[0].end_key, w[1].start_key);
     }
-    let id = svc.open_scanner(&t(), Scan::new()).unwrap();
-    assert_eq!(svc.scanner_next(id, 1000).unwrap().len(), 400);
+    let id = svc.scanners().open_scanner(&t(), Scan::new()).unwrap();
+    assert_eq!(svc.scanners().scanner_next(id, 1000).unwrap().len(), 400);
 }
 
 /// Every write path reports to the splitter: a table written only by increments and appends
@@ -238,21 +251,24 @@ fn a_table_grown_only_by_increments_and_appends_splits_by_itself() {
     let dir = tempfile::tempdir().unwrap();
     let policy = small_auto_split();
     let svc = open(dir.path(), policy);
-    svc.create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
+    svc.admin()
+        .create_table(&t(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let suffix = Bytes::from("x".repeat(100));
     for i in 0..300 {
         let key = format!("k{i:05}");
-        svc.increment(&t(), key.as_bytes(), b"cf", b"n", 1).unwrap();
+        svc.rows()
+            .increment(&t(), key.as_bytes(), b"cf", b"n", 1)
+            .unwrap();
         let column = (Bytes::from("cf"), Bytes::from("log"), suffix.clone());
-        svc.append(&t(), key.as_bytes(), &[column]).unwrap();
+        svc.rows().append(&t(), key.as_bytes(), &[column]).unwrap();
         if i % 50 == 49 {
-            svc.flush_table(&t()).unwrap();
-            svc.compact_table(&t(), false).unwrap();
+            svc.admin().flush_table(&t()).unwrap();
+            svc.admin().compact_table(&t(), false).unwrap();
         }
     }
-    let regions = svc.table_regions(&t()).unwrap();
+    let regions = svc.admin().table_regions(&t()).unwrap();
     assert!(regions.len() >= 2, "{} regions", regions.len());
-    let id = svc.open_scanner(&t(), Scan::new()).unwrap();
-    assert_eq!(svc.scanner_next(id, 1000).unwrap().len(), 300);
+    let id = svc.scanners().open_scanner(&t(), Scan::new()).unwrap();
+    assert_eq!(svc.scanners().scanner_next(id, 1000).unwrap().len(), 300);
 }

@@ -57,8 +57,10 @@ fn write_and_flush(svc: &Service, table: &TableName, rows: u8) {
         let cells = ["fast", "cold", "plain"]
             .map(|f| Cell::put(vec![b'r', i], f, "q", 10, vec![i]))
             .to_vec();
-        svc.mutate(table, cells, Durability::SyncWal).unwrap();
-        svc.flush_table(table).unwrap();
+        svc.rows()
+            .mutate(table, cells, Durability::SyncWal)
+            .unwrap();
+        svc.admin().flush_table(table).unwrap();
     }
 }
 
@@ -74,7 +76,7 @@ fn families_follow_their_storage_policy_and_keep_it_across_a_restart() {
             family("cold", Some(StoragePolicy::Cold)),
             family("plain", None),
         ];
-        svc.create_table(&table, families, vec![]).unwrap();
+        svc.admin().create_table(&table, families, vec![]).unwrap();
         write_and_flush(&svc, &table, 4);
         let on_ssd =
             |f| sst_files(&root.join("ssd0"), f).len() + sst_files(&root.join("ssd1"), f).len();
@@ -85,7 +87,7 @@ fn families_follow_their_storage_policy_and_keep_it_across_a_restart() {
             4,
             "the server's HOT"
         );
-        svc.compact_table(&table, true).unwrap();
+        svc.admin().compact_table(&table, true).unwrap();
         assert_eq!(
             sst_files(&root.join("hdd0"), "cold").len(),
             1,
@@ -93,12 +95,13 @@ fn families_follow_their_storage_policy_and_keep_it_across_a_restart() {
         );
         assert_eq!(on_ssd("cold"), 0);
         let altered = family("plain", Some(StoragePolicy::OneSsd));
-        svc.alter_table(&table, AlterOp::ModifyFamily(altered))
+        svc.admin()
+            .alter_table(&table, AlterOp::ModifyFamily(altered))
             .unwrap();
         svc.close().unwrap();
     }
     let svc = open(root);
-    let described = svc.describe_table(&table).unwrap();
+    let described = svc.admin().describe_table(&table).unwrap();
     let policies: Vec<_> = described
         .families
         .iter()

@@ -9,7 +9,12 @@ use strata_server::{TableName, WriteDurability};
 
 fn durability_of(server: &TestServer, table: &str) -> WriteDurability {
     let name = TableName::parse(table).unwrap();
-    server.service.describe_table(&name).unwrap().durability
+    server
+        .service
+        .admin()
+        .describe_table(&name)
+        .unwrap()
+        .durability
 }
 
 /// The line `describe` prints after the table's state.

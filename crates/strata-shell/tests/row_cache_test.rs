@@ -9,7 +9,7 @@ use strata_server::TableName;
 
 fn row_cache_flags(server: &TestServer, table: &str) -> Vec<bool> {
     let name = TableName::parse(table).unwrap();
-    let described = server.service.describe_table(&name).unwrap();
+    let described = server.service.admin().describe_table(&name).unwrap();
     described.families.iter().map(|f| f.row_cache).collect()
 }
 

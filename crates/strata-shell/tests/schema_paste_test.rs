@@ -69,6 +69,7 @@ fn start_keys(server: &TestServer, table: &str) -> Vec<String> {
     let name = TableName::parse(table).unwrap();
     server
         .service
+        .admin()
         .table_regions(&name)
         .unwrap()
         .iter()
@@ -96,6 +97,7 @@ fn numregions_with_splitalgo_pre_splits_like_hbase() {
     ));
     let regions = server
         .service
+        .admin()
         .table_regions(&TableName::parse("uni").unwrap())
         .unwrap();
     assert_eq!(regions[1].start_key.as_ref(), [0x80, 0, 0, 0, 0, 0, 0, 0]);

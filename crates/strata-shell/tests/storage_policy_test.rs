@@ -10,7 +10,7 @@ use strata_server::TableName;
 
 fn policies(server: &TestServer, table: &str) -> Vec<Option<StoragePolicy>> {
     let name = TableName::parse(table).unwrap();
-    let described = server.service.describe_table(&name).unwrap();
+    let described = server.service.admin().describe_table(&name).unwrap();
     described
         .families
         .iter()

@@ -214,11 +214,11 @@ async fn abandoned_scanners_are_closed_after_the_lease() {
         let opened = client.scanner_open(t("s"), t(""), None, None).await;
         assert!(matches!(opened, Ok(MaybeException::Ok(_))));
     }
-    assert_eq!(server.service.open_scanner_count(), 5);
+    assert_eq!(server.service.scanners().open_scanner_count(), 5);
     drop(client); // abandoned: never closed, never read again
     let started = Instant::now();
     wait_for("the abandoned scanners to be closed", || {
-        server.service.open_scanner_count() == 0
+        server.service.scanners().open_scanner_count() == 0
     })
     .await;
     let waited = started.elapsed();

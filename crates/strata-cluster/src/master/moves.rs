@@ -113,7 +113,9 @@ impl ClusterMoves {
             return Ok(());
         };
         let table = TableName::parse(&table)?;
-        let (left, right) = service.split_region(&table, strata_server::SplitAt::Region(id))?;
+        let (left, right) = service
+            .admin()
+            .split_region(&table, strata_server::SplitAt::Region(id))?;
         tracing::info!(region = id, left, right, "region split on request");
         Ok(())
     }

@@ -71,7 +71,9 @@ impl MasterRole {
             Arc::downgrade(service),
             Arc::new(Balancer::default()),
         ));
-        service.set_cluster_admin(Arc::new(MasterAdmin::new(Arc::clone(&moves))));
+        service
+            .admin()
+            .set_cluster_admin(Arc::new(MasterAdmin::new(Arc::clone(&moves))));
         let is_master = {
             let leader = Arc::downgrade(&leader);
             Arc::new(move || {

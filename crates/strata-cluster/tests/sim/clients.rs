@@ -138,9 +138,11 @@ impl Client {
         let key = (row.clone(), qualifier.clone());
         self.model.put_started(key.clone(), value.clone());
         let cell = Cell::put(row, FAMILY, qualifier, LATEST_TIMESTAMP, value.clone());
-        let answer = server
-            .service
-            .mutate(&table(), vec![cell], WriteDurability::UseDefault);
+        let answer =
+            server
+                .service
+                .rows()
+                .mutate(&table(), vec![cell], WriteDurability::UseDefault);
         match answer {
             Ok(()) => {
                 self.check_fenced(server, "a put");
@@ -159,7 +161,10 @@ impl Client {
 
     fn increment(&mut self, server: &Running) {
         let row = Bytes::from(format!("n{}", self.rng.random_range(0..COUNTERS)));
-        let answer = server.service.increment(&table(), &row, FAMILY, COUNT, 1);
+        let answer = server
+            .service
+            .rows()
+            .increment(&table(), &row, FAMILY, COUNT, 1);
         if answer.is_ok() {
             self.check_fenced(server, "an increment");
         }
@@ -186,7 +191,7 @@ impl Client {
         };
         let next = Bytes::from((known + 1).to_string());
         let cell = Cell::put(row.clone(), FAMILY, STEP, LATEST_TIMESTAMP, next);
-        let answer = server.service.check_and_mutate(
+        let answer = server.service.rows().check_and_mutate(
             &table(),
             &check,
             vec![cell],
@@ -216,7 +221,7 @@ impl Client {
     /// Reads this client's cell to learn where it stands after an unknown outcome.
     fn learn_step(&mut self, server: &Running) {
         let get = Get::new(self.step_row()).column(FAMILY, STEP);
-        if let Ok(row) = server.service.get(&table(), &get) {
+        if let Ok(row) = server.service.rows().get(&table(), &get) {
             let value = row
                 .and_then(|r| r.cells.first().map(|c| c.value.clone()))
                 .and_then(|v| std::str::from_utf8(&v).ok()?.parse::<i64>().ok());
@@ -228,7 +233,7 @@ impl Client {
         let row = data_row(self.rng.random_range(0..ROWS));
         let started = self.world.clock.now();
         let get = Get::new(row.clone()).family(FAMILY);
-        if let Ok(read) = server.service.get(&table(), &get) {
+        if let Ok(read) = server.service.rows().get(&table(), &get) {
             let via = format!("s{} (#{}) get", server.slot, server.number);
             self.model.check_row(&row, read.as_ref(), started, &via);
         }
@@ -246,7 +251,7 @@ impl Client {
         } else {
             scan
         };
-        let Ok(mut rows) = server.service.scan_rows(&table(), scan) else {
+        let Ok(mut rows) = server.service.scanners().scan_rows(&table(), scan) else {
             return;
         };
         let mut read = std::collections::BTreeMap::new();

@@ -142,10 +142,10 @@ impl RegionPeer for Link {
         self.to.clone()
     }
     fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {
-        self.call(false, |s| s.serve_get(table, get))
+        self.call(false, |s| s.peer_serving().serve_get(table, get))
     }
     fn mutate(&self, table: &PeerTable, cells: Vec<Cell>, write: PeerWrite) -> Result<()> {
-        self.call(true, |s| s.serve_mutate(table, cells, write))
+        self.call(true, |s| s.peer_serving().serve_mutate(table, cells, write))
     }
     fn mutate_if(
         &self,
@@ -156,19 +156,22 @@ impl RegionPeer for Link {
         write: PeerWrite,
     ) -> Result<bool> {
         self.call(true, |s| {
-            s.serve_mutate_if(table, row, &expected, cells, write)
+            s.peer_serving()
+                .serve_mutate_if(table, row, &expected, cells, write)
         })
     }
     fn scan_chunk(&self, table: &PeerTable, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
-        self.call(false, |s| s.serve_scan_chunk(table, chunk))
+        self.call(false, |s| s.peer_serving().serve_scan_chunk(table, chunk))
     }
     fn maintain(&self, table: &PeerTable, range: &RowSpan, work: RegionWork) -> Result<u64> {
-        self.call(false, |s| s.serve_maintain(table, range, work))
+        self.call(false, |s| {
+            s.peer_serving().serve_maintain(table, range, work)
+        })
     }
     fn admin(&self, request: &AdminRequest) -> Result<AdminReply> {
         // Through the wire encoding both ways, as the internal RPC carries it.
         let request = admin_codec::decode_request(&admin_codec::encode_request(request))?;
-        let reply = self.call(false, |s| s.serve_admin(request))?;
+        let reply = self.call(false, |s| s.peer_serving().serve_admin(request))?;
         admin_codec::decode_reply(&admin_codec::encode_reply(&reply))
     }
 }

@@ -109,7 +109,7 @@ fn create_table(world: &World) -> Result<(), Vec<String>> {
     let mut last = String::new();
     for _ in 0..200 {
         for running in world.all_running() {
-            match running.service.create_table(
+            match running.service.admin().create_table(
                 &table(),
                 vec![FamilyOptions::new(crate::model::FAMILY)],
                 splits.clone(),
@@ -221,7 +221,7 @@ fn administer(world: &World, fault: Fault, choice: u64) {
         return;
     }
     let via = &running[(choice % running.len() as u64) as usize];
-    let regions = match via.service.table_regions(&table()) {
+    let regions = match via.service.admin().table_regions(&table()) {
         Ok(regions) => regions,
         Err(e) => return world.note(format!("{fault:?}: cannot list regions: {e}")),
     };
@@ -231,6 +231,7 @@ fn administer(world: &World, fault: Fault, choice: u64) {
             let region = &regions[pick % regions.len()];
             let target = &running[(pick >> 4) % running.len()].sid;
             via.service
+                .admin()
                 .cluster_admin()
                 .and_then(|admin| admin.move_region(region.id, Some(target)))
                 .map(|to| format!("moved region {} to {to}", region.id))
@@ -238,6 +239,7 @@ fn administer(world: &World, fault: Fault, choice: u64) {
         Fault::Split => {
             let row = format!("r{:02}", 1 + (pick as u32 % (ROWS - 1)));
             via.service
+                .admin()
                 .split_region(&table(), SplitAt::Key(Bytes::from(row.clone())))
                 .map(|(a, b)| format!("split at {row} into {a} and {b}"))
         }
@@ -245,6 +247,7 @@ fn administer(world: &World, fault: Fault, choice: u64) {
             let at = pick % (regions.len() - 1);
             let (a, b) = (regions[at].id, regions[at + 1].id);
             via.service
+                .admin()
                 .merge_regions(&table(), a, b)
                 .map(|m| format!("merged {a} and {b} into {m}"))
         }

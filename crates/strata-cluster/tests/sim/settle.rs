@@ -76,7 +76,7 @@ fn disagreement(world: &World) -> Option<String> {
     }
     // Every server must also see the same regions for the table (its view followed).
     for server in &running {
-        match server.service.table_regions(&table()) {
+        match server.service.admin().table_regions(&table()) {
             Ok(seen) if seen.len() == table_regions => {}
             Ok(seen) => {
                 return Some(format!(
@@ -99,6 +99,7 @@ pub fn final_reads(world: &World, model: &Model) -> Vec<String> {
         let mut rows = Vec::new();
         let outcome = server
             .service
+            .scanners()
             .scan_rows(&table(), Scan::new().family(FAMILY))
             .and_then(|mut stream| {
                 while let Some(row) = stream.next_row()? {

@@ -15,6 +15,7 @@ const TOKEN_PREFIX: &str = "strata-consistent:";
 /// The token for `table`, which must exist.
 pub fn generate(service: &Service, table: &TableName) -> Result<String, Status> {
     service
+        .admin()
         .describe_table(table)
         .map_err(crate::error::status)?;
     Ok(format!("{TOKEN_PREFIX}{table}"))
@@ -23,6 +24,7 @@ pub fn generate(service: &Service, table: &TableName) -> Result<String, Status> 
 /// True when `token` is consistent for `table` (always, once it is a token of `table`).
 pub fn check(service: &Service, table: &TableName, token: &str) -> Result<bool, Status> {
     service
+        .admin()
         .describe_table(table)
         .map_err(crate::error::status)?;
     if token.strip_prefix(TOKEN_PREFIX) != Some(table.to_string().as_str()) {

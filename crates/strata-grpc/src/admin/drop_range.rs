@@ -34,27 +34,28 @@ pub fn drop_range(
 
 fn drop_prefix(service: &Service, table: &TableName, prefix: Bytes) -> Result<(), Status> {
     service
+        .rows()
         .drop_rows_with_prefix(table, &prefix)
         .map_err(crate::error::status)
 }
 
 fn drop_all(service: &Service, table: &TableName) -> Result<(), Status> {
     let status = crate::error::status;
-    let was_enabled = service.is_table_enabled(table).map_err(status)?;
+    let was_enabled = service.admin().is_table_enabled(table).map_err(status)?;
     if was_enabled {
-        service.disable_table(table).map_err(status)?;
+        service.admin().disable_table(table).map_err(status)?;
     }
     // Truncate enables the table again.
-    let truncated = service.truncate_table(table, true);
+    let truncated = service.admin().truncate_table(table, true);
     if truncated.is_err() && was_enabled {
         // Leave the table usable: it still holds its data.
-        if let Err(e) = service.enable_table(table) {
+        if let Err(e) = service.admin().enable_table(table) {
             tracing::warn!(table = %table, error = %e, "re-enabling after a failed truncate");
         }
     }
     truncated.map_err(status)?;
     if !was_enabled {
-        service.disable_table(table).map_err(status)?;
+        service.admin().disable_table(table).map_err(status)?;
     }
     Ok(())
 }

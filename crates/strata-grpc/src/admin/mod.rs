@@ -71,10 +71,10 @@ impl BigtableTableAdmin for AdminApi {
         let service = Arc::clone(&self.service);
         // Bigtable deletes an enabled table in one call; HBase wants it disabled first.
         blocking(move || {
-            if service.is_table_enabled(&table)? {
-                service.disable_table(&table)?;
+            if service.admin().is_table_enabled(&table)? {
+                service.admin().disable_table(&table)?;
             }
-            service.delete_table(&table)
+            service.admin().delete_table(&table)
         })
         .await?;
         Ok(Response::new(()))
@@ -87,7 +87,10 @@ impl BigtableTableAdmin for AdminApi {
         let request = request.into_inner();
         let table = crate::names::table_of("name", &request.name)?;
         self.with_service(move |s| {
-            let current = s.describe_table(&table).map_err(crate::error::status)?;
+            let current = s
+                .admin()
+                .describe_table(&table)
+                .map_err(crate::error::status)?;
             let ops = families::plan(&table, &current.families, &request.modifications)?;
             families::apply(s, &table, ops)?;
             tables::get(

@@ -70,8 +70,12 @@ fn create_makes_the_namespace_families_and_regions() {
     )
     .unwrap();
     assert_eq!(created.name, NAME);
-    assert!(service.list_namespaces().contains(&"ns".to_string()));
+    assert!(service
+        .admin()
+        .list_namespaces()
+        .contains(&"ns".to_string()));
     let starts: Vec<Bytes> = service
+        .admin()
         .table_regions(&hbase_name())
         .unwrap()
         .into_iter()
@@ -117,8 +121,11 @@ fn refused_creates_change_nothing() {
             .starts_with("table.column_families[\"cf\"].gc_rule.max_num_versions:"),
         "{err:?}"
     );
-    assert!(service.list_tables().is_empty());
-    assert!(!service.list_namespaces().contains(&"ns".to_string()));
+    assert!(service.admin().list_tables().is_empty());
+    assert!(!service
+        .admin()
+        .list_namespaces()
+        .contains(&"ns".to_string()));
 }
 
 #[test]
@@ -128,7 +135,10 @@ fn family_changes_keep_data_and_the_table_enabled() {
     tables::create(&service, &create_request(&[("cf", versions(1))], &[])).unwrap();
     let t = hbase_name();
     let put = Cell::put("r", "cf", "q", 5, "v");
-    service.mutate(&t, vec![put], Durability::SyncWal).unwrap();
+    service
+        .rows()
+        .mutate(&t, vec![put], Durability::SyncWal)
+        .unwrap();
     let modification = |id: &str, m: Mod| Modification {
         id: id.into(),
         update_mask: None,
@@ -138,10 +148,15 @@ fn family_changes_keep_data_and_the_table_enabled() {
         modification("new", Mod::Create(versions(3))),
         modification("cf", Mod::Update(versions(4))),
     ];
-    let ops = families::plan(&t, &service.describe_table(&t).unwrap().families, &mods).unwrap();
+    let ops = families::plan(
+        &t,
+        &service.admin().describe_table(&t).unwrap().families,
+        &mods,
+    )
+    .unwrap();
     families::apply(&service, &t, ops).unwrap();
-    assert!(service.is_table_enabled(&t).unwrap());
-    let row = service.get(&t, &Get::new("r")).unwrap().unwrap();
+    assert!(service.admin().is_table_enabled(&t).unwrap());
+    let row = service.rows().get(&t, &Get::new("r")).unwrap().unwrap();
     assert_eq!(row.cells[0].value, Bytes::from("v"));
     let schema = get(&service, pb::table::View::SchemaView);
     assert_eq!(schema.column_families["new"], versions(3));
@@ -210,6 +225,7 @@ fn dropping_all_data_keeps_the_splits_and_the_state() {
     tables::create(&service, &create_request(&[("cf", versions(1))], &["m"])).unwrap();
     let t = hbase_name();
     service
+        .rows()
         .mutate(
             &t,
             vec![Cell::put("z", "cf", "q", 1, "v")],
@@ -218,9 +234,9 @@ fn dropping_all_data_keeps_the_splits_and_the_state() {
         .unwrap();
     let all = pb::drop_row_range_request::Target::DeleteAllDataFromTable(true);
     drop_range::drop_range(&service, &t, Some(&all)).unwrap();
-    assert!(service.get(&t, &Get::new("z")).unwrap().is_none());
-    assert_eq!(service.table_regions(&t).unwrap().len(), 2);
-    assert!(service.is_table_enabled(&t).unwrap());
+    assert!(service.rows().get(&t, &Get::new("z")).unwrap().is_none());
+    assert_eq!(service.admin().table_regions(&t).unwrap().len(), 2);
+    assert!(service.admin().is_table_enabled(&t).unwrap());
     let empty = pb::drop_row_range_request::Target::RowKeyPrefix(Bytes::new());
     let err = drop_range::drop_range(&service, &t, Some(&empty)).unwrap_err();
     assert!(err.message().starts_with("row_key_prefix:"));
@@ -266,9 +282,10 @@ fn gc_rules_read_back_as_created_after_a_restart_until_hbase_changes_them() {
     );
     // An HBase API changes VERSIONS, keeping the family's other fields (as Thrift does).
     let t = hbase_name();
-    let mut family = service.describe_table(&t).unwrap().families[0].clone();
+    let mut family = service.admin().describe_table(&t).unwrap().families[0].clone();
     family.max_versions = 4;
     service
+        .admin()
         .alter_table(&t, strata_server::AlterOp::ModifyFamily(family))
         .unwrap();
     let derived = &get(&service, pb::table::View::Full).column_families["cf"];

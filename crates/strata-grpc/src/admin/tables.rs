@@ -89,6 +89,7 @@ pub fn get(service: &Service, request: &pb::GetTableRequest) -> Result<pb::Table
     let name = crate::names::table_of("name", &request.name)?;
     let parts = parts(request.view, View::SchemaView, "view")?;
     let descriptor = service
+        .admin()
         .describe_table(&name)
         .map_err(crate::error::status)?;
     Ok(message(
@@ -119,6 +120,7 @@ pub fn list(
         }
     };
     let mut names: Vec<TableName> = service
+        .admin()
         .list_tables()
         .into_iter()
         .filter(|t| t.namespace == namespace && t.name.as_str() > request.page_token.as_str())
@@ -129,7 +131,7 @@ pub fn list(
     let mut tables = Vec::with_capacity(names.len());
     for name in &names {
         let families = if parts.schema {
-            match service.describe_table(name) {
+            match service.admin().describe_table(name) {
                 Ok(d) => d.families,
                 // Deleted since it was listed: not part of the answer.
                 Err(ServiceError::TableNotFound(_)) => continue,
@@ -163,13 +165,14 @@ pub fn create(service: &Service, request: &pb::CreateTableRequest) -> Result<pb:
     check_table_settings(&table)?;
     let families = families(&table)?;
     let splits = splits(&request.initial_splits)?;
-    if !service.list_namespaces().contains(&namespace) {
-        match service.create_namespace(&namespace) {
+    if !service.admin().list_namespaces().contains(&namespace) {
+        match service.admin().create_namespace(&namespace) {
             Ok(()) | Err(ServiceError::NamespaceExists(_)) => {}
             Err(e) => return Err(crate::error::status(e)),
         }
     }
     service
+        .admin()
         .create_table(&name, families.clone(), splits)
         .map_err(crate::error::status)?;
     let all = Parts {

@@ -44,6 +44,7 @@ pub async fn check_and_mutate_row(
     let matched = run(move || {
         let read = Get::new(row.clone()).versions(u32::MAX);
         service
+            .rows()
             .read_modify_write_row_in(Dialect::Bigtable, &target.table, &read, |current, now| {
                 let cells = current.clone().map(cells::filter_cells).unwrap_or_default();
                 // A predicate over its evaluation budget is the caller's error, not "no match".

@@ -49,6 +49,7 @@ impl Target {
     fn resolve(service: &Service, table_name: &str) -> Result<Target, Status> {
         let table = crate::names::table_of("table_name", table_name)?;
         let descriptor = service
+            .admin()
             .describe_table(&table)
             .map_err(crate::error::status)?;
         let families = descriptor

@@ -77,7 +77,7 @@ pub(super) fn apply_row(
     ops: &[Op],
 ) -> Result<(), Status> {
     let result = if mutations::only_puts(ops) {
-        service.mutate_in(
+        service.rows().mutate_in(
             Dialect::Bigtable,
             table,
             mutations::put_cells(row, ops),
@@ -85,9 +85,11 @@ pub(super) fn apply_row(
         )
     } else {
         let read = mutations::read_for(row, ops);
-        service.read_modify_write_row_in(Dialect::Bigtable, table, &read, |current, now| {
-            Ok((mutations::apply(row, ops, current, now), ()))
-        })
+        service
+            .rows()
+            .read_modify_write_row_in(Dialect::Bigtable, table, &read, |current, now| {
+                Ok((mutations::apply(row, ops, current, now), ()))
+            })
     };
     result.map_err(crate::error::status)
 }
@@ -133,7 +135,7 @@ fn apply_entries(
         }
     }
     if !batch.is_empty() {
-        if let Err(e) = service.mutate_in(
+        if let Err(e) = service.rows().mutate_in(
             Dialect::Bigtable,
             &target.table,
             batch,

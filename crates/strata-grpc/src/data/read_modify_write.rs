@@ -40,6 +40,7 @@ pub async fn read_modify_write_row(
             read = read.column(c.family.clone(), c.qualifier.clone());
         }
         service
+            .rows()
             .read_modify_write_row_in(Dialect::Bigtable, &target.table, &read, |current, now| {
                 let cells = apply(&row, &changes, current, now)?;
                 Ok((cells.clone(), cells))

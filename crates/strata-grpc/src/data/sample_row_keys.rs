@@ -14,7 +14,7 @@ pub async fn sample_row_keys(
     request: pb::SampleRowKeysRequest,
 ) -> Result<Vec<pb::SampleRowKeysResponse>, Status> {
     let table = crate::names::table_of("table_name", &request.table_name)?;
-    let regions = blocking(move || service.region_sizes(&table)).await?;
+    let regions = blocking(move || service.admin().region_sizes(&table)).await?;
     Ok(samples(&regions))
 }
 

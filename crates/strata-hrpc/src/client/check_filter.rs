@@ -30,6 +30,7 @@ pub fn apply_if_row_passes(
     read.max_versions = u32::MAX;
     let applied = ctx
         .service
+        .rows()
         .read_modify_write_row(table, &read, |current, _now| {
             let passes = current.as_ref().is_some_and(|row| {
                 let fresh = expr.clone().map(Filter::new);

@@ -50,7 +50,7 @@ pub fn get(ctx: &Context, table: &TableName, get: &pb::Get) -> Result<pb::Result
         .map(filters::decode)
         .transpose()?
         .flatten();
-    let row = ctx.service.get_filtered(table, &read, filter)?;
+    let row = ctx.service.rows().get_filtered(table, &read, filter)?;
     if get.existence_only() {
         return Ok(pb::Result {
             exists: Some(row.is_some()),

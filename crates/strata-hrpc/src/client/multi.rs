@@ -227,7 +227,7 @@ fn flush(
     let durability = batch[0].1.durability;
     let indexes: Vec<u32> = batch.iter().map(|(i, _)| *i).collect();
     let rows: Vec<Vec<Cell>> = batch.into_iter().map(|(_, m)| m.cells).collect();
-    match ctx.service.mutate_each_row(table, rows, durability) {
+    match ctx.service.rows().mutate_each_row(table, rows, durability) {
         Ok(outcomes) => {
             for (index, outcome) in indexes.into_iter().zip(outcomes) {
                 out.push(answer(

@@ -70,7 +70,7 @@ pub fn apply(
                 .iter()
                 .map(|c| (c.family.clone(), c.qualifier.clone(), c.value.clone()))
                 .collect();
-            let cells = ctx.service.append(table, &mutation.row, &columns)?;
+            let cells = ctx.service.rows().append(table, &mutation.row, &columns)?;
             Ok(mutation
                 .return_results
                 .then(|| results::cells_result(&cells)))
@@ -88,9 +88,10 @@ pub fn write(
 ) -> Result<(), RemoteException> {
     if mutations::deletes_latest(&cells) {
         ctx.service
+            .rows()
             .mutate_row_resolving_latest(table, row, cells, durability)?;
     } else {
-        ctx.service.mutate(table, cells, durability)?;
+        ctx.service.rows().mutate(table, cells, durability)?;
     }
     Ok(())
 }
@@ -118,6 +119,7 @@ fn increment(ctx: &Context, table: &TableName, m: &Mutation) -> Result<Vec<Cell>
         let (family, qualifier, amount) = &amounts[0];
         let value = ctx
             .service
+            .rows()
             .increment(table, &m.row, family, qualifier, *amount)?;
         return Ok(vec![Cell::put(
             m.row.clone(),
@@ -134,6 +136,7 @@ fn increment(ctx: &Context, table: &TableName, m: &Mutation) -> Result<Vec<Cell>
     let row = m.row.clone();
     Ok(ctx
         .service
+        .rows()
         .read_modify_write_row(table, &read, |current, now| {
             let cells = added_counters(&row, &amounts, current.as_ref(), now)?;
             Ok((cells.clone(), cells))
@@ -223,6 +226,7 @@ pub fn check_and_write(
     let check = check(condition)?;
     Ok(ctx
         .service
+        .rows()
         .check_and_mutate(table, &check, cells, durability)?)
 }
 

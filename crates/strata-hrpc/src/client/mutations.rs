@@ -132,7 +132,7 @@ fn whole_row_delete(
     row: &Bytes,
     ts: i64,
 ) -> Result<Vec<Cell>, RemoteException> {
-    let descriptor = ctx.service.describe_table(table)?;
+    let descriptor = ctx.service.admin().describe_table(table)?;
     Ok(descriptor
         .families
         .into_iter()

@@ -72,6 +72,7 @@ pub fn resolve(
     let table = region_name::parse_table(&parsed.table).ok_or_else(|| not_serving(value))?;
     let regions = ctx
         .service
+        .admin()
         .table_regions(&table)
         .map_err(RemoteException::from)?;
     let region = regions

@@ -72,7 +72,7 @@ fn open(
             client: None,
         },
     };
-    let inner = ctx.service.open_scanner_with(&table, options)?;
+    let inner = ctx.service.scanners().open_scanner_with(&table, options)?;
     let rows_left = request.limit_of_rows.filter(|n| *n > 0).map(u64::from);
     let scanner = NativeScanner {
         table,
@@ -87,9 +87,9 @@ fn open(
             .unwrap_or(DEFAULT_MAX_RESULT_SIZE),
         allow_partial: scan.allow_partial_results(),
     };
-    let id = ctx
-        .scanners
-        .insert(scanner, |inner| ctx.service.scanner_is_open(inner));
+    let id = ctx.scanners.insert(scanner, |inner| {
+        ctx.service.scanners().scanner_is_open(inner)
+    });
     // The first call may already ask for rows (and even to close).
     next_unchecked(ctx, request, id)
 }
@@ -183,6 +183,7 @@ fn close(ctx: &Context, id: u64) {
         // An expired inner scanner is already gone: nothing left to close.
         let _ = ctx
             .service
+            .scanners()
             .close_scanner_as(&ScannerLookup::HBASE_RPC, inner);
     }
 }
@@ -250,7 +251,7 @@ fn fetch(
     while (rows.len() as u64) < wanted && bytes < max_bytes {
         let max = FETCH.min((wanted - rows.len() as u64) as usize);
         let fetched = if heartbeats {
-            ctx.service.scanner_results_within(
+            ctx.service.scanners().scanner_results_within(
                 &ScannerLookup::HBASE_RPC,
                 s.inner,
                 max,
@@ -258,6 +259,7 @@ fn fetch(
             )?
         } else {
             ctx.service
+                .scanners()
                 .scanner_results(&ScannerLookup::HBASE_RPC, s.inner, max)?
         };
         let (chunk, out_of_time) = (fetched.results, fetched.out_of_time);

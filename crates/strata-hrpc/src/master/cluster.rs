@@ -37,6 +37,7 @@ pub fn status(ctx: &Context, call: &Call) -> CallResult {
         backup_masters: backups,
         balancer_on: Some(
             ctx.service
+                .admin()
                 .cluster_admin()
                 .and_then(|admin| admin.balancer_enabled())
                 .unwrap_or(false),

@@ -17,18 +17,21 @@ pub fn change(ctx: &Context, call: &Call) -> Result<(), RemoteException> {
             let descriptor = request.namespace_descriptor;
             let name = name(&descriptor.name)?;
             let config = configuration(descriptor.configuration);
-            Ok(ctx.service.create_namespace_with(&name, config)?)
+            Ok(ctx.service.admin().create_namespace_with(&name, config)?)
         }
         "DeleteNamespace" => {
             let request: pb::NamespaceNameRequest = call.param()?;
-            Ok(ctx.service.drop_namespace(&request.namespace_name)?)
+            Ok(ctx
+                .service
+                .admin()
+                .drop_namespace(&request.namespace_name)?)
         }
         "ModifyNamespace" => {
             let request: pb::CreateNamespaceRequest = call.param()?;
             let descriptor = request.namespace_descriptor;
             let name = name(&descriptor.name)?;
             let config = configuration(descriptor.configuration);
-            Ok(ctx.service.modify_namespace(&name, config)?)
+            Ok(ctx.service.admin().modify_namespace(&name, config)?)
         }
         other => Err(RemoteException::invalid(format!(
             "unknown namespace change {other}"
@@ -48,7 +51,7 @@ fn configuration(pairs: Vec<pb::NameStringPair>) -> NamespaceConfig {
 }
 
 fn descriptor(ctx: &Context, name: &str) -> Result<pb::NamespaceDescriptor, RemoteException> {
-    let config = ctx.service.namespace_config(name)?;
+    let config = ctx.service.admin().namespace_config(name)?;
     Ok(pb::NamespaceDescriptor {
         name: Bytes::copy_from_slice(name.as_bytes()),
         configuration: config
@@ -60,7 +63,7 @@ fn descriptor(ctx: &Context, name: &str) -> Result<pb::NamespaceDescriptor, Remo
 
 /// Serves the listings.
 pub fn read(ctx: &Context, call: &Call) -> CallResult {
-    let mut namespaces = ctx.service.list_namespaces();
+    let mut namespaces = ctx.service.admin().list_namespaces();
     namespaces.sort();
     match call.method.as_str() {
         "GetNamespaceDescriptor" => {

@@ -24,7 +24,7 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
         "Balance" => balance(ctx),
         "SetBalancerRunning" => set_balancer(ctx, call.param()?),
         "IsBalancerEnabled" => {
-            let enabled = match ctx.service.cluster_admin() {
+            let enabled = match ctx.service.admin().cluster_admin() {
                 Ok(admin) => admin.balancer_enabled()?,
                 Err(_) => false,
             };
@@ -54,7 +54,7 @@ fn split(ctx: &Context, request: pb::SplitTableRegionRequest) -> CallResult {
         }
         None => SplitAt::Region(region.id),
     };
-    ctx.service.split_region(&table, at)?;
+    ctx.service.admin().split_region(&table, at)?;
     Ok(Reply::message(&pb::SplitTableRegionResponse {
         proc_id: Some(ctx.next_procedure()),
     }))
@@ -73,7 +73,7 @@ fn merge(ctx: &Context, request: pb::MergeTableRegionsRequest) -> CallResult {
             "regions of different tables cannot be merged",
         ));
     }
-    ctx.service.merge_regions(&table_a, a.id, b.id)?;
+    ctx.service.admin().merge_regions(&table_a, a.id, b.id)?;
     Ok(Reply::message(&pb::MergeTableRegionsResponse {
         proc_id: Some(ctx.next_procedure()),
     }))
@@ -87,6 +87,7 @@ fn move_region(ctx: &Context, request: pb::MoveRegionRequest) -> CallResult {
         .and_then(|s| s.start_code)
         .map(|code| code.to_string());
     ctx.service
+        .admin()
         .cluster_admin()?
         .move_region(region.id, target.as_deref())?;
     Ok(Reply::message(&pb::MoveRegionResponse {}))
@@ -94,7 +95,7 @@ fn move_region(ctx: &Context, request: pb::MoveRegionRequest) -> CallResult {
 
 /// As HBase: a balancer switched off does not run (`balancer_ran` false).
 fn balance(ctx: &Context) -> CallResult {
-    let moved = match ctx.service.cluster_admin() {
+    let moved = match ctx.service.admin().cluster_admin() {
         Ok(admin) if admin.balancer_enabled()? => Some(admin.balance()?),
         _ => None,
     };
@@ -107,7 +108,7 @@ fn balance(ctx: &Context) -> CallResult {
 }
 
 fn set_balancer(ctx: &Context, request: pb::SetBalancerRunningRequest) -> CallResult {
-    let previous = match ctx.service.cluster_admin() {
+    let previous = match ctx.service.admin().cluster_admin() {
         Ok(admin) => admin.set_balancer(request.on)?,
         // Standalone there is no balancer: it was off, and stays off.
         Err(_) => false,
@@ -131,6 +132,7 @@ fn region_with_id(
     id: u64,
 ) -> Result<RegionInfo, RemoteException> {
     ctx.service
+        .admin()
         .table_regions(table)?
         .into_iter()
         .find(|r| r.id == id)
@@ -152,9 +154,9 @@ fn find_region(
         let region = region_with_id(ctx, &table, id)?;
         return Ok((table, region));
     }
-    for table in ctx.service.list_tables() {
+    for table in ctx.service.admin().list_tables() {
         let text = table_string(&table);
-        let regions = ctx.service.table_regions(&table)?;
+        let regions = ctx.service.admin().table_regions(&table)?;
         if let Some(region) = regions
             .into_iter()
             .find(|r| encoded_name(&text, &r.start_key, r.id).as_bytes() == value)

@@ -20,7 +20,7 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
             let snapshot = request.snapshot;
             let table = snapshot_table(&snapshot)?
                 .ok_or_else(|| RemoteException::invalid("a snapshot needs a table"))?;
-            service.snapshot_table(&table, &snapshot.name)?;
+            service.admin().snapshot_table(&table, &snapshot.name)?;
             Ok(Reply::message(&pb::SnapshotResponse {
                 expected_timeout: 60_000,
                 proc_id: i64::try_from(ctx.next_procedure()).ok(),
@@ -36,11 +36,16 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
             }))
         }
         "GetCompletedSnapshots" => Ok(Reply::message(&pb::GetCompletedSnapshotsResponse {
-            snapshots: service.list_snapshots()?.iter().map(description).collect(),
+            snapshots: service
+                .admin()
+                .list_snapshots()?
+                .iter()
+                .map(description)
+                .collect(),
         })),
         "DeleteSnapshot" => {
             let request: pb::DeleteSnapshotRequest = call.param()?;
-            service.delete_snapshot(&request.snapshot.name)?;
+            service.admin().delete_snapshot(&request.snapshot.name)?;
             Ok(Reply::message(&pb::DeleteSnapshotResponse {}))
         }
         "RestoreSnapshot" => restore_or_clone(ctx, call.param()?),
@@ -57,7 +62,7 @@ fn restore_or_clone(ctx: &Context, request: pb::RestoreSnapshotRequest) -> CallR
     let snapshot = request.snapshot;
     let found = find(ctx, &snapshot.name)?;
     let table = snapshot_table(&snapshot)?.unwrap_or_else(|| found.table.clone());
-    if ctx.service.list_tables().contains(&table) {
+    if ctx.service.admin().list_tables().contains(&table) {
         if table != found.table {
             return Err(RemoteException::invalid(format!(
                 "snapshot {} is of table {}, not {}: restore it to its own table, or clone it \
@@ -67,9 +72,9 @@ fn restore_or_clone(ctx: &Context, request: pb::RestoreSnapshotRequest) -> CallR
                 table_string(&table)
             )));
         }
-        ctx.service.restore_snapshot(&found.name)?;
+        ctx.service.admin().restore_snapshot(&found.name)?;
     } else {
-        ctx.service.clone_snapshot(&found.name, &table)?;
+        ctx.service.admin().clone_snapshot(&found.name, &table)?;
     }
     Ok(Reply::message(&pb::RestoreSnapshotResponse {
         proc_id: ctx.next_procedure(),
@@ -78,6 +83,7 @@ fn restore_or_clone(ctx: &Context, request: pb::RestoreSnapshotRequest) -> CallR
 
 fn find(ctx: &Context, name: &str) -> Result<SnapshotInfo, RemoteException> {
     ctx.service
+        .admin()
         .list_snapshots()?
         .into_iter()
         .find(|s| s.name == name)

@@ -16,13 +16,15 @@ pub fn change(ctx: &Context, call: &Call) -> Result<(), RemoteException> {
     let service = &ctx.service;
     match call.method.as_str() {
         "CreateTable" => create(ctx, call.param()?),
-        "DeleteTable" => Ok(service.delete_table(&name_of(call)?)?),
-        "EnableTable" => Ok(service.enable_table(&name_of(call)?)?),
-        "DisableTable" => Ok(service.disable_table(&name_of(call)?)?),
+        "DeleteTable" => Ok(service.admin().delete_table(&name_of(call)?)?),
+        "EnableTable" => Ok(service.admin().enable_table(&name_of(call)?)?),
+        "DisableTable" => Ok(service.admin().disable_table(&name_of(call)?)?),
         "truncateTable" => {
             let request: pb::TruncateTableRequest = call.param()?;
             let name = table_name(&request.table_name)?;
-            Ok(service.truncate_table(&name, request.preserve_splits())?)
+            Ok(service
+                .admin()
+                .truncate_table(&name, request.preserve_splits())?)
         }
         "ModifyTable" => modify(ctx, call.param()?),
         "AddColumn" | "ModifyColumn" => {
@@ -52,13 +54,13 @@ pub fn change(ctx: &Context, call: &Call) -> Result<(), RemoteException> {
 /// change and enabled again (also when the change fails).
 fn alter(ctx: &Context, name: &TableName, op: AlterOp) -> Result<(), RemoteException> {
     let offline = matches!(op, AlterOp::AddFamily(_) | AlterOp::DeleteFamily(_));
-    let reopen = offline && ctx.service.is_table_enabled(name)?;
+    let reopen = offline && ctx.service.admin().is_table_enabled(name)?;
     if reopen {
-        ctx.service.disable_table(name)?;
+        ctx.service.admin().disable_table(name)?;
     }
-    let result = ctx.service.alter_table(name, op);
+    let result = ctx.service.admin().alter_table(name, op);
     if reopen {
-        ctx.service.enable_table(name)?;
+        ctx.service.admin().enable_table(name)?;
     }
     Ok(result?)
 }
@@ -71,6 +73,7 @@ fn name_of(call: &Call) -> Result<TableName, RemoteException> {
 fn create(ctx: &Context, request: pb::CreateTableRequest) -> Result<(), RemoteException> {
     let descriptor = schema::descriptor(&request.table_schema)?;
     ctx.service
+        .admin()
         .create_table_from(descriptor, request.split_keys)?;
     Ok(())
 }
@@ -80,19 +83,19 @@ fn create(ctx: &Context, request: pb::CreateTableRequest) -> Result<(), RemoteEx
 fn modify(ctx: &Context, request: pb::ModifyTableRequest) -> Result<(), RemoteException> {
     let mut wanted = schema::descriptor(&request.table_schema)?;
     wanted.name = table_name(&request.table_name)?;
-    let current = ctx.service.describe_table(&wanted.name)?;
+    let current = ctx.service.admin().describe_table(&wanted.name)?;
     let reshapes = current.families.len() != wanted.families.len()
         || current
             .families
             .iter()
             .any(|f| !wanted.families.iter().any(|w| w.name == f.name));
-    let reopen = reshapes && ctx.service.is_table_enabled(&wanted.name)?;
+    let reopen = reshapes && ctx.service.admin().is_table_enabled(&wanted.name)?;
     if reopen {
-        ctx.service.disable_table(&wanted.name)?;
+        ctx.service.admin().disable_table(&wanted.name)?;
     }
-    let result = ctx.service.modify_table(&wanted);
+    let result = ctx.service.admin().modify_table(&wanted);
     if reopen {
-        ctx.service.enable_table(&wanted.name)?;
+        ctx.service.admin().enable_table(&wanted.name)?;
     }
     Ok(result?)
 }
@@ -102,6 +105,7 @@ pub fn alter_status(ctx: &Context, call: &Call) -> CallResult {
     let request: pb::GetSchemaAlterStatusRequest = call.param()?;
     let regions = ctx
         .service
+        .admin()
         .table_regions(&table_name(&request.table_name)?)?;
     Ok(Reply::message(&pb::GetSchemaAlterStatusResponse {
         yet_to_update_regions: Some(0),
@@ -127,7 +131,7 @@ pub fn read(ctx: &Context, call: &Call) -> CallResult {
             // A name that does not exist is left out, as HBase does.
             let schemas = names
                 .iter()
-                .filter_map(|n| service.describe_table(n).ok())
+                .filter_map(|n| service.admin().describe_table(n).ok())
                 .map(|d| schema::table_schema(&d))
                 .collect();
             Ok(Reply::message(&pb::GetTableDescriptorsResponse {
@@ -137,10 +141,11 @@ pub fn read(ctx: &Context, call: &Call) -> CallResult {
         "ListTableDescriptorsByState" => {
             let request: pb::ListTableDescriptorsByStateRequest = call.param()?;
             let schemas = service
+                .admin()
                 .list_tables()
                 .iter()
-                .filter(|n| service.is_table_enabled(n).ok() == Some(request.is_enabled))
-                .filter_map(|n| service.describe_table(n).ok())
+                .filter(|n| service.admin().is_table_enabled(n).ok() == Some(request.is_enabled))
+                .filter_map(|n| service.admin().describe_table(n).ok())
                 .map(|d| schema::table_schema(&d))
                 .collect();
             Ok(Reply::message(&pb::GetTableDescriptorsResponse {
@@ -156,7 +161,9 @@ pub fn read(ctx: &Context, call: &Call) -> CallResult {
         }
         "GetTableState" => {
             let request: pb::GetTableStateRequest = call.param()?;
-            let enabled = service.is_table_enabled(&table_name(&request.table_name)?)?;
+            let enabled = service
+                .admin()
+                .is_table_enabled(&table_name(&request.table_name)?)?;
             let state = if enabled {
                 pb::table_state::State::Enabled
             } else {
@@ -179,6 +186,7 @@ fn by_namespace(ctx: &Context, call: &Call) -> CallResult {
     let request: pb::NamespaceNameRequest = call.param()?;
     if !ctx
         .service
+        .admin()
         .list_namespaces()
         .contains(&request.namespace_name)
     {
@@ -192,7 +200,7 @@ fn by_namespace(ctx: &Context, call: &Call) -> CallResult {
     }
     let schemas = names
         .iter()
-        .filter_map(|n| ctx.service.describe_table(n).ok())
+        .filter_map(|n| ctx.service.admin().describe_table(n).ok())
         .map(|d| schema::table_schema(&d))
         .collect();
     Ok(Reply::message(
@@ -213,6 +221,7 @@ fn filtered(
     let pattern = regex.map(regex_lite).transpose()?;
     let mut names: Vec<TableName> = ctx
         .service
+        .admin()
         .list_tables()
         .into_iter()
         .filter(|n| {

@@ -17,14 +17,14 @@ const TS: i64 = 1;
 
 /// Every meta row, tables in name order, each table's state row before its regions.
 pub fn all(ctx: &Context) -> Result<Vec<RowResult>, RemoteException> {
-    let mut tables = ctx.service.list_tables();
+    let mut tables = ctx.service.admin().list_tables();
     tables.sort_by_key(table_string);
     let mut rows = Vec::new();
     for table in tables {
         // A table dropped between the listing and here simply has no rows.
         let (Ok(enabled), Ok(regions)) = (
-            ctx.service.is_table_enabled(&table),
-            ctx.service.table_regions(&table),
+            ctx.service.admin().is_table_enabled(&table),
+            ctx.service.admin().table_regions(&table),
         ) else {
             continue;
         };

@@ -12,7 +12,7 @@ use crate::format::{bytes, html, timestamp};
 use crate::AppState;
 
 pub async fn list(State(state): State<AppState>) -> Html<String> {
-    let tables = state.service.table_status();
+    let tables = state.service.admin().table_status();
     let rows: Vec<Vec<String>> = tables
         .iter()
         .map(|t| {
@@ -121,7 +121,7 @@ fn region_row(r: &RegionStatus) -> Vec<String> {
 pub async fn detail(State(state): State<AppState>, Path(name): Path<String>) -> Response {
     let Some(t) = TableName::parse(&name)
         .ok()
-        .and_then(|n| state.service.one_table_status(&n))
+        .and_then(|n| state.service.admin().one_table_status(&n))
     else {
         let body = format!("<p>There is no table <code>{}</code>.</p>", html(&name));
         return (

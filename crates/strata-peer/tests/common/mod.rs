@@ -37,6 +37,7 @@ pub fn served(options: ServeOptions) -> Served {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
     service
+        .admin()
         .create_table(&table(), vec![FamilyOptions::new("cf")], vec![])
         .unwrap();
     let peer_table = service.directory().table(&table()).unwrap().peer_table();
@@ -74,6 +75,9 @@ pub fn put(row: &str, value: &str) -> Vec<Cell> {
 
 /// The value of `row`'s one cell as the service reads it locally.
 pub fn local_value(service: &Service, row: &str) -> Option<Bytes> {
-    let got = service.get(&table(), &Get::new(row.to_string())).unwrap()?;
+    let got = service
+        .rows()
+        .get(&table(), &Get::new(row.to_string()))
+        .unwrap()?;
     got.cells.into_iter().next().map(|c| c.value)
 }

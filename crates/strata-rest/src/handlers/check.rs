@@ -214,10 +214,12 @@ fn check_equal_then_apply(
         op: CompareOp::Equal,
         value: Some(checked.value.clone()),
     };
-    let applied =
-        call.gateway
-            .service
-            .check_and_mutate(table, &check, cells, WriteDurability::UseDefault)?;
+    let applied = call.gateway.service.rows().check_and_mutate(
+        table,
+        &check,
+        cells,
+        WriteDurability::UseDefault,
+    )?;
     Ok(if applied { ok_empty() } else { not_modified() })
 }
 
@@ -246,10 +248,13 @@ fn increment(call: &Call<'_>, table: &TableName, row: BodyRow, rr: bool) -> Rest
             .ok()
             .and_then(|t| t.trim().parse().ok())
             .ok_or_else(|| bad("an increment amount must be a decimal number"))?;
-        let value = service.increment(table, &row.key, &family, &qualifier, amount)?;
+        let value = service
+            .rows()
+            .increment(table, &row.key, &family, &qualifier, amount)?;
         // The new cell's timestamp, read back for the result.
         let get = Get::new(row.key.clone()).column(family.clone(), qualifier.clone());
         let timestamp = service
+            .rows()
             .get(table, &get)?
             .and_then(|r| r.cells.first().map(|c| c.timestamp));
         results.push(CellModel {
@@ -275,7 +280,11 @@ fn append(call: &Call<'_>, table: &TableName, row: BodyRow, rr: bool) -> RestRes
         let (family, qualifier) = full_column(&ColumnSpec::parse(&column))?;
         columns.push((family, qualifier, cell.value.clone()));
     }
-    let cells = call.gateway.service.append(table, &row.key, &columns)?;
+    let cells = call
+        .gateway
+        .service
+        .rows()
+        .append(table, &row.key, &columns)?;
     if rr {
         let rows = CellSet::from_rows(vec![strata_engine::RowResult {
             row: row.key.clone(),

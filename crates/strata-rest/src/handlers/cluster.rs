@@ -24,12 +24,13 @@ pub(crate) fn cluster_status(call: &Call<'_>) -> RestResult<Response> {
     let n = call.negotiate(DOCUMENT_FORMATS)?;
     let service = &call.gateway.service;
     let mut loads = Vec::new();
-    for table in service.list_tables() {
+    for table in service.admin().list_tables() {
         // A table dropped meanwhile simply has no regions to report.
         let stores = service
+            .admin()
             .describe_table(&table)
             .map_or(0, |d| d.families.len());
-        for region in service.table_regions(&table).unwrap_or_default() {
+        for region in service.admin().table_regions(&table).unwrap_or_default() {
             loads.push(RegionLoad {
                 name: region.name,
                 stores,
@@ -45,14 +46,14 @@ pub(crate) fn cluster_status(call: &Call<'_>) -> RestResult<Response> {
 
 pub(crate) fn table_list(call: &Call<'_>) -> RestResult<Response> {
     let n = call.negotiate(DOCUMENT_FORMATS)?;
-    let tables = call.gateway.service.list_tables();
+    let tables = call.gateway.service.admin().list_tables();
     Ok(ok_document(n, cluster::table_list(&tables, n.format)))
 }
 
 pub(crate) fn regions(call: &Call<'_>, table: &str) -> RestResult<Response> {
     let n = call.negotiate(DOCUMENT_FORMATS)?;
     let table = table_name(table)?;
-    let regions = call.gateway.service.table_regions(&table)?;
+    let regions = call.gateway.service.admin().table_regions(&table)?;
     let location = &call.gateway.options.location;
     Ok(ok_document(
         n,
@@ -63,6 +64,6 @@ pub(crate) fn regions(call: &Call<'_>, table: &str) -> RestResult<Response> {
 /// `/<table>/exists`: 200 with no body, or 404.
 pub(crate) fn exists(call: &Call<'_>, table: &str) -> RestResult<Response> {
     let table = table_name(table)?;
-    call.gateway.service.describe_table(&table)?;
+    call.gateway.service.admin().describe_table(&table)?;
     Ok(super::ok_empty())
 }

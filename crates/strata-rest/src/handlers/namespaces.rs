@@ -21,6 +21,7 @@ fn forbidden(message: String) -> Response {
 fn exists(call: &Call<'_>, namespace: &str) -> bool {
     call.gateway
         .service
+        .admin()
         .list_namespaces()
         .iter()
         .any(|n| n == namespace)
@@ -28,7 +29,7 @@ fn exists(call: &Call<'_>, namespace: &str) -> bool {
 
 pub(crate) fn list(call: &Call<'_>) -> RestResult<Response> {
     let n = call.negotiate(FORMATS)?;
-    let namespaces = call.gateway.service.list_namespaces();
+    let namespaces = call.gateway.service.admin().list_namespaces();
     let body = match n.format {
         Format::Json => serde_json::json!({ "Namespace": namespaces }).to_string(),
         Format::Xml => {
@@ -65,6 +66,7 @@ pub(crate) fn tables(call: &Call<'_>, namespace: &str) -> RestResult<Response> {
     let names: Vec<TableName> = call
         .gateway
         .service
+        .admin()
         .list_tables()
         .into_iter()
         .filter(|t| t.namespace == namespace)
@@ -92,7 +94,7 @@ pub(crate) fn put(call: &Call<'_>, namespace: &str, create: bool) -> RestResult<
     if !create {
         return Ok(ok_empty());
     }
-    call.gateway.service.create_namespace(namespace)?;
+    call.gateway.service.admin().create_namespace(namespace)?;
     let mut response = ok_empty();
     *response.status_mut() = StatusCode::CREATED;
     if let Some(host) = call.header(header::HOST.as_str()) {
@@ -110,7 +112,7 @@ pub(crate) fn delete(call: &Call<'_>, namespace: &str) -> RestResult<Response> {
             "Namespace '{namespace}' does not exists.  Cannot drop namespace."
         )));
     }
-    match call.gateway.service.drop_namespace(namespace) {
+    match call.gateway.service.admin().drop_namespace(namespace) {
         Ok(()) => Ok(ok_empty()),
         // HBase answers 503 for a namespace that still holds tables.
         Err(e @ ServiceError::NamespaceNotEmpty(_)) => Err(RestError::Unavailable(e.to_string())),

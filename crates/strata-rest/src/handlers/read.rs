@@ -60,7 +60,7 @@ pub(crate) fn read_spec(
             max_versions: spec.max_versions,
             time_range: time_range(spec.time),
         };
-        return Ok(service.get(table, &get)?.into_iter().collect());
+        return Ok(service.rows().get(table, &get)?.into_iter().collect());
     }
     let stop = match (&spec.end_row, spec.glob) {
         (Some(end), _) => end.clone(),
@@ -86,10 +86,10 @@ pub(crate) fn collect_scan(
 ) -> RestResult<Vec<RowResult>> {
     let service = &call.gateway.service;
     let max_rows = call.gateway.options.max_result_rows;
-    let id = service.open_scanner(table, scan)?;
+    let id = service.scanners().open_scanner(table, scan)?;
     let mut rows = Vec::new();
     let outcome = loop {
-        let chunk = match service.scanner_next(id, SCAN_CHUNK) {
+        let chunk = match service.scanners().scanner_next(id, SCAN_CHUNK) {
             Ok(chunk) => chunk,
             Err(e) => break Err(e.into()),
         };
@@ -104,6 +104,6 @@ pub(crate) fn collect_scan(
         }
     };
     // Closing an exhausted scanner cannot fail in a way the caller could act on.
-    let _ = service.close_scanner(id);
+    let _ = service.scanners().close_scanner(id);
     outcome.map(|()| rows)
 }

@@ -89,6 +89,7 @@ pub(crate) fn put(call: &Call<'_>, table: &str, spec: &RowSpec) -> RestResult<Re
     };
     call.gateway
         .service
+        .rows()
         .mutate(&table, cells, WriteDurability::UseDefault)?;
     Ok(ok_empty())
 }
@@ -177,6 +178,7 @@ pub(crate) fn delete(call: &Call<'_>, table: &str, spec: &RowSpec) -> RestResult
     };
     let cells: Vec<Cell> = if spec.columns.is_empty() {
         service
+            .admin()
             .describe_table(&table)?
             .families
             .into_iter()
@@ -188,7 +190,9 @@ pub(crate) fn delete(call: &Call<'_>, table: &str, spec: &RowSpec) -> RestResult
             .map(|c| marker(c.family.clone(), c.qualifier.clone()))
             .collect()
     };
-    service.mutate(&table, cells, WriteDurability::UseDefault)?;
+    service
+        .rows()
+        .mutate(&table, cells, WriteDurability::UseDefault)?;
     Ok(ok_empty())
 }
 

@@ -61,7 +61,10 @@ pub(crate) fn create(call: &Call<'_>, table: &str) -> RestResult<Response> {
     };
     let id = format!(
         "{:016x}",
-        gateway.service.open_scanner_with(&table, options)?
+        gateway
+            .service
+            .scanners()
+            .open_scanner_with(&table, options)?
     );
     let mut response = ok_empty();
     *response.status_mut() = StatusCode::CREATED;
@@ -89,6 +92,7 @@ pub(crate) fn next(call: &Call<'_>, table: &str, id: &str) -> RestResult<Respons
     let cells = call
         .gateway
         .service
+        .scanners()
         .scanner_cells(&lookup(&table), registry_id, max_cells, max_rows)
         .map_err(|e| not_found_as_rest(e, id))?;
     if cells.is_empty() {
@@ -123,6 +127,7 @@ pub(crate) fn delete(call: &Call<'_>, table: &str, id: &str) -> RestResult<Respo
     let table = table_name(table)?;
     call.gateway
         .service
+        .scanners()
         .close_scanner_as(&lookup(&table), parse_id(id)?)
         .map_err(|e| not_found_as_rest(e, id))?;
     Ok(ok_empty())

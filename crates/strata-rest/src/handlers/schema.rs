@@ -14,7 +14,7 @@ use crate::model::schema::{describe_family, table_attrs, TableSchema};
 pub(crate) fn get(call: &Call<'_>, table: &str) -> RestResult<Response> {
     let n = call.negotiate(&[Format::Text, Format::Xml, Format::Json])?;
     let table = table_name(table)?;
-    let descriptor = call.gateway.service.describe_table(&table)?;
+    let descriptor = call.gateway.service.admin().describe_table(&table)?;
     let schema = TableSchema {
         name: table.to_string(),
         attrs: table_attrs(descriptor.durability, &descriptor.metadata),
@@ -38,7 +38,7 @@ pub(crate) fn put(call: &Call<'_>, table: &str, replace: bool) -> RestResult<Res
         .map(|c| c.to_family())
         .collect::<RestResult<Vec<_>>>()?;
     let service = &call.gateway.service;
-    let exists = service.describe_table(&name).is_ok();
+    let exists = service.admin().describe_table(&name).is_ok();
     if !exists {
         // HBase's rule (the service itself allows empty tables, for the Bigtable API).
         if families.is_empty() {
@@ -49,7 +49,7 @@ pub(crate) fn put(call: &Call<'_>, table: &str, replace: bool) -> RestResult<Res
         let mut descriptor = TableDescriptor::new(name, families);
         descriptor.durability = durability.unwrap_or_default();
         descriptor.metadata = schema.metadata();
-        service.create_table_from(descriptor, Vec::new())?;
+        service.admin().create_table_from(descriptor, Vec::new())?;
         return Ok(created(call));
     }
     set_metadata(service, &name, schema.metadata(), replace)?;
@@ -62,8 +62,10 @@ pub(crate) fn put(call: &Call<'_>, table: &str, replace: bool) -> RestResult<Res
         durability
     };
     if let Some(wanted) = wanted {
-        if service.describe_table(&name)?.durability != wanted {
-            service.alter_table(&name, AlterOp::SetDurability(wanted))?;
+        if service.admin().describe_table(&name)?.durability != wanted {
+            service
+                .admin()
+                .alter_table(&name, AlterOp::SetDurability(wanted))?;
         }
     }
     Ok(if replace { created(call) } else { ok_empty() })
@@ -76,7 +78,7 @@ fn set_metadata(
     given: SchemaMetadata,
     replace: bool,
 ) -> RestResult<()> {
-    let current = service.describe_table(name)?.metadata;
+    let current = service.admin().describe_table(name)?.metadata;
     let wanted = if replace {
         given
     } else {
@@ -85,7 +87,9 @@ fn set_metadata(
         merged
     };
     if wanted != current {
-        service.alter_table(name, AlterOp::SetMetadata(wanted))?;
+        service
+            .admin()
+            .alter_table(name, AlterOp::SetMetadata(wanted))?;
     }
     Ok(())
 }
@@ -110,12 +114,12 @@ fn with_table_disabled(
     name: &TableName,
     change: impl FnOnce() -> RestResult<()>,
 ) -> RestResult<()> {
-    match service.disable_table(name) {
+    match service.admin().disable_table(name) {
         Ok(()) | Err(ServiceError::TableDisabled(_)) => {}
         Err(e) => return Err(e.into()),
     }
     let outcome = change();
-    let enabled = service.enable_table(name);
+    let enabled = service.admin().enable_table(name);
     outcome?;
     enabled.map_err(RestError::from)
 }
@@ -126,7 +130,7 @@ fn apply_families(
     families: Vec<FamilyOptions>,
     replace: bool,
 ) -> RestResult<()> {
-    let current = service.describe_table(name)?.families;
+    let current = service.admin().describe_table(name)?.families;
     // Added and changed families first: a table may never be left without one.
     for family in &families {
         let op = if current.iter().any(|f| f.name == family.name) {
@@ -134,12 +138,14 @@ fn apply_families(
         } else {
             AlterOp::AddFamily(family.clone())
         };
-        service.alter_table(name, op)?;
+        service.admin().alter_table(name, op)?;
     }
     if replace {
         for old in &current {
             if !families.iter().any(|f| f.name == old.name) {
-                service.alter_table(name, AlterOp::DeleteFamily(old.name.clone().into()))?;
+                service
+                    .admin()
+                    .alter_table(name, AlterOp::DeleteFamily(old.name.clone().into()))?;
             }
         }
     }
@@ -149,10 +155,10 @@ fn apply_families(
 pub(crate) fn delete(call: &Call<'_>, table: &str) -> RestResult<Response> {
     let name = table_name(table)?;
     let service = &call.gateway.service;
-    match service.disable_table(&name) {
+    match service.admin().disable_table(&name) {
         Ok(()) | Err(ServiceError::TableDisabled(_)) => {}
         Err(e) => return Err(e.into()),
     }
-    service.delete_table(&name)?;
+    service.admin().delete_table(&name)?;
     Ok(ok_empty())
 }

@@ -138,22 +138,31 @@ mod tests {
         let svc = Service::open(ServiceOptions::new(dir.path())).unwrap();
         let table = TableName::parse("t").unwrap();
         let splits = vec![Bytes::from_static(b"c"), Bytes::from_static(b"f")];
-        svc.create_table(&table, vec![FamilyOptions::new("cf")], splits)
+        svc.admin()
+            .create_table(&table, vec![FamilyOptions::new("cf")], splits)
             .unwrap();
         let cells = ["a", "b", "c", "d", "f", "g"]
             .iter()
             .map(|r| Cell::put(r.to_string(), "cf", "q", 1, "v"))
             .collect();
-        svc.mutate(&table, cells, Durability::SyncWal).unwrap();
-        let all = svc.scan_rows(&table, Scan::new()).unwrap();
+        svc.rows()
+            .mutate(&table, cells, Durability::SyncWal)
+            .unwrap();
+        let all = svc.scanners().scan_rows(&table, Scan::new()).unwrap();
         assert_eq!(keys(&mut { all }), vec!["a", "b", "c", "d", "f", "g"]);
-        let mut part = svc.scan_rows(&table, Scan::new().range("b", "f")).unwrap();
+        let mut part = svc
+            .scanners()
+            .scan_rows(&table, Scan::new().range("b", "f"))
+            .unwrap();
         assert_eq!(keys(&mut part), vec!["b", "c", "d"]);
         assert_eq!(part.pending.len(), 0);
         let reversed = Scan::new().range("f", "b").reversed(true);
-        let mut back = svc.scan_rows(&table, reversed).unwrap();
+        let mut back = svc.scanners().scan_rows(&table, reversed).unwrap();
         assert_eq!(keys(&mut back), vec!["f", "d", "c"]);
-        let only_first = svc.scan_rows(&table, Scan::new().range("a", "b")).unwrap();
+        let only_first = svc
+            .scanners()
+            .scan_rows(&table, Scan::new().range("a", "b"))
+            .unwrap();
         assert_eq!(
             only_first.pending.len(),
             1,
@@ -169,20 +178,23 @@ mod tests {
         let svc = Service::open(ServiceOptions::new(dir.path())).unwrap();
         let table = TableName::parse("t").unwrap();
         let splits = vec![Bytes::from_static(b"c")];
-        svc.create_table(&table, vec![FamilyOptions::new("cf")], splits)
+        svc.admin()
+            .create_table(&table, vec![FamilyOptions::new("cf")], splits)
             .unwrap();
         let cells = ["b", "c", "c0", "d"]
             .iter()
             .map(|r| Cell::put(r.to_string(), "cf", "q", 1, "v"))
             .collect();
-        svc.mutate(&table, cells, Durability::SyncWal).unwrap();
+        svc.rows()
+            .mutate(&table, cells, Durability::SyncWal)
+            .unwrap();
         for reversed in [false, true] {
             for (row, expected) in [("c", vec!["c"]), ("b", vec!["b"]), ("bb", vec![])] {
                 let scan = Scan::new().range(row, row).reversed(reversed);
-                let mut stream = svc.scan_rows(&table, scan.clone()).unwrap();
+                let mut stream = svc.scanners().scan_rows(&table, scan.clone()).unwrap();
                 assert_eq!(keys(&mut stream), expected, "stream {row} {reversed}");
-                let id = svc.open_scanner(&table, scan).unwrap();
-                let rows: Vec<_> = svc.scanner_next(id, 10).unwrap();
+                let id = svc.scanners().open_scanner(&table, scan).unwrap();
+                let rows: Vec<_> = svc.scanners().scanner_next(id, 10).unwrap();
                 let got: Vec<_> = rows.iter().map(|r| r.row.clone()).collect();
                 let want: Vec<_> = expected
                     .iter()

@@ -56,13 +56,15 @@ mod tests {
     fn open(dir: &std::path::Path) -> (Arc<Service>, TableName) {
         let svc = Service::open(ServiceOptions::new(dir)).unwrap();
         let table = TableName::parse("t").unwrap();
-        svc.create_table(&table, vec![FamilyOptions::new("cf")], vec![])
+        svc.admin()
+            .create_table(&table, vec![FamilyOptions::new("cf")], vec![])
             .unwrap();
         (svc, table)
     }
 
     fn value_of(svc: &Service, table: &TableName, row: &str) -> Option<Bytes> {
-        svc.get(table, &Get::new(row.to_string()))
+        svc.rows()
+            .get(table, &Get::new(row.to_string()))
             .unwrap()
             .map(|r| r.cells[0].value.clone())
     }
@@ -73,6 +75,7 @@ mod tests {
         let (svc, table) = open(dir.path());
         let read = Get::new("r").versions(u32::MAX);
         let seen = svc
+            .rows()
             .read_modify_write_row(&table, &read, |row, now| {
                 assert!(now > 0);
                 let cell = Cell::put("r", "cf", "q", LATEST_TIMESTAMP, "one");
@@ -81,6 +84,7 @@ mod tests {
             .unwrap();
         assert!(seen, "the first call sees no row");
         let previous = svc
+            .rows()
             .read_modify_write_row(&table, &read, |row, _| {
                 let old = row.unwrap().cells[0].value.clone();
                 let mut next = old.to_vec();
@@ -100,11 +104,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (svc, table) = open(dir.path());
         let read = Get::new("r");
-        let err = svc.read_modify_write_row(&table, &read, |_, _| -> Result<(Vec<Cell>, ())> {
-            Err(ServiceError::InvalidArgument("no".into()))
-        });
+        let err =
+            svc.rows()
+                .read_modify_write_row(&table, &read, |_, _| -> Result<(Vec<Cell>, ())> {
+                    Err(ServiceError::InvalidArgument("no".into()))
+                });
         assert!(matches!(err, Err(ServiceError::InvalidArgument(_))));
-        svc.read_modify_write_row(&table, &read, |_, _| Ok((Vec::new(), ())))
+        svc.rows()
+            .read_modify_write_row(&table, &read, |_, _| Ok((Vec::new(), ())))
             .unwrap();
         assert_eq!(value_of(&svc, &table, "r"), None);
     }
@@ -114,11 +121,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (svc, table) = open(dir.path());
         let read = Get::new("r");
-        let other_row = svc.read_modify_write_row(&table, &read, |_, _| {
+        let other_row = svc.rows().read_modify_write_row(&table, &read, |_, _| {
             Ok((vec![Cell::put("x", "cf", "q", 1, "v")], ()))
         });
         assert!(matches!(other_row, Err(ServiceError::InvalidArgument(_))));
-        let bad_family = svc.read_modify_write_row(&table, &read, |_, _| {
+        let bad_family = svc.rows().read_modify_write_row(&table, &read, |_, _| {
             Ok((vec![Cell::put("r", "nope", "q", 1, "v")], ()))
         });
         assert!(matches!(
@@ -139,12 +146,13 @@ mod tests {
                 let table = table.clone();
                 std::thread::spawn(move || {
                     for _ in 0..50 {
-                        svc.read_modify_write_row(&table, &Get::new("r"), |row, _| {
-                            let n = row.map_or(0, |r| r.cells[0].value.len());
-                            let value = vec![b'x'; n + 1];
-                            Ok((vec![Cell::put("r", "cf", "q", LATEST_TIMESTAMP, value)], ()))
-                        })
-                        .unwrap();
+                        svc.rows()
+                            .read_modify_write_row(&table, &Get::new("r"), |row, _| {
+                                let n = row.map_or(0, |r| r.cells[0].value.len());
+                                let value = vec![b'x'; n + 1];
+                                Ok((vec![Cell::put("r", "cf", "q", LATEST_TIMESTAMP, value)], ()))
+                            })
+                            .unwrap();
                     }
                 })
             })

@@ -66,6 +66,6 @@ pub struct ScannerResults {
     pub results: Vec<RowResult>,
     pub sorted_columns: bool,
     /// The fetch stopped because its time ran out while the filter skipped rows, not
-    /// because the scan ended (see `Service::scanner_results_within`).
+    /// because the scan ended (see `Scanners::scanner_results_within`).
     pub out_of_time: bool,
 }

@@ -22,6 +22,7 @@ fn service(dir: &tempfile::TempDir, rows: usize, cells: usize) -> (Arc<Service>,
     let service = Service::open(options).unwrap();
     let table = t();
     service
+        .admin()
         .create_table(&table, vec![FamilyOptions::new("f")], vec![])
         .unwrap();
     for r in 0..rows {
@@ -30,6 +31,7 @@ fn service(dir: &tempfile::TempDir, rows: usize, cells: usize) -> (Arc<Service>,
             .map(|q| Cell::put(row.clone(), "f", format!("q{q}"), 1, "v"))
             .collect();
         service
+            .rows()
             .mutate(&table, row_cells, crate::WriteDurability::UseDefault)
             .unwrap();
     }
@@ -46,29 +48,37 @@ fn thrift(service: &Service, connection: u64, batch: Option<usize>) -> Result<u6
         owner: ScannerOwner::thrift(Some(connection)),
         ..ScannerOptions::embedded(Scan::new(), None)
     };
-    service.open_scanner_with(&t(), options)
+    service.scanners().open_scanner_with(&t(), options)
 }
 
 #[test]
 fn an_idle_scanner_expires_when_the_clock_passes_its_lease() {
     let dir = tempfile::tempdir().unwrap();
     let (service, clock) = service(&dir, 3, 1);
-    let idle = service.open_scanner(&t(), Scan::new()).unwrap();
-    let used = service.open_scanner(&t(), Scan::new()).unwrap();
+    let idle = service.scanners().open_scanner(&t(), Scan::new()).unwrap();
+    let used = service.scanners().open_scanner(&t(), Scan::new()).unwrap();
     clock.advance(LEASE.as_millis() as i64 - 1);
-    assert_eq!(service.scanner_next(used, 1).unwrap().len(), 1, "renews it");
-    assert_eq!(service.expire_idle_scanners(), 0, "a millisecond is left");
+    assert_eq!(
+        service.scanners().scanner_next(used, 1).unwrap().len(),
+        1,
+        "renews it"
+    );
+    assert_eq!(
+        service.scanners().expire_idle_scanners(),
+        0,
+        "a millisecond is left"
+    );
     clock.advance(1);
-    assert_eq!(service.expire_idle_scanners(), 1);
-    assert!(!service.scanner_is_open(idle));
+    assert_eq!(service.scanners().expire_idle_scanners(), 1);
+    assert!(!service.scanners().scanner_is_open(idle));
     assert!(matches!(
-        service.scanner_next(idle, 1),
+        service.scanners().scanner_next(idle, 1),
         Err(ServiceError::ScannerNotFound(_))
     ));
     clock.advance(LEASE.as_millis() as i64);
     // Past its lease, a fetch finds it gone even before a tick drops it.
-    assert!(service.scanner_next(used, 1).is_err());
-    assert_eq!(service.open_scanner_count(), 0);
+    assert!(service.scanners().scanner_next(used, 1).is_err());
+    assert_eq!(service.scanners().open_scanner_count(), 0);
 }
 
 #[test]
@@ -84,9 +94,10 @@ fn each_client_holds_at_most_its_share() {
     );
     thrift(&service, 2, None).unwrap();
     for _ in 0..3 {
-        service.open_scanner(&t(), Scan::new()).unwrap();
+        service.scanners().open_scanner(&t(), Scan::new()).unwrap();
     }
     service
+        .scanners()
         .close_scanner_as(&ScannerLookup::THRIFT, first)
         .unwrap();
     thrift(&service, 1, None).unwrap();
@@ -101,16 +112,19 @@ fn a_batch_cuts_wide_rows_into_parts() {
     let (service, _clock) = service(&dir, 2, 5);
     let id = thrift(&service, 1, Some(2)).unwrap();
     let next = service
+        .scanners()
         .scanner_results(&ScannerLookup::THRIFT, id, 4)
         .unwrap();
     let sizes: Vec<usize> = next.results.iter().map(|r| r.cells.len()).collect();
     assert_eq!(sizes, [2, 2, 1, 2], "row r0 in three parts, then r1 begins");
     let cells = service
+        .scanners()
         .scanner_cells(&ScannerLookup::THRIFT, id, None, 0)
         .unwrap();
     assert_eq!(cells.len(), 2, "the batch is the default fetch");
     assert_eq!(
         service
+            .scanners()
             .scanner_cells(&ScannerLookup::THRIFT, id, Some(9), 0)
             .unwrap()
             .len(),
@@ -123,20 +137,30 @@ fn a_scanner_is_seen_only_through_its_protocol_and_table() {
     let dir = tempfile::tempdir().unwrap();
     let (service, _clock) = service(&dir, 1, 1);
     let id = thrift(&service, 1, None).unwrap();
-    assert!(service.scanner_next(id, 1).is_err(), "not an embedded one");
+    assert!(
+        service.scanners().scanner_next(id, 1).is_err(),
+        "not an embedded one"
+    );
     let other = TableName::parse("u").unwrap();
     let wrong_table = ScannerLookup {
         protocol: ScannerProtocol::Thrift,
         table: Some(&other),
     };
-    assert!(service.scanner_results(&wrong_table, id, 1).is_err());
-    assert!(service.close_scanner_as(&wrong_table, id).is_err());
+    assert!(service
+        .scanners()
+        .scanner_results(&wrong_table, id, 1)
+        .is_err());
+    assert!(service
+        .scanners()
+        .close_scanner_as(&wrong_table, id)
+        .is_err());
     let right_table = ScannerLookup {
         table: Some(&t()),
         ..ScannerLookup::THRIFT
     };
     assert_eq!(
         service
+            .scanners()
             .scanner_results(&right_table, id, 1)
             .unwrap()
             .results

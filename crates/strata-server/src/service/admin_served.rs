@@ -2,20 +2,15 @@
 //! see `remote/admin.rs`). A server that is not master refuses it with the retryable
 //! `NotMaster`, so a request is never passed on a second time.
 
-use super::Service;
+use super::PeerServing;
 use crate::error::Result;
-use crate::remote::{not_master, AdminReply, AdminRequest, Master};
+use crate::remote::{not_master, AdminReply, AdminRequest};
 use crate::table::TableDescriptor;
 
-impl Service {
+impl PeerServing {
     /// Carries out `request` here, as master.
     pub fn serve_admin(&self, request: AdminRequest) -> Result<AdminReply> {
-        let is_master = self
-            .options
-            .master_link
-            .as_deref()
-            .is_some_and(|link| matches!(link.master(), Master::Here));
-        if !is_master {
+        if !self.admin.is_master_here() {
             return Err(not_master());
         }
         self.directory.check_serving()?;
@@ -34,13 +29,14 @@ impl Service {
 
     /// The calls that change namespaces, tables and regions.
     fn serve_catalog_admin(&self, request: AdminRequest) -> Result<AdminReply> {
+        let admin = &self.admin;
         let done = |outcome: Result<()>| outcome.map(|()| AdminReply::Done);
         match request {
             AdminRequest::CreateNamespace(ns, config) => {
-                done(self.create_namespace_with(&ns, config))
+                done(admin.create_namespace_with(&ns, config))
             }
-            AdminRequest::ModifyNamespace(ns, config) => done(self.modify_namespace(&ns, config)),
-            AdminRequest::DropNamespace(ns) => done(self.drop_namespace(&ns)),
+            AdminRequest::ModifyNamespace(ns, config) => done(admin.modify_namespace(&ns, config)),
+            AdminRequest::DropNamespace(ns) => done(admin.drop_namespace(&ns)),
             AdminRequest::CreateTable {
                 name,
                 families,
@@ -54,21 +50,21 @@ impl Service {
                     durability,
                     metadata,
                 };
-                done(self.create_table_from(descriptor, split_keys))
+                done(admin.create_table_from(descriptor, split_keys))
             }
-            AdminRequest::DeleteTable(name) => done(self.delete_table(&name)),
-            AdminRequest::EnableTable(name) => done(self.enable_table(&name)),
-            AdminRequest::DisableTable(name) => done(self.disable_table(&name)),
-            AdminRequest::AlterTable(name, op) => done(self.alter_table(&name, op)),
+            AdminRequest::DeleteTable(name) => done(admin.delete_table(&name)),
+            AdminRequest::EnableTable(name) => done(admin.enable_table(&name)),
+            AdminRequest::DisableTable(name) => done(admin.disable_table(&name)),
+            AdminRequest::AlterTable(name, op) => done(admin.alter_table(&name, op)),
             AdminRequest::TruncateTable {
                 name,
                 preserve_splits,
-            } => done(self.truncate_table(&name, preserve_splits)),
-            AdminRequest::SplitRegion { table, at } => self
+            } => done(admin.truncate_table(&name, preserve_splits)),
+            AdminRequest::SplitRegion { table, at } => admin
                 .split_region(&table, at)
                 .map(|(a, b)| AdminReply::Pair(a, b)),
             AdminRequest::MergeRegions { table, a, b } => {
-                self.merge_regions(&table, a, b).map(AdminReply::Number)
+                admin.merge_regions(&table, a, b).map(AdminReply::Number)
             }
             other => self.serve_cluster_admin(other),
         }
@@ -76,7 +72,7 @@ impl Service {
 
     /// Moves, the balancer and decommissioning.
     fn serve_cluster_admin(&self, request: AdminRequest) -> Result<AdminReply> {
-        let admin = self.cluster_admin()?;
+        let admin = self.admin.cluster_admin()?;
         let count = |n: usize| AdminReply::Number(n as u64);
         match request {
             AdminRequest::MoveRegion { region, target } => admin

@@ -1,15 +1,29 @@
-//! Requests another server forwarded here (cluster mode; see `remote/`): each is served
+//! [`PeerServing`]: requests another server forwarded here (cluster mode; see `remote/`),
+//! row operations here and administration in `admin_served.rs`. Each is served
 //! only from regions open here and answers a retryable `NotServingRegion` otherwise, so a
 //! request travels at most one hop. Each names the table with the digest of its catalog
 //! record as the sender sees it; a server whose own view differs reads the catalog again
 //! first, so it never serves a request with an older idea of the table's families, state
 //! or regions than the sender's.
 
+use std::sync::Arc;
+
 use strata_engine::{Cell, Get, RowResult};
 
-use super::Service;
+use super::admin::Admin;
+use crate::directory::TableDirectory;
 use crate::error::{Result, ServiceError};
 use crate::remote::{ExpectedReads, Origin, PeerTable, PeerWrite, RegionWork, RowSpan, ScanChunk};
+use crate::rows::RowOperations;
+
+/// What this server serves to its peers: their forwarded row operations and, as master,
+/// their administration.
+pub struct PeerServing {
+    pub(super) directory: Arc<TableDirectory>,
+    pub(super) rows: Arc<RowOperations>,
+    /// Carries out the administration peers send to the master.
+    pub(super) admin: Arc<Admin>,
+}
 
 /// The retryable answer to a request this server cannot serve with its view of the table.
 fn not_in_step(table: &PeerTable) -> ServiceError {
@@ -19,7 +33,7 @@ fn not_in_step(table: &PeerTable) -> ServiceError {
     }
 }
 
-impl Service {
+impl PeerServing {
     /// `Ok` once this server's view of the table is the sender's (catching up with the
     /// catalog if it is behind).
     fn in_step_with(&self, table: &PeerTable) -> Result<()> {
@@ -35,7 +49,7 @@ impl Service {
         }
     }
 
-    /// A forwarded [`Service::get`].
+    /// A forwarded [`Rows::get`](super::Rows::get).
     pub fn serve_get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {
         self.in_step_with(table)?;
         self.rows.get_from(Origin::Peer, &table.name, get)

@@ -1,19 +1,30 @@
-//! The service every network API adapts onto: a facade over its components.
+//! The service every network API adapts onto: it opens the components, closes them and
+//! hands out the shared things (limits, metrics, connections, the request budget). Each
+//! adapter calls the component a request belongs to, through [`Service::rows`],
+//! [`Service::scanners`], [`Service::admin`] and [`Service::peer_serving`]:
 //!
-//! - [`TableDirectory`] (`directory/`): namespaces, tables, the catalog and region routing;
-//! - [`RowOperations`] (`rows/`): mutations, point reads and read-modify-writes;
-//! - [`Splitter`] (`splitter.rs`): when regions split and merge;
-//! - the scanner registry (`scanners/`; the service's scanner calls are `scanner_ops.rs`).
+//! - [`Rows`] (`rows.rs`): mutations, point reads, single-row read-modify-writes, and
+//!   dropping rows by prefix (`drop_range/`), over [`RowOperations`] (`crate::rows`);
+//! - [`Scanners`] (`scanners.rs`): scanners over the registry (`crate::scanners`) and
+//!   unregistered row streams;
+//! - [`Admin`] (`admin/`): namespaces, tables, regions (splits and merges by the
+//!   [`Splitter`]) and cluster administration, sent to the master in cluster mode;
+//! - [`PeerServing`] (`forwarded.rs`, `admin_served.rs`): requests other servers forward
+//!   here, for the peer server.
 //!
-//! The facade opens them, closes them and hands each call to the one that owns it; it holds
-//! no logic of its own beyond operations composed of several components (`drop_range.rs`).
+//! Each owns handles to what it needs (the [`TableDirectory`] above all), not to the service.
 
 mod admin;
-mod admin_at_master;
 mod admin_served;
 mod drop_range;
 mod forwarded;
 mod rows;
+mod scanners;
+
+pub use admin::Admin;
+pub use forwarded::PeerServing;
+pub use rows::Rows;
+pub use scanners::Scanners;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -67,18 +78,18 @@ impl ServiceOptions {
     }
 }
 
-/// The one service every network API adapts onto.
+/// The one service every network API adapts onto: its components and what they share.
 pub struct Service {
-    pub(crate) options: ServiceOptions,
-    pub(crate) directory: Arc<TableDirectory>,
-    rows: RowOperations,
-    splitter: Arc<Splitter>,
-    pub(crate) scanners: ScannerRegistry,
-    pub(crate) metrics: Arc<crate::metrics::RequestMetrics>,
+    options: ServiceOptions,
+    directory: Arc<TableDirectory>,
+    rows: Rows,
+    scanners: Scanners,
+    admin: Arc<Admin>,
+    peer_serving: PeerServing,
+    metrics: Arc<crate::metrics::RequestMetrics>,
     connections: crate::connections::Connections,
     /// Bytes of requests being received and served (see `request_budget.rs`).
     request_budget: crate::request_budget::RequestBudget,
-    cluster_admin: parking_lot::RwLock<Option<Arc<dyn crate::registry::ClusterAdmin>>>,
 }
 
 impl Service {
@@ -113,23 +124,42 @@ impl Service {
             options.engine.memstore_flush_size,
             Arc::clone(&metrics),
         );
-        let rows = RowOperations::new(
+        let row_ops = Arc::new(RowOperations::new(
             Arc::clone(&directory),
             Arc::clone(&splitter),
             options.limits.clone(),
             Arc::clone(&metrics),
             Arc::clone(&clock),
-        );
+        ));
         let request_budget =
             crate::request_budget::RequestBudget::new(options.limits.max_request_bytes_in_flight);
-        let scanners = ScannerRegistry::new(clock, options.scanner_lease);
+        let scanners = Scanners::new(
+            Arc::clone(&directory),
+            ScannerRegistry::new(clock, options.scanner_lease),
+            Arc::clone(&metrics),
+            options.limits.clone(),
+        );
+        let admin = Arc::new(Admin::new(
+            Arc::clone(&directory),
+            splitter,
+            options.master_link.clone(),
+        ));
+        let peer_serving = PeerServing {
+            directory: Arc::clone(&directory),
+            rows: Arc::clone(&row_ops),
+            admin: Arc::clone(&admin),
+        };
+        let rows = Rows {
+            ops: row_ops,
+            directory: Arc::clone(&directory),
+        };
         Ok(Arc::new(Service {
-            cluster_admin: parking_lot::RwLock::new(None),
             options,
             directory,
             rows,
-            splitter,
             scanners,
+            admin,
+            peer_serving,
             metrics,
             connections: crate::connections::Connections::default(),
             request_budget,
@@ -181,42 +211,28 @@ impl Service {
         self.directory.engine()
     }
 
-    /// Installs cluster administration (the server became master).
-    pub fn set_cluster_admin(&self, admin: Arc<dyn crate::registry::ClusterAdmin>) {
-        *self.cluster_admin.write() = Some(admin);
+    /// Row operations.
+    pub fn rows(&self) -> &Rows {
+        &self.rows
     }
 
-    /// Cluster administration: the master's own; on another server of a cluster, one that
-    /// has the master carry each call out; standalone, an error.
-    pub fn cluster_admin(&self) -> Result<Arc<dyn crate::registry::ClusterAdmin>> {
-        let Some(link) = &self.options.master_link else {
-            return self.cluster_admin.read().clone().ok_or_else(|| {
-                ServiceError::InvalidArgument("moves and the balancer need cluster mode".into())
-            });
-        };
-        match (link.master(), self.cluster_admin.read().clone()) {
-            (crate::remote::Master::Here, Some(own)) => Ok(own),
-            _ => Ok(Arc::new(admin_at_master::AdminAtMaster(Arc::clone(link)))),
-        }
-    }
-
-    /// How many masters and servers the cluster has (HBase's `status`): a standalone
-    /// server is its one master and server.
-    pub fn server_counts(&self) -> crate::cluster_members::ServerCounts {
-        use crate::cluster_members::ServerCounts;
-        match self
-            .options
-            .master_link
-            .as_ref()
-            .and_then(|link| link.members())
-        {
-            Some(members) => ServerCounts::of(&members),
-            None => ServerCounts::STANDALONE,
-        }
+    /// Scanners and row streams.
+    pub fn scanners(&self) -> &Scanners {
+        &self.scanners
     }
 
     /// The table directory.
     pub fn directory(&self) -> &TableDirectory {
         &self.directory
+    }
+
+    /// Namespace, table, region and cluster administration.
+    pub fn admin(&self) -> &Admin {
+        &self.admin
+    }
+
+    /// Requests other servers forward here (cluster mode).
+    pub fn peer_serving(&self) -> &PeerServing {
+        &self.peer_serving
     }
 }

@@ -1,16 +1,27 @@
-//! Row operations: handed to [`RowOperations`](crate::rows::RowOperations).
+//! [`Rows`], the service's row operations: handed to
+//! [`RowOperations`](crate::rows::RowOperations). Dropping rows by prefix is here too
+//! (`drop_range/`): it is a write to rows, only a wider one.
+
+use std::sync::Arc;
 
 use bytes::Bytes;
 use strata_engine::{Cell, Get, RowResult};
 
-use super::Service;
+use crate::directory::TableDirectory;
 use crate::durability::WriteDurability;
 use crate::error::Result;
 use crate::limits::Dialect;
 use crate::names::TableName;
-use crate::rows::Check;
+use crate::rows::{Check, RowOperations};
 
-impl Service {
+/// Writes and reads of rows: mutations, point reads and single-row read-modify-writes.
+pub struct Rows {
+    pub(super) ops: Arc<RowOperations>,
+    /// For dropping rows by prefix, which reads and compacts the regions it writes to.
+    pub(super) directory: Arc<TableDirectory>,
+}
+
+impl Rows {
     /// Applies `cells` (one region's share atomically; HBase guarantees atomicity per row).
     pub fn mutate(
         &self,
@@ -21,7 +32,7 @@ impl Service {
         self.mutate_in(Dialect::Hbase, table, cells, durability)
     }
 
-    /// [`Service::mutate`] under the size limits of `dialect`.
+    /// [`Rows::mutate`] under the size limits of `dialect`.
     pub fn mutate_in(
         &self,
         dialect: Dialect,
@@ -29,7 +40,7 @@ impl Service {
         cells: Vec<Cell>,
         durability: impl Into<WriteDurability>,
     ) -> Result<()> {
-        self.rows.mutate(dialect, table, cells, durability.into())
+        self.ops.mutate(dialect, table, cells, durability.into())
     }
 
     /// HBase's multi-row batch: each row's cells are one atomic mutation, and a row that
@@ -42,7 +53,7 @@ impl Service {
         rows: Vec<Vec<Cell>>,
         durability: impl Into<WriteDurability>,
     ) -> Result<Vec<Result<()>>> {
-        self.rows.mutate_each_row(table, rows, durability.into())
+        self.ops.mutate_each_row(table, rows, durability.into())
     }
 
     /// Applies the cells of one row atomically, giving each single-version delete marker at
@@ -55,18 +66,18 @@ impl Service {
         cells: Vec<Cell>,
         durability: impl Into<WriteDurability>,
     ) -> Result<()> {
-        self.rows
+        self.ops
             .mutate_row_resolving_latest(table, row, cells, durability.into())
     }
 
     /// Bytes that accepted writes hold while waiting for their memstores.
     pub fn write_bytes_in_flight(&self) -> usize {
-        self.rows.write_bytes_in_flight()
+        self.ops.write_bytes_in_flight()
     }
 
     /// Reads one row; `None` when nothing in it is visible.
     pub fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
-        self.rows.get(table, get)
+        self.ops.get(table, get)
     }
 
     /// Reads one row through `filter`; `None` when nothing in it passes.
@@ -76,7 +87,7 @@ impl Service {
         get: &Get,
         filter: Option<crate::filter::Filter>,
     ) -> Result<Option<RowResult>> {
-        self.rows.get_filtered(table, get, filter)
+        self.ops.get_filtered(table, get, filter)
     }
 
     /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.
@@ -87,7 +98,7 @@ impl Service {
         cells: Vec<Cell>,
         durability: impl Into<WriteDurability>,
     ) -> Result<bool> {
-        self.rows
+        self.ops
             .check_and_mutate(table, check, cells, durability.into())
     }
 
@@ -99,7 +110,7 @@ impl Service {
         row: &[u8],
         columns: &[(Bytes, Bytes, Bytes)],
     ) -> Result<Vec<Cell>> {
-        self.rows.append(table, row, columns)
+        self.ops.append(table, row, columns)
     }
 
     /// Atomically adds `amount` to the 8-byte big-endian counter in a cell and returns the
@@ -112,7 +123,7 @@ impl Service {
         qualifier: &[u8],
         amount: i64,
     ) -> Result<i64> {
-        self.rows.increment(table, row, family, qualifier, amount)
+        self.ops.increment(table, row, family, qualifier, amount)
     }
 
     /// Reads `read` (one row) under that row's lock, calls `compute` with the row and the
@@ -128,7 +139,7 @@ impl Service {
         self.read_modify_write_row_in(Dialect::Hbase, table, read, compute)
     }
 
-    /// [`Service::read_modify_write_row`] under the size limits of `dialect`.
+    /// [`Rows::read_modify_write_row`] under the size limits of `dialect`.
     pub fn read_modify_write_row_in<T>(
         &self,
         dialect: Dialect,
@@ -136,7 +147,7 @@ impl Service {
         read: &Get,
         compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
     ) -> Result<T> {
-        self.rows
+        self.ops
             .read_modify_write_row(dialect, table, read, compute)
     }
 }

@@ -15,6 +15,7 @@ const REGION_VERSION: i8 = 1;
 
 pub fn table_names(service: &Service) -> Vec<Text> {
     service
+        .admin()
         .list_tables()
         .iter()
         .map(|t| Text(Bytes::from(t.to_string())))
@@ -23,8 +24,8 @@ pub fn table_names(service: &Service) -> Vec<Text> {
 
 pub fn table_names_enabled(service: &Service) -> CallResult<AHashMap<Text, bool>> {
     let mut out = AHashMap::default();
-    for t in service.list_tables() {
-        let enabled = service.is_table_enabled(&t).map_err(from_service)?;
+    for t in service.admin().list_tables() {
+        let enabled = service.admin().is_table_enabled(&t).map_err(from_service)?;
         out.insert(Text(Bytes::from(t.to_string())), enabled);
     }
     Ok(out)
@@ -46,6 +47,7 @@ pub fn create_table(
         .map(family_from_thrift)
         .collect::<CallResult<Vec<_>>>()?;
     service
+        .admin()
         .create_table(&name, families, Vec::new())
         .map_err(from_service)
 }
@@ -55,7 +57,10 @@ pub fn column_descriptors(
     name: &[u8],
 ) -> CallResult<AHashMap<Text, ColumnDescriptor>> {
     let name = table_name(name)?;
-    let desc = service.describe_table(&name).map_err(from_service)?;
+    let desc = service
+        .admin()
+        .describe_table(&name)
+        .map_err(from_service)?;
     let mut out = AHashMap::default();
     for f in &desc.families {
         let d = family_to_thrift(f);
@@ -67,7 +72,7 @@ pub fn column_descriptors(
 /// HBase answers an empty list for a table that does not exist.
 pub fn table_regions(service: &Service, name: &[u8], port: u16) -> CallResult<Vec<TRegionInfo>> {
     let name = table_name(name)?;
-    let regions = match service.table_regions(&name) {
+    let regions = match service.admin().table_regions(&name) {
         Ok(r) => r,
         Err(strata_server::ServiceError::TableNotFound(_)) => return Ok(Vec::new()),
         Err(e) => return Err(from_service(e)),
@@ -133,6 +138,7 @@ pub fn region_info(service: &Service, meta_key: &[u8], port: u16) -> CallResult<
 
 pub fn delete_table(service: &Service, name: &[u8]) -> CallResult<()> {
     service
+        .admin()
         .delete_table(&table_name(name)?)
         .map_err(from_service)
 }
@@ -140,15 +146,16 @@ pub fn delete_table(service: &Service, name: &[u8]) -> CallResult<()> {
 pub fn set_enabled(service: &Service, name: &[u8], enabled: bool) -> CallResult<()> {
     let name = table_name(name)?;
     if enabled {
-        service.enable_table(&name)
+        service.admin().enable_table(&name)
     } else {
-        service.disable_table(&name)
+        service.admin().disable_table(&name)
     }
     .map_err(from_service)
 }
 
 pub fn is_enabled(service: &Service, name: &[u8]) -> CallResult<bool> {
     service
+        .admin()
         .is_table_enabled(&table_name(name)?)
         .map_err(from_service)
 }
@@ -158,6 +165,7 @@ pub fn is_enabled(service: &Service, name: &[u8]) -> CallResult<bool> {
 pub fn compact(service: &Service, name: &[u8], major: bool) -> CallResult<()> {
     let table = name.split(|&b| b == b',').next().unwrap_or(name);
     service
+        .admin()
         .compact_table(&table_name(table)?, major)
         .map_err(from_service)
 }

@@ -27,7 +27,7 @@ pub fn cells(
         .ok_or_else(|| Failure::illegal(format!("numVersions must be positive, got {versions}")))?;
     let mut get = Get::new(row).versions(versions).time_range(range);
     columns::add(&mut get.columns, ColumnSpec::parse(column));
-    let row = service.get(&table, &get).map_err(from_service)?;
+    let row = service.rows().get(&table, &get).map_err(from_service)?;
     Ok(tcells(row.as_ref()))
 }
 
@@ -52,7 +52,7 @@ pub fn rows(
             max_versions: 1,
             time_range: range,
         };
-        if let Some(r) = service.get(&table, &get).map_err(from_service)? {
+        if let Some(r) = service.rows().get(&table, &get).map_err(from_service)? {
             found.push(r);
         }
     }

@@ -100,6 +100,7 @@ pub fn open(
         owner: ScannerOwner::thrift(owner.map(|c| c.0)),
     };
     let id = service
+        .scanners()
         .open_scanner_with(&table, options)
         .map_err(from_service)?;
     // The registry's ids stay below 2^31.
@@ -111,6 +112,7 @@ pub fn next(service: &Service, id: i32, n: i32) -> CallResult<Vec<TRowResult>> {
     // A count of 0 or less reads nothing but still checks the id (and renews its lease).
     let want = usize::try_from(n).unwrap_or(0);
     let next = service
+        .scanners()
         .scanner_results(&ScannerLookup::THRIFT, registry_id(id)?, want)
         .map_err(from_service)?;
     // HBase rejects a negative count outright (and returns nothing for 0).
@@ -125,6 +127,7 @@ pub fn next(service: &Service, id: i32, n: i32) -> CallResult<Vec<TRowResult>> {
 /// Closes scanner `id`.
 pub fn close(service: &Service, id: i32) -> CallResult<()> {
     service
+        .scanners()
         .close_scanner_as(&ScannerLookup::THRIFT, registry_id(id)?)
         .map_err(from_service)
 }
@@ -149,7 +152,10 @@ mod tests {
         let service = Service::open(options).unwrap();
         let table = strata_server::TableName::parse("t").unwrap();
         let family = strata_engine::FamilyOptions::new("cf");
-        service.create_table(&table, vec![family], vec![]).unwrap();
+        service
+            .admin()
+            .create_table(&table, vec![family], vec![])
+            .unwrap();
         (service, clock)
     }
 
@@ -182,9 +188,13 @@ mod tests {
         };
         let kept = open(&service, b"t", request(), None).unwrap();
         open(&service, b"t", request(), None).unwrap();
-        assert_eq!(service.expire_idle_scanners(), 0, "both still open");
-        clock.advance(service.scanner_lease().as_millis() as i64);
-        assert_eq!(service.expire_idle_scanners(), 2);
+        assert_eq!(
+            service.scanners().expire_idle_scanners(),
+            0,
+            "both still open"
+        );
+        clock.advance(service.scanners().scanner_lease().as_millis() as i64);
+        assert_eq!(service.scanners().expire_idle_scanners(), 2);
         assert!(next(&service, kept, 1).is_err(), "its id is invalid now");
         assert!(next(&service, kept, 0).is_err(), "even for no rows");
         assert!(close(&service, kept).is_err());

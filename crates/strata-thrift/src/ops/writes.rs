@@ -85,6 +85,7 @@ fn apply_per_row(
         rows[slot].push(cell);
     }
     let outcomes = service
+        .rows()
         .mutate_each_row(table, rows, durability)
         .map_err(from_service)?;
     match outcomes.into_iter().find_map(|r| r.err()) {
@@ -103,6 +104,7 @@ fn apply(
         return Ok(());
     }
     service
+        .rows()
         .mutate(table, cells, durability)
         .map_err(from_service)
 }
@@ -120,6 +122,7 @@ pub fn delete_all(
     check_timestamp(timestamp)?;
     let cell = delete_column(&row, column, timestamp);
     service
+        .rows()
         .mutate(&table, vec![cell], WriteDurability::UseDefault)
         .map_err(from_service)
 }
@@ -134,10 +137,14 @@ pub fn delete_all_row(
     let table = table_name(table)?;
     check_row(&row)?;
     check_timestamp(timestamp)?;
-    let desc = service.describe_table(&table).map_err(from_service)?;
+    let desc = service
+        .admin()
+        .describe_table(&table)
+        .map_err(from_service)?;
     let families: Vec<Vec<u8>> = desc.families.into_iter().map(|f| f.name).collect();
     let cells = delete_row(&row, &families, timestamp);
     service
+        .rows()
         .mutate(&table, cells, WriteDurability::UseDefault)
         .map_err(from_service)
 }
@@ -157,6 +164,7 @@ pub fn increment(
         ColumnSpec::Column { family, qualifier } => (family, qualifier),
     };
     service
+        .rows()
         .increment(&table, &row, &family, &qualifier, amount)
         .map_err(from_service)
 }
@@ -182,7 +190,10 @@ pub fn append(
             ColumnSpec::Column { family, qualifier } => (family, qualifier, value.clone()),
         })
         .collect();
-    service.append(&table, &row, &columns).map_err(from_service)
+    service
+        .rows()
+        .append(&table, &row, &columns)
+        .map_err(from_service)
 }
 
 /// `checkAndPut`: puts `mput` if the column holds `expected` (or is absent when `None`).
@@ -215,6 +226,7 @@ pub fn check_and_put(
     };
     let durability = cells.durability();
     service
+        .rows()
         .check_and_mutate(&table, &check, cells.puts, durability)
         .map_err(from_service)
 }

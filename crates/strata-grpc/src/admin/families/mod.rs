@@ -207,17 +207,21 @@ pub fn apply(service: &Arc<Service>, table: &TableName, ops: Vec<AlterOp>) -> Re
         .iter()
         .any(|op| matches!(op, AlterOp::AddFamily(_) | AlterOp::DeleteFamily(_)));
     let was_enabled = service
+        .admin()
         .is_table_enabled(table)
         .map_err(crate::error::status)?;
     let toggle = reopens && was_enabled;
     if toggle {
-        service.disable_table(table).map_err(crate::error::status)?;
+        service
+            .admin()
+            .disable_table(table)
+            .map_err(crate::error::status)?;
     }
     let applied = ops
         .into_iter()
-        .try_for_each(|op| service.alter_table(table, op));
+        .try_for_each(|op| service.admin().alter_table(table, op));
     let enabled = if toggle {
-        service.enable_table(table)
+        service.admin().enable_table(table)
     } else {
         Ok(())
     };

@@ -74,6 +74,7 @@ pub async fn read_rows(
     }
     // A missing table is the call's status rather than an error inside the stream.
     service
+        .admin()
         .describe_table(&plan.table)
         .map_err(crate::error::status)?;
     let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_MESSAGES);
@@ -172,13 +173,16 @@ impl<S: FnMut(pb::ReadRowsResponse) -> bool> Reader<'_, S> {
         let status = |e| ControlFlow::Break(Some(crate::error::status(e)));
         if let Some(key) = range.single_key() {
             let get = Get::new(key.clone()).versions(u32::MAX);
-            return match service.get(&self.plan.table, &get) {
+            return match service.rows().get(&self.plan.table, &get) {
                 Ok(Some(row)) => self.visit(row),
                 Ok(None) => ControlFlow::Continue(()),
                 Err(e) => status(e),
             };
         }
-        let mut rows = match service.scan_rows(&self.plan.table, range.scan(self.plan.reversed)) {
+        let mut rows = match service
+            .scanners()
+            .scan_rows(&self.plan.table, range.scan(self.plan.reversed))
+        {
             Ok(rows) => rows,
             Err(e) => return status(e),
         };

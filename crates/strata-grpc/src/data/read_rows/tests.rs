@@ -23,7 +23,8 @@ fn service(dir: &std::path::Path) -> Arc<Service> {
         max_versions: u32::MAX,
         ..FamilyOptions::new("cf")
     };
-    svc.create_table(&table, vec![family], vec![b("d"), b("k")])
+    svc.admin()
+        .create_table(&table, vec![family], vec![b("d"), b("k")])
         .unwrap();
     let mut cells = Vec::new();
     for row in "abcdefghijklm".chars() {
@@ -32,7 +33,9 @@ fn service(dir: &std::path::Path) -> Arc<Service> {
             cells.push(Cell::put(row.to_string(), "cf", "q", ts, value));
         }
     }
-    svc.mutate(&table, cells, Durability::SyncWal).unwrap();
+    svc.rows()
+        .mutate(&table, cells, Durability::SyncWal)
+        .unwrap();
     svc
 }
 

@@ -108,7 +108,9 @@ fn pair(unknown_for: Duration) -> Pair {
     let other = open_with(dirs[1].path(), Arc::clone(&link));
     to_master.target.set(Arc::downgrade(&master)).unwrap();
     let admin = Arc::new(RecordingAdmin::default());
-    master.set_cluster_admin(Arc::clone(&admin) as Arc<dyn ClusterAdmin>);
+    master
+        .admin()
+        .set_cluster_admin(Arc::clone(&admin) as Arc<dyn ClusterAdmin>);
     Pair {
         master,
         other,
@@ -128,53 +130,68 @@ fn families() -> Vec<FamilyOptions> {
 fn table_administration_on_another_server_is_done_by_the_master_and_seen_at_once() {
     let p = pair(Duration::ZERO);
     let name = TableName::parse("ns:t").unwrap();
-    p.other.create_namespace("ns").unwrap();
+    p.other.admin().create_namespace("ns").unwrap();
     p.other
+        .admin()
         .create_table(&name, families(), vec![Bytes::from("m")])
         .unwrap();
     for svc in [&p.master, &p.other] {
-        assert_eq!(svc.list_tables(), vec![name.clone()]);
-        assert_eq!(svc.table_regions(&name).unwrap().len(), 2);
+        assert_eq!(svc.admin().list_tables(), vec![name.clone()]);
+        assert_eq!(svc.admin().table_regions(&name).unwrap().len(), 2);
         assert_eq!(
-            svc.describe_table(&name).unwrap().families[0].max_versions,
+            svc.admin().describe_table(&name).unwrap().families[0].max_versions,
             5
         );
     }
     let mut wider = families().remove(0);
     wider.max_versions = 9;
     p.other
+        .admin()
         .alter_table(&name, crate::table_changes::AlterOp::ModifyFamily(wider))
         .unwrap();
     assert_eq!(
-        p.other.describe_table(&name).unwrap().families[0].max_versions,
+        p.other.admin().describe_table(&name).unwrap().families[0].max_versions,
         9
     );
     let (low, high) = p
         .other
+        .admin()
         .split_region(&name, crate::table_changes::SplitAt::Key(Bytes::from("x")))
         .unwrap();
     assert!(low != high);
-    assert_eq!(p.other.table_regions(&name).unwrap().len(), 3);
-    p.other.disable_table(&name).unwrap();
-    assert!(!p.master.is_table_enabled(&name).unwrap());
-    p.other.delete_table(&name).unwrap();
-    assert!(p.other.list_tables().is_empty());
-    assert!(p.master.list_tables().is_empty());
-    p.other.drop_namespace("ns").unwrap();
-    assert!(!p.master.list_namespaces().contains(&"ns".to_string()));
+    assert_eq!(p.other.admin().table_regions(&name).unwrap().len(), 3);
+    p.other.admin().disable_table(&name).unwrap();
+    assert!(!p.master.admin().is_table_enabled(&name).unwrap());
+    p.other.admin().delete_table(&name).unwrap();
+    assert!(p.other.admin().list_tables().is_empty());
+    assert!(p.master.admin().list_tables().is_empty());
+    p.other.admin().drop_namespace("ns").unwrap();
+    assert!(!p
+        .master
+        .admin()
+        .list_namespaces()
+        .contains(&"ns".to_string()));
 }
 
 #[test]
 fn the_masters_errors_come_back_with_their_kind() {
     let p = pair(Duration::ZERO);
     let name = TableName::parse("t").unwrap();
-    p.other.create_table(&name, families(), vec![]).unwrap();
-    let again = p.other.create_table(&name, families(), vec![]).unwrap_err();
+    p.other
+        .admin()
+        .create_table(&name, families(), vec![])
+        .unwrap();
+    let again = p
+        .other
+        .admin()
+        .create_table(&name, families(), vec![])
+        .unwrap_err();
     assert_eq!(again.kind(), ErrorKind::AlreadyExists, "{again}");
-    let enabled = p.other.delete_table(&name).unwrap_err();
+    let enabled = p.other.admin().delete_table(&name).unwrap_err();
     assert_eq!(enabled.kind(), ErrorKind::FailedPrecondition, "{enabled}");
     let missing = p
         .other
+        .admin()
         .enable_table(&TableName::parse("nope").unwrap())
         .unwrap_err();
     assert_eq!(missing.kind(), ErrorKind::NotFound, "{missing}");
@@ -183,7 +200,7 @@ fn the_masters_errors_come_back_with_their_kind() {
 #[test]
 fn cluster_administration_on_another_server_reaches_the_masters() {
     let p = pair(Duration::ZERO);
-    let admin = p.other.cluster_admin().unwrap();
+    let admin = p.other.admin().cluster_admin().unwrap();
     assert_eq!(admin.move_region(7, Some("s2")).unwrap(), "s2");
     assert_eq!(admin.balance().unwrap(), 3);
     assert!(admin.set_balancer(false).unwrap());
@@ -210,10 +227,14 @@ fn cluster_administration_on_another_server_reaches_the_masters() {
 fn administration_waits_while_no_master_is_known() {
     let p = pair(Duration::from_millis(200));
     let started = now();
-    p.other.create_namespace("later").unwrap();
+    p.other.admin().create_namespace("later").unwrap();
     assert!(now().saturating_duration_since(started) >= Duration::from_millis(150));
     assert!(p.link.asked.load(Ordering::Relaxed) > 2, "it asked again");
-    assert!(p.master.list_namespaces().contains(&"later".to_string()));
+    assert!(p
+        .master
+        .admin()
+        .list_namespaces()
+        .contains(&"later".to_string()));
 }
 
 #[test]
@@ -221,13 +242,18 @@ fn a_server_that_is_not_master_refuses_what_another_sent_it() {
     let p = pair(Duration::ZERO);
     let refused = p
         .other
+        .peer_serving()
         .serve_admin(AdminRequest::CreateNamespace(
             "x".into(),
             Default::default(),
         ))
         .unwrap_err();
     assert!(matches!(refused, ServiceError::NotMaster), "{refused}");
-    assert!(!p.master.list_namespaces().contains(&"x".to_string()));
+    assert!(!p
+        .master
+        .admin()
+        .list_namespaces()
+        .contains(&"x".to_string()));
 }
 
 #[test]
@@ -237,20 +263,25 @@ fn a_schema_changed_through_another_server_is_seen_by_the_next_request() {
     let put = |family: &'static str| {
         let cell = Cell::put("r", family, "q", 1, "v");
         p.other
+            .rows()
             .mutate(&name, vec![cell], crate::WriteDurability::SyncWal)
     };
     // Created on the master: the other server has not read the catalog since.
-    p.master.create_table(&name, families(), vec![]).unwrap();
+    p.master
+        .admin()
+        .create_table(&name, families(), vec![])
+        .unwrap();
     put("cf").unwrap();
     // A family added on the master (the table disabled and enabled around it).
-    p.master.disable_table(&name).unwrap();
+    p.master.admin().disable_table(&name).unwrap();
     let family = FamilyOptions::new("extra");
     p.master
+        .admin()
         .alter_table(&name, crate::table_changes::AlterOp::AddFamily(family))
         .unwrap();
-    p.master.enable_table(&name).unwrap();
+    p.master.admin().enable_table(&name).unwrap();
     put("extra").unwrap();
-    assert!(p.other.get(&name, &Get::new("r")).unwrap().is_some());
+    assert!(p.other.rows().get(&name, &Get::new("r")).unwrap().is_some());
     // A family that exists nowhere is still an error, promptly.
     let missing = put("nope").unwrap_err();
     assert!(
@@ -259,6 +290,7 @@ fn a_schema_changed_through_another_server_is_seen_by_the_next_request() {
     );
     let unknown = p
         .other
+        .rows()
         .get(&TableName::parse("never").unwrap(), &Get::new("r"))
         .unwrap_err();
     assert!(

@@ -10,10 +10,11 @@ fn each_region_is_stored_only_by_the_service_serving_it() {
         Cell::put("a", "cf", "q", 1, "left"),
         Cell::put("z", "cf", "q", 1, "right"),
     ];
-    c.b.mutate(&table(), cells, WriteDurability::SyncWal)
+    c.b.rows()
+        .mutate(&table(), cells, WriteDurability::SyncWal)
         .unwrap();
     let region = |svc: &Service, id: u64| -> Option<Arc<strata_engine::Region>> {
-        let state = svc.directory.table(&table()).unwrap();
+        let state = svc.directory().table(&table()).unwrap();
         state
             .regions
             .iter()
@@ -31,7 +32,10 @@ fn each_region_is_stored_only_by_the_service_serving_it() {
 fn a_forwarded_request_is_served_only_from_regions_here() {
     let c = cluster();
     // "z" is in region 2, served by B: A must refuse rather than forward a second time.
-    let refused = c.a.serve_get(&pt(&c), &Get::new("z")).unwrap_err();
+    let refused =
+        c.a.peer_serving()
+            .serve_get(&pt(&c), &Get::new("z"))
+            .unwrap_err();
     assert!(matches!(
         refused,
         ServiceError::NotServingRegion { region: 2, .. }
@@ -42,7 +46,11 @@ fn a_forwarded_request_is_served_only_from_regions_here() {
         durability: WriteDurability::SyncWal,
     };
     let put = vec![Cell::put("z", "cf", "q", 1, "v")];
-    assert!(c.a.serve_mutate(&pt(&c), put.clone(), write).is_err());
+    assert!(c
+        .a
+        .peer_serving()
+        .serve_mutate(&pt(&c), put.clone(), write)
+        .is_err());
     let chunk = ScanChunk {
         scan: Scan::new(),
         region_start: Bytes::new(),
@@ -51,10 +59,10 @@ fn a_forwarded_request_is_served_only_from_regions_here() {
         max_rows: 10,
     };
     assert!(matches!(
-        c.a.serve_scan_chunk(&pt(&c), &chunk),
+        c.a.peer_serving().serve_scan_chunk(&pt(&c), &chunk),
         Err(ServiceError::NotServingRegion { .. })
     ));
-    assert!(c.b.serve_mutate(&pt(&c), put, write).is_ok());
+    assert!(c.b.peer_serving().serve_mutate(&pt(&c), put, write).is_ok());
 }
 
 #[test]
@@ -66,9 +74,10 @@ fn a_conditional_write_is_refused_when_its_reads_changed() {
     };
     let read = Get::new("z");
     let put = |v: &str| vec![Cell::put("z", "cf", "q", 5, v.to_string())];
-    let seen = c.b.serve_get(&pt(&c), &read).unwrap();
+    let seen = c.b.peer_serving().serve_get(&pt(&c), &read).unwrap();
     assert!(c
         .b
+        .peer_serving()
         .serve_mutate_if(
             &pt(&c),
             b"z",
@@ -80,13 +89,15 @@ fn a_conditional_write_is_refused_when_its_reads_changed() {
     // The same reads, now stale: nothing is written.
     assert!(!c
         .b
+        .peer_serving()
         .serve_mutate_if(&pt(&c), b"z", &vec![(read.clone(), seen)], put("2"), write)
         .unwrap());
-    let now = c.b.get(&table(), &read).unwrap().unwrap();
+    let now = c.b.rows().get(&table(), &read).unwrap().unwrap();
     assert_eq!(now.cells[0].value, Bytes::from("1"));
     let other_row = vec![(Get::new("y"), None)];
     assert!(c
         .b
+        .peer_serving()
         .serve_mutate_if(&pt(&c), b"z", &other_row, put("3"), write)
         .is_err());
 }
@@ -100,15 +111,17 @@ fn regression_a_scan_limit_counts_rows_that_pass_the_filter() {
     for i in 0..600 {
         let cell = Cell::put(format!("r{i:03}"), "cf", "q0", 1, format!("v{i}"));
         c.reference
+            .rows()
             .mutate(&table(), vec![cell], WriteDurability::SyncWal)
             .unwrap();
     }
     let svc = &c.reference;
     let filter = Some(svc.parse_filter(b"PrefixFilter('r2')").unwrap());
     let id = svc
+        .scanners()
         .open_filtered_scanner(&table(), Scan::new().limit(41), filter)
         .unwrap();
-    let rows = svc.scanner_next(id, 1000).unwrap();
+    let rows = svc.scanners().scanner_next(id, 1000).unwrap();
     let keys: Vec<&[u8]> = rows.iter().map(|r| r.row.as_ref()).collect();
     assert_eq!(keys.len(), 41);
     assert_eq!((keys[0], keys[40]), (&b"r200"[..], &b"r240"[..]));
@@ -124,12 +137,17 @@ fn increments_of_one_row_through_both_services_are_never_lost() {
             let svc = if i % 2 == 0 { &c.a } else { &c.b };
             scope.spawn(move || {
                 for _ in 0..each {
-                    svc.increment(&table(), b"z", b"cf", b"n", 1).unwrap();
+                    svc.rows()
+                        .increment(&table(), b"z", b"cf", b"n", 1)
+                        .unwrap();
                 }
             });
         }
     });
-    let total = c.a.increment(&table(), b"z", b"cf", b"n", 0).unwrap();
+    let total =
+        c.a.rows()
+            .increment(&table(), b"z", b"cf", b"n", 0)
+            .unwrap();
     assert_eq!(total, threads * each);
 }
 
@@ -142,7 +160,7 @@ fn a_write_to_a_region_being_moved_waits_for_its_new_owner() {
     assert!(c.b.engine().region(2).is_none(), "closed at B");
     let put = vec![Cell::put("z", "cf", "q", 1, "moved")];
     std::thread::scope(|scope| {
-        let writer = scope.spawn(|| c.b.mutate(&table(), put, WriteDurability::SyncWal));
+        let writer = scope.spawn(|| c.b.rows().mutate(&table(), put, WriteDurability::SyncWal));
         strata_engine::util::clock::system().sleep(std::time::Duration::from_millis(100));
         assert!(
             !writer.is_finished(),
@@ -152,9 +170,9 @@ fn a_write_to_a_region_being_moved_waits_for_its_new_owner() {
         assert_eq!(c.a.directory().placements().refresh().unwrap(), 1);
         writer.join().unwrap().unwrap();
     });
-    let got = c.a.get(&table(), &Get::new("z")).unwrap().unwrap();
+    let got = c.a.rows().get(&table(), &Get::new("z")).unwrap().unwrap();
     assert_eq!(got.cells[0].value, Bytes::from("moved"));
-    let via_b = c.b.get(&table(), &Get::new("z")).unwrap().unwrap();
+    let via_b = c.b.rows().get(&table(), &Get::new("z")).unwrap().unwrap();
     assert_eq!(
         via_b.cells[0].value,
         Bytes::from("moved"),
@@ -182,10 +200,11 @@ fn a_service_follows_tables_another_one_creates_and_drops() {
     to_a.target.set(Arc::downgrade(&a)).unwrap();
     // A creates the table (writing the shared catalog); region 2 is B's.
     let families = vec![FamilyOptions::new("cf")];
-    a.create_table(&table(), families, vec![Bytes::from(SPLIT)])
+    a.admin()
+        .create_table(&table(), families, vec![Bytes::from(SPLIT)])
         .unwrap();
     // B has not read the catalog since; a lookup of a table it does not know reads it.
-    assert_eq!(b.table_regions(&table()).unwrap().len(), 2);
+    assert_eq!(b.admin().table_regions(&table()).unwrap().len(), 2);
     assert_eq!(
         b.directory().catalog_sync().follow().unwrap(),
         0,
@@ -196,7 +215,9 @@ fn a_service_follows_tables_another_one_creates_and_drops() {
         Cell::put("z", "cf", "q", 1, "v"),
         Cell::put("a", "cf", "q", 1, "v"),
     ];
-    a.mutate(&table(), put, WriteDurability::SyncWal).unwrap();
+    a.rows()
+        .mutate(&table(), put, WriteDurability::SyncWal)
+        .unwrap();
     assert!(b
         .engine()
         .region(2)
@@ -206,28 +227,34 @@ fn a_service_follows_tables_another_one_creates_and_drops() {
         .is_some());
     // A adds a family B has not followed yet: a write to it, forwarded to B, makes B catch
     // up with the catalog first instead of refusing a family it does not know.
-    a.disable_table(&table()).unwrap();
-    a.alter_table(
-        &table(),
-        crate::AlterOp::AddFamily(FamilyOptions::new("extra")),
-    )
-    .unwrap();
-    a.enable_table(&table()).unwrap();
+    a.admin().disable_table(&table()).unwrap();
+    a.admin()
+        .alter_table(
+            &table(),
+            crate::AlterOp::AddFamily(FamilyOptions::new("extra")),
+        )
+        .unwrap();
+    a.admin().enable_table(&table()).unwrap();
     let extra = vec![Cell::put("z", "extra", "q", 1, "v")];
-    a.mutate(&table(), extra, WriteDurability::SyncWal).unwrap();
-    let got = a.get(&table(), &Get::new("z").family("extra")).unwrap();
+    a.rows()
+        .mutate(&table(), extra, WriteDurability::SyncWal)
+        .unwrap();
+    let got = a
+        .rows()
+        .get(&table(), &Get::new("z").family("extra"))
+        .unwrap();
     assert_eq!(got.unwrap().cells.len(), 1);
     // Dropped by A: B closes its region once it follows.
-    a.disable_table(&table()).unwrap();
+    a.admin().disable_table(&table()).unwrap();
     assert_eq!(b.directory().catalog_sync().follow().unwrap(), 1);
     assert!(
-        b.get(&table(), &Get::new("z")).is_err(),
+        b.rows().get(&table(), &Get::new("z")).is_err(),
         "disabled at B too"
     );
-    a.delete_table(&table()).unwrap();
+    a.admin().delete_table(&table()).unwrap();
     assert_eq!(b.directory().catalog_sync().follow().unwrap(), 1);
     assert!(b.engine().region(2).is_none(), "closed at B");
-    assert!(b.list_tables().is_empty());
+    assert!(b.admin().list_tables().is_empty());
     assert_eq!(
         b.directory().catalog_sync().follow().unwrap(),
         0,
@@ -242,17 +269,18 @@ fn a_table_flush_reaches_the_regions_served_elsewhere() {
         Cell::put("a", "cf", "q", 1, "left"),
         Cell::put("z", "cf", "q", 1, "right"),
     ];
-    c.a.mutate(&table(), cells, WriteDurability::SyncWal)
+    c.a.rows()
+        .mutate(&table(), cells, WriteDurability::SyncWal)
         .unwrap();
     let (left, right) = (
         c.a.engine().region(1).unwrap(),
         c.b.engine().region(2).unwrap(),
     );
     assert!(left.memstore_bytes() > 0 && right.memstore_bytes() > 0);
-    c.a.flush_table(&table()).unwrap();
+    c.a.admin().flush_table(&table()).unwrap();
     assert_eq!((left.memstore_bytes(), right.memstore_bytes()), (0, 0));
-    c.b.compact_table(&table(), true).unwrap();
-    assert!(c.a.get(&table(), &Get::new("a")).unwrap().is_some());
+    c.b.admin().compact_table(&table(), true).unwrap();
+    assert!(c.a.rows().get(&table(), &Get::new("a")).unwrap().is_some());
 }
 
 #[test]
@@ -260,7 +288,8 @@ fn region_locations_name_the_server_serving_each_region() {
     use crate::table::ServedBy;
     let c = cluster();
     let served: Vec<(u64, ServedBy)> =
-        c.a.table_regions(&table())
+        c.a.admin()
+            .table_regions(&table())
             .unwrap()
             .into_iter()
             .map(|r| (r.id, r.served_by))

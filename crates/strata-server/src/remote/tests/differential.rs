@@ -18,22 +18,30 @@ fn apply(svc: &Service, step: u64, rng: &mut StdRng) -> String {
         0 | 1 => {
             // Explicit timestamps: the same versions in every service.
             let cell = Cell::put(row, "cf", column, step as i64, format!("v{step}"));
-            format!("{:?}", svc.mutate(&t, vec![cell], WriteDurability::SyncWal))
+            format!(
+                "{:?}",
+                svc.rows().mutate(&t, vec![cell], WriteDurability::SyncWal)
+            )
         }
         2 => {
             let cell = Cell::delete(row, "cf", column, step as i64, CellType::DeleteColumn);
-            format!("{:?}", svc.mutate(&t, vec![cell], WriteDurability::SyncWal))
+            format!(
+                "{:?}",
+                svc.rows().mutate(&t, vec![cell], WriteDurability::SyncWal)
+            )
         }
         3 => {
             let get = Get::new(row).versions(rng.random_range(1..4));
             let got = svc
+                .rows()
                 .get(&t, &get)
                 .map(|r| shape(&r.into_iter().collect::<Vec<_>>()));
             format!("{got:?}")
         }
         4 => format!(
             "{:?}",
-            svc.increment(&t, row.as_bytes(), b"cf", b"n", 1 + (step % 5) as i64)
+            svc.rows()
+                .increment(&t, row.as_bytes(), b"cf", b"n", 1 + (step % 5) as i64)
         ),
         5 => {
             let suffix = (
@@ -41,7 +49,7 @@ fn apply(svc: &Service, step: u64, rng: &mut StdRng) -> String {
                 Bytes::from("s"),
                 Bytes::from(format!("{step},")),
             );
-            let cells = svc.append(&t, row.as_bytes(), &[suffix]);
+            let cells = svc.rows().append(&t, row.as_bytes(), &[suffix]);
             format!(
                 "{:?}",
                 cells.map(|c| c.into_iter().map(|c| c.value).collect::<Vec<_>>())
@@ -60,7 +68,8 @@ fn apply(svc: &Service, step: u64, rng: &mut StdRng) -> String {
             let put = Cell::put(row, "cf", "q1", step as i64, "checked");
             format!(
                 "{:?}",
-                svc.check_and_mutate(&t, &check, vec![put], WriteDurability::SyncWal)
+                svc.rows()
+                    .check_and_mutate(&t, &check, vec![put], WriteDurability::SyncWal)
             )
         }
         7 => {
@@ -75,7 +84,7 @@ fn apply(svc: &Service, step: u64, rng: &mut StdRng) -> String {
             if rng.random_bool(0.5) {
                 scan = Scan::new().reversed(reversed);
             }
-            let mut stream = svc.scan_rows(&t, scan).unwrap();
+            let mut stream = svc.scanners().scan_rows(&t, scan).unwrap();
             let mut rows = Vec::new();
             while let Some(row) = stream.next_row().unwrap() {
                 rows.push(row);
@@ -88,16 +97,22 @@ fn apply(svc: &Service, step: u64, rng: &mut StdRng) -> String {
                 .random_bool(0.5)
                 .then(|| svc.parse_filter(b"PrefixFilter('r2')").unwrap());
             let scan = Scan::new().limit(limit).reversed(rng.random_bool(0.3));
-            let id = svc.open_filtered_scanner(&t, scan, filter).unwrap();
+            let id = svc
+                .scanners()
+                .open_filtered_scanner(&t, scan, filter)
+                .unwrap();
             let mut rows = Vec::new();
             loop {
-                let batch = svc.scanner_next(id, rng.random_range(1..300)).unwrap();
+                let batch = svc
+                    .scanners()
+                    .scanner_next(id, rng.random_range(1..300))
+                    .unwrap();
                 if batch.is_empty() {
                     break;
                 }
                 rows.extend(batch);
             }
-            svc.close_scanner(id).unwrap();
+            svc.scanners().close_scanner(id).unwrap();
             format!("{:?}", shape(&rows))
         }
     }
@@ -112,7 +127,8 @@ fn two_services_sharing_a_table_answer_as_one() {
     for i in 0..600 {
         let cell = Cell::put(format!("r{i:03}"), "cf", "q0", 1, format!("v{i}"));
         for svc in [&c.a, &c.reference] {
-            svc.mutate(&table(), vec![cell.clone()], WriteDurability::SyncWal)
+            svc.rows()
+                .mutate(&table(), vec![cell.clone()], WriteDurability::SyncWal)
                 .unwrap();
         }
     }

@@ -18,7 +18,7 @@ fn a_write_forwarded_to_a_slow_owner_holds_no_row_lock_here() {
         .collect();
     let forwarded = {
         let a = Arc::clone(&c.a);
-        std::thread::spawn(move || a.mutate(&table(), batch, WriteDurability::SyncWal))
+        std::thread::spawn(move || a.rows().mutate(&table(), batch, WriteDurability::SyncWal))
     };
     std::thread::sleep(Duration::from_millis(100));
     assert!(!forwarded.is_finished(), "the forwarded write did not wait");
@@ -29,7 +29,8 @@ fn a_write_forwarded_to_a_slow_owner_holds_no_row_lock_here() {
             let started = Instant::now();
             for i in 0..20 {
                 let cell = Cell::put(format!("a{:04}", i * 97), "cf", "q", 1, "v");
-                a.mutate(&table(), vec![cell], WriteDurability::SyncWal)?;
+                a.rows()
+                    .mutate(&table(), vec![cell], WriteDurability::SyncWal)?;
             }
             Ok::<_, ServiceError>(started.elapsed())
         })
@@ -44,6 +45,6 @@ fn a_write_forwarded_to_a_slow_owner_holds_no_row_lock_here() {
     let took = local.join().unwrap().unwrap();
     assert!(took < Duration::from_secs(1), "local writes took {took:?}");
     forwarded.join().unwrap().unwrap();
-    let row = c.b.get(&table(), &Get::new("r301234")).unwrap();
+    let row = c.b.rows().get(&table(), &Get::new("r301234")).unwrap();
     assert!(row.is_some(), "the forwarded batch reached its owner");
 }

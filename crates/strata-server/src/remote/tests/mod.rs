@@ -46,11 +46,13 @@ impl RegionPeer for LoopbackPeer {
         })
     }
     fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {
-        self.service()?.serve_get(table, get)
+        self.service()?.peer_serving().serve_get(table, get)
     }
     fn mutate(&self, table: &PeerTable, cells: Vec<Cell>, write: PeerWrite) -> Result<()> {
         let _waits_while_held = self.mutations.read();
-        self.service()?.serve_mutate(table, cells, write)
+        self.service()?
+            .peer_serving()
+            .serve_mutate(table, cells, write)
     }
     fn mutate_if(
         &self,
@@ -61,18 +63,23 @@ impl RegionPeer for LoopbackPeer {
         write: PeerWrite,
     ) -> Result<bool> {
         self.service()?
+            .peer_serving()
             .serve_mutate_if(table, row, &expected, cells, write)
     }
     fn scan_chunk(&self, table: &PeerTable, chunk: &ScanChunk) -> Result<Vec<RowResult>> {
-        self.service()?.serve_scan_chunk(table, chunk)
+        self.service()?
+            .peer_serving()
+            .serve_scan_chunk(table, chunk)
     }
     fn maintain(&self, table: &PeerTable, range: &RowSpan, work: RegionWork) -> Result<u64> {
-        self.service()?.serve_maintain(table, range, work)
+        self.service()?
+            .peer_serving()
+            .serve_maintain(table, range, work)
     }
     fn admin(&self, request: &AdminRequest) -> Result<AdminReply> {
         // Through the wire encoding both ways, as the internal RPC carries it.
         let request = admin_codec::decode_request(&admin_codec::encode_request(request))?;
-        let reply = self.service()?.serve_admin(request)?;
+        let reply = self.service()?.peer_serving().serve_admin(request)?;
         admin_codec::decode_reply(&admin_codec::encode_reply(&reply))
     }
 }
@@ -118,7 +125,7 @@ fn placement(elsewhere: Vec<u64>, peer: &Arc<LoopbackPeer>) -> Arc<StaticPlaceme
 
 /// The test table as a forwarded request names it (A and B created it alike).
 fn pt(c: &Cluster) -> PeerTable {
-    c.a.directory.table(&table()).unwrap().peer_table()
+    c.a.directory().table(&table()).unwrap().peer_table()
 }
 
 /// Services A and B (A serves region 1, B region 2) and a reference C holding both.
@@ -150,10 +157,12 @@ fn cluster() -> Cluster {
         let mut family = FamilyOptions::new("cf");
         family.max_versions = 3;
         let families = vec![family];
-        svc.create_table(&table(), families, vec![Bytes::from(SPLIT)])
+        svc.admin()
+            .create_table(&table(), families, vec![Bytes::from(SPLIT)])
             .unwrap();
     }
     let ids: Vec<u64> = a
+        .admin()
         .table_regions(&table())
         .unwrap()
         .iter()

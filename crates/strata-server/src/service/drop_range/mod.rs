@@ -28,36 +28,36 @@ use std::collections::BTreeMap;
 use bytes::Bytes;
 use strata_engine::{Cell, CellType, Durability, RowResult, Scan};
 
+use super::rows::Rows;
 use crate::error::Result;
 use crate::names::TableName;
 use crate::remote::{Origin, RegionWork, RowSpan};
-use crate::service::Service;
+use crate::row_stream::RowStream;
 
-/// Rows read per scanner batch; one batch's markers go out in one mutation.
+/// Rows read per batch; one batch's markers go out in one mutation.
 const BATCH_ROWS: usize = 512;
 
-impl Service {
+// On `Rows` rather than `Admin`: it writes rows (markers, then a compaction of the regions
+// they went to) and reads them through an unregistered row stream, so it needs the row
+// writer and the directory, and nothing of the catalog or of the scanner registry.
+impl Rows {
     /// Deletes every cell of every row whose key starts with `prefix` (see the module
     /// documentation for how later writes stay visible). An empty prefix means every row.
     pub fn drop_rows_with_prefix(&self, table: &TableName, prefix: &[u8]) -> Result<()> {
         let stop = prefix_end(prefix);
         let scan = Scan::new().range(Bytes::copy_from_slice(prefix), stop.clone());
-        let id = self.open_scanner(table, scan)?;
-        let marked = self.mark_rows(table, id);
-        // Always release the scanner; the marking's own error is the one to report.
-        let closed = self.close_scanner(id);
-        let rows = marked?;
-        closed?;
+        let stream = crate::row_stream::RowStream::open(&self.directory, table, scan)?;
+        let rows = self.mark_rows(table, stream)?;
         self.compact_range(table, prefix, &stop)?;
         tracing::info!(table = %table, rows, "rows dropped by prefix");
         Ok(())
     }
 
-    /// Writes the markers for every row scanner `id` returns; answers how many rows.
-    fn mark_rows(&self, table: &TableName, id: u64) -> Result<usize> {
+    /// Writes the markers for every row of `stream`; answers how many rows.
+    fn mark_rows(&self, table: &TableName, mut stream: RowStream) -> Result<usize> {
         let mut rows = 0;
         loop {
-            let batch = self.scanner_next(id, BATCH_ROWS)?;
+            let batch = next_batch(&mut stream)?;
             if batch.is_empty() {
                 return Ok(rows);
             }
@@ -78,11 +78,23 @@ impl Service {
             start: Bytes::copy_from_slice(start),
             end: Bytes::copy_from_slice(stop),
         };
-        self.directory()
+        self.directory
             .maintenance()
             .on_span(table, &span, RegionWork::MajorCompact, Origin::Client)
             .map(|_| ())
     }
+}
+
+/// Up to [`BATCH_ROWS`] further rows of `stream` (empty at its end).
+fn next_batch(stream: &mut RowStream) -> Result<Vec<RowResult>> {
+    let mut batch = Vec::new();
+    while batch.len() < BATCH_ROWS {
+        match stream.next_row()? {
+            Some(row) => batch.push(row),
+            None => break,
+        }
+    }
+    Ok(batch)
 }
 
 /// One DeleteFamily marker per family of `row`, at the newest timestamp in that family.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use strata_engine::{FamilyOptions, Get};
 
 use super::*;
-use crate::ServiceOptions;
+use crate::{Service, ServiceOptions};
 
 fn open(dir: &std::path::Path) -> Arc<Service> {
     Service::open(ServiceOptions::new(dir)).unwrap()
@@ -14,7 +14,9 @@ fn open(dir: &std::path::Path) -> Arc<Service> {
 fn table(svc: &Service, families: &[FamilyOptions], splits: &[&str]) -> TableName {
     let name = TableName::parse("t").unwrap();
     let splits = splits.iter().map(|s| Bytes::from(s.to_string())).collect();
-    svc.create_table(&name, families.to_vec(), splits).unwrap();
+    svc.admin()
+        .create_table(&name, families.to_vec(), splits)
+        .unwrap();
     name
 }
 
@@ -30,10 +32,13 @@ fn put(row: &str, family: &str, q: &str, ts: i64, v: &str) -> Cell {
 
 /// Every visible (row, family, qualifier, ts, value), all versions.
 fn dump(svc: &Service, t: &TableName) -> Vec<(String, String, String, i64, String)> {
-    let id = svc.open_scanner(t, Scan::new().versions(u32::MAX)).unwrap();
+    let id = svc
+        .scanners()
+        .open_scanner(t, Scan::new().versions(u32::MAX))
+        .unwrap();
     let mut out = Vec::new();
     loop {
-        let batch = svc.scanner_next(id, 100).unwrap();
+        let batch = svc.scanners().scanner_next(id, 100).unwrap();
         if batch.is_empty() {
             break;
         }
@@ -50,7 +55,7 @@ fn dump(svc: &Service, t: &TableName) -> Vec<(String, String, String, i64, Strin
             }
         }
     }
-    svc.close_scanner(id).unwrap();
+    svc.scanners().close_scanner(id).unwrap();
     out
 }
 
@@ -93,12 +98,13 @@ fn every_cell_of_the_prefixed_rows_goes_and_others_stay() {
         put("use", "cf", "a", 1, "not-prefixed"),
         put("uses", "cf", "a", 1, "after"),
     ];
-    svc.mutate(&t, cells.split_off(4), Durability::SyncWal)
+    svc.rows()
+        .mutate(&t, cells.split_off(4), Durability::SyncWal)
         .unwrap();
-    svc.flush_table(&t).unwrap(); // some data in files, some in the memstore
-    svc.mutate(&t, cells, Durability::SyncWal).unwrap();
+    svc.admin().flush_table(&t).unwrap(); // some data in files, some in the memstore
+    svc.rows().mutate(&t, cells, Durability::SyncWal).unwrap();
 
-    svc.drop_rows_with_prefix(&t, b"user").unwrap();
+    svc.rows().drop_rows_with_prefix(&t, b"user").unwrap();
     assert_eq!(rows(&svc, &t), vec!["use", "uses"]);
 
     // Later writes to a dropped row are visible at any timestamp: older than the dropped
@@ -108,7 +114,7 @@ fn every_cell_of_the_prefixed_rows_goes_and_others_stay() {
         put("user1", "o", "b", 5, "again-same"),
         put("user3", "o", "c", future + 1, "again-new"),
     ];
-    svc.mutate(&t, again, Durability::SyncWal).unwrap();
+    svc.rows().mutate(&t, again, Durability::SyncWal).unwrap();
     let got: Vec<_> = dump(&svc, &t)
         .into_iter()
         .filter(|c| c.0.starts_with("user"))
@@ -124,6 +130,7 @@ fn every_cell_of_the_prefixed_rows_goes_and_others_stay() {
     );
     // The hidden older version did not come back either.
     let row = svc
+        .rows()
         .get(&t, &Get::new("user1").versions(u32::MAX))
         .unwrap()
         .unwrap();
@@ -138,11 +145,13 @@ fn dropping_a_prefix_without_rows_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let svc = open(dir.path());
     let t = table(&svc, &[versions(3)], &[]);
-    svc.mutate(&t, vec![put("a", "cf", "q", 1, "v")], Durability::SyncWal)
+    svc.rows()
+        .mutate(&t, vec![put("a", "cf", "q", 1, "v")], Durability::SyncWal)
         .unwrap();
-    svc.drop_rows_with_prefix(&t, b"zzz").unwrap();
+    svc.rows().drop_rows_with_prefix(&t, b"zzz").unwrap();
     assert_eq!(rows(&svc, &t), vec!["a"]);
     assert!(svc
+        .rows()
         .drop_rows_with_prefix(&TableName::parse("nope").unwrap(), b"a")
         .is_err());
 }
@@ -154,8 +163,8 @@ fn the_drop_survives_a_restart() {
         let svc = open(dir.path());
         let t = table(&svc, &[versions(2)], &[]);
         let cells = vec![put("k1", "cf", "q", 3, "a"), put("k2", "cf", "q", 3, "b")];
-        svc.mutate(&t, cells, Durability::SyncWal).unwrap();
-        svc.drop_rows_with_prefix(&t, b"k1").unwrap();
+        svc.rows().mutate(&t, cells, Durability::SyncWal).unwrap();
+        svc.rows().drop_rows_with_prefix(&t, b"k1").unwrap();
         svc.close().unwrap();
     }
     let svc = open(dir.path());

@@ -13,6 +13,7 @@ use crate::ops::table_name;
 
 pub fn list_namespaces(service: &Service) -> Vec<FastStr> {
     service
+        .admin()
         .list_namespaces()
         .into_iter()
         .map(FastStr::from)
@@ -20,11 +21,11 @@ pub fn list_namespaces(service: &Service) -> Vec<FastStr> {
 }
 
 pub fn create_namespace(service: &Service, name: &str) -> CallResult<()> {
-    service.create_namespace(name).map_err(from_service)
+    service.admin().create_namespace(name).map_err(from_service)
 }
 
 pub fn delete_namespace(service: &Service, name: &str) -> CallResult<()> {
-    service.drop_namespace(name).map_err(from_service)
+    service.admin().drop_namespace(name).map_err(from_service)
 }
 
 /// Creates a table; unset family settings take HBase's defaults, an unset durability is
@@ -43,6 +44,7 @@ pub fn create_table(
         .collect::<CallResult<Vec<_>>>()?;
     let durability = durability.map(parse_durability).transpose()?;
     service
+        .admin()
         .create_table_with_durability(&name, families, split_keys, durability.unwrap_or_default())
         .map_err(from_service)
 }
@@ -56,6 +58,7 @@ fn parse_durability(text: &str) -> CallResult<WriteDurability> {
 /// The table's DURABILITY by HBase's name.
 pub fn table_durability(service: &Service, name: &[u8]) -> CallResult<FastStr> {
     let desc = service
+        .admin()
         .describe_table(&table_name(name)?)
         .map_err(from_service)?;
     Ok(FastStr::from_static_str(desc.durability.name()))
@@ -70,11 +73,15 @@ pub fn set_table_durability(
     let table = table_name(name)?;
     let text = durability.ok_or_else(|| Failure::illegal("a durability is required"))?;
     let op = AlterOp::SetDurability(parse_durability(text)?);
-    service.alter_table(&table, op).map_err(from_service)
+    service
+        .admin()
+        .alter_table(&table, op)
+        .map_err(from_service)
 }
 
 pub fn describe_table(service: &Service, name: &[u8]) -> CallResult<Vec<TStrataFamily>> {
     let desc = service
+        .admin()
         .describe_table(&table_name(name)?)
         .map_err(from_service)?;
     Ok(desc.families.iter().map(to_thrift).collect())
@@ -84,11 +91,17 @@ pub fn describe_table(service: &Service, name: &[u8]) -> CallResult<Vec<TStrataF
 pub fn alter_family(service: &Service, name: &[u8], family: &TStrataFamily) -> CallResult<()> {
     let table = table_name(name)?;
     let wanted = family_name(family)?;
-    let desc = service.describe_table(&table).map_err(from_service)?;
+    let desc = service
+        .admin()
+        .describe_table(&table)
+        .map_err(from_service)?;
     match desc.families.into_iter().find(|f| f.name == wanted) {
         Some(existing) => {
             let op = AlterOp::ModifyFamily(overlay(existing, family)?);
-            service.alter_table(&table, op).map_err(from_service)
+            service
+                .admin()
+                .alter_table(&table, op)
+                .map_err(from_service)
         }
         None => {
             let added = overlay(FamilyOptions::new(wanted), family)?;
@@ -110,13 +123,16 @@ pub fn delete_family(service: &Service, name: &[u8], family: &[u8]) -> CallResul
 /// Strata adds and deletes families with the table disabled; HBase 2's shell does both on an
 /// enabled table, so an enabled table is disabled for the change and enabled again after.
 fn offline(service: &Service, table: &TableName, op: AlterOp) -> CallResult<()> {
-    let was_enabled = service.is_table_enabled(table).map_err(from_service)?;
+    let was_enabled = service
+        .admin()
+        .is_table_enabled(table)
+        .map_err(from_service)?;
     if was_enabled {
-        service.disable_table(table).map_err(from_service)?;
+        service.admin().disable_table(table).map_err(from_service)?;
     }
-    let altered = service.alter_table(table, op);
+    let altered = service.admin().alter_table(table, op);
     if was_enabled {
-        service.enable_table(table).map_err(from_service)?;
+        service.admin().enable_table(table).map_err(from_service)?;
     }
     altered.map_err(from_service)
 }
@@ -124,11 +140,12 @@ fn offline(service: &Service, table: &TableName, op: AlterOp) -> CallResult<()> 
 /// Empties a table (disabling it first, as HBase's truncate does); it ends enabled.
 pub fn truncate_table(service: &Service, name: &[u8], preserve_splits: bool) -> CallResult<()> {
     let table = table_name(name)?;
-    match service.disable_table(&table) {
+    match service.admin().disable_table(&table) {
         Ok(()) | Err(ServiceError::TableDisabled(_)) => {}
         Err(e) => return Err(from_service(e)),
     }
     service
+        .admin()
         .truncate_table(&table, preserve_splits)
         .map_err(from_service)
 }

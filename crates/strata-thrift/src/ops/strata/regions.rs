@@ -27,8 +27,8 @@ fn find_region(service: &Service, name: &[u8]) -> CallResult<Option<FoundRegion>
     let Ok(name) = std::str::from_utf8(name) else {
         return Ok(None);
     };
-    for table in service.list_tables() {
-        let regions = match service.table_regions(&table) {
+    for table in service.admin().list_tables() {
+        let regions = match service.admin().table_regions(&table) {
             Ok(r) => r,
             Err(ServiceError::TableNotFound(_)) => continue,
             Err(e) => return Err(from_service(e)),
@@ -64,7 +64,7 @@ pub fn flush(service: &Service, name: &[u8]) -> CallResult<()> {
     } else {
         table_name(name)?
     };
-    service.flush_table(&table).map_err(from_service)
+    service.admin().flush_table(&table).map_err(from_service)
 }
 
 /// Splits one region (by name) or every region of a table, at `point` or near the middle.
@@ -79,10 +79,13 @@ pub fn split(service: &Service, name: &[u8], point: Option<Bytes>) -> CallResult
     if let Some(point) = point {
         return split_one(service, &table, SplitAt::Key(point));
     }
-    let regions = service.table_regions(&table).map_err(from_service)?;
+    let regions = service
+        .admin()
+        .table_regions(&table)
+        .map_err(from_service)?;
     for r in regions {
         // A region too small to split (empty, or a single row) stays as it is, as in HBase.
-        match service.split_region(&table, SplitAt::Region(r.id)) {
+        match service.admin().split_region(&table, SplitAt::Region(r.id)) {
             Ok(_) | Err(ServiceError::InvalidArgument(_)) => {}
             Err(e) => return Err(from_service(e)),
         }
@@ -92,6 +95,7 @@ pub fn split(service: &Service, name: &[u8], point: Option<Bytes>) -> CallResult
 
 fn split_one(service: &Service, table: &TableName, at: SplitAt) -> CallResult<()> {
     service
+        .admin()
         .split_region(table, at)
         .map(|_| ())
         .map_err(from_service)
@@ -108,6 +112,7 @@ pub fn merge(service: &Service, a: &[u8], b: &[u8]) -> CallResult<()> {
         )));
     }
     service
+        .admin()
         .merge_regions(&first.table, first.region.id, second.region.id)
         .map(|_| ())
         .map_err(from_service)
@@ -116,7 +121,7 @@ pub fn merge(service: &Service, a: &[u8], b: &[u8]) -> CallResult<()> {
 /// Moves a region (cluster mode, on the master) to `server`, or to another live server.
 pub fn move_region(service: &Service, name: &[u8], server: Option<FastStr>) -> CallResult<FastStr> {
     let found = region_or_missing(service, name)?;
-    let admin = service.cluster_admin().map_err(from_service)?;
+    let admin = service.admin().cluster_admin().map_err(from_service)?;
     let target = server.as_deref().filter(|s| !s.is_empty());
     let moved_to = admin
         .move_region(found.region.id, target)
@@ -127,7 +132,7 @@ pub fn move_region(service: &Service, name: &[u8], server: Option<FastStr>) -> C
 /// Serves a closed region again (cluster mode); answers its server.
 pub fn assign(service: &Service, name: &[u8]) -> CallResult<FastStr> {
     let found = region_or_missing(service, name)?;
-    let admin = service.cluster_admin().map_err(from_service)?;
+    let admin = service.admin().cluster_admin().map_err(from_service)?;
     let owner = admin.assign(found.region.id).map_err(from_service)?;
     Ok(FastStr::from_string(owner))
 }
@@ -135,48 +140,48 @@ pub fn assign(service: &Service, name: &[u8]) -> CallResult<FastStr> {
 /// Closes a region until it is assigned again (cluster mode).
 pub fn unassign(service: &Service, name: &[u8]) -> CallResult<()> {
     let found = region_or_missing(service, name)?;
-    let admin = service.cluster_admin().map_err(from_service)?;
+    let admin = service.admin().cluster_admin().map_err(from_service)?;
     admin.unassign(found.region.id).map_err(from_service)
 }
 
 /// Runs the balancer once (cluster mode); answers how many regions moved.
 pub fn balance(service: &Service) -> CallResult<i32> {
-    let admin = service.cluster_admin().map_err(from_service)?;
+    let admin = service.admin().cluster_admin().map_err(from_service)?;
     let moved = admin.balance().map_err(from_service)?;
     Ok(i32::try_from(moved).unwrap_or(i32::MAX))
 }
 
 /// Decommissions (or recommissions) a server (cluster mode); answers how many regions moved.
 pub fn decommission(service: &Service, server: &str, on: bool) -> CallResult<i32> {
-    let admin = service.cluster_admin().map_err(from_service)?;
+    let admin = service.admin().cluster_admin().map_err(from_service)?;
     let moved = admin.decommission(server, on).map_err(from_service)?;
     Ok(i32::try_from(moved).unwrap_or(i32::MAX))
 }
 
 /// The decommissioned servers (cluster mode).
 pub fn decommissioned(service: &Service) -> CallResult<Vec<FastStr>> {
-    let admin = service.cluster_admin().map_err(from_service)?;
+    let admin = service.admin().cluster_admin().map_err(from_service)?;
     let servers = admin.decommissioned().map_err(from_service)?;
     Ok(servers.into_iter().map(FastStr::from_string).collect())
 }
 
 /// Turns the balancer on or off (cluster mode); answers whether it was on.
 pub fn balance_switch(service: &Service, on: bool) -> CallResult<bool> {
-    let admin = service.cluster_admin().map_err(from_service)?;
+    let admin = service.admin().cluster_admin().map_err(from_service)?;
     admin.set_balancer(on).map_err(from_service)
 }
 
 pub fn status(service: &Service) -> CallResult<TStrataStatus> {
     let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
-    let tables = service.list_tables();
+    let tables = service.admin().list_tables();
     let mut regions = 0;
     for t in &tables {
-        regions += service.table_regions(t).map_or(0, |r| r.len());
+        regions += service.admin().table_regions(t).map_or(0, |r| r.len());
     }
-    let servers = service.server_counts();
+    let servers = service.admin().server_counts();
     Ok(TStrataStatus {
         version: Some(FastStr::from_static_str(env!("CARGO_PKG_VERSION"))),
-        namespaces: Some(count(service.list_namespaces().len())),
+        namespaces: Some(count(service.admin().list_namespaces().len())),
         tables: Some(count(tables.len())),
         regions: Some(count(regions)),
         active_masters: Some(count(servers.active_masters)),

@@ -10,11 +10,14 @@ use crate::ops::table_name;
 
 pub fn snapshot(service: &Service, table: &[u8], name: &str) -> CallResult<()> {
     let table = table_name(table)?;
-    service.snapshot_table(&table, name).map_err(from_service)
+    service
+        .admin()
+        .snapshot_table(&table, name)
+        .map_err(from_service)
 }
 
 pub fn list(service: &Service) -> CallResult<Vec<TStrataSnapshot>> {
-    let snapshots = service.list_snapshots().map_err(from_service)?;
+    let snapshots = service.admin().list_snapshots().map_err(from_service)?;
     Ok(snapshots
         .into_iter()
         .map(|s| TStrataSnapshot {
@@ -29,14 +32,17 @@ pub fn list(service: &Service) -> CallResult<Vec<TStrataSnapshot>> {
 }
 
 pub fn delete(service: &Service, name: &str) -> CallResult<()> {
-    service.delete_snapshot(name).map_err(from_service)
+    service.admin().delete_snapshot(name).map_err(from_service)
 }
 
 pub fn clone(service: &Service, name: &str, table: &[u8]) -> CallResult<()> {
     let table = table_name(table)?;
-    service.clone_snapshot(name, &table).map_err(from_service)
+    service
+        .admin()
+        .clone_snapshot(name, &table)
+        .map_err(from_service)
 }
 
 pub fn restore(service: &Service, name: &str) -> CallResult<()> {
-    service.restore_snapshot(name).map_err(from_service)
+    service.admin().restore_snapshot(name).map_err(from_service)
 }

@@ -1,23 +1,55 @@
-//! The service's scanner calls, for every front end: opening checks the limits and plans
-//! the scan over the table's regions, and the rest goes to the registry (`scanners/`). The
-//! embedded API's calls (`open_scanner`, `scanner_next`, `close_scanner`) are the general
-//! ones with the embedded owner and whole rows.
+//! [`Scanners`], the service's scanner calls for every front end: opening checks the limits
+//! and plans the scan over the table's regions, and the rest goes to the registry
+//! (`scanners/`). The embedded API's calls (`open_scanner`, `scanner_next`, `close_scanner`)
+//! are the general ones with the embedded owner and whole rows. Unregistered row streams
+//! (`scan_rows`) are here too: they are the other way every front end reads many rows.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use strata_engine::{Cell, RowResult, Scan};
 
+use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::filter::Filter;
 use crate::get_scan;
-use crate::metrics::Operation;
+use crate::limits::Limits;
+use crate::metrics::{Operation, RequestMetrics};
 use crate::names::TableName;
 use crate::remote::Origin;
-use crate::scanners::{CursorPlan, ScannerLookup, ScannerOptions, ScannerResults};
-use crate::service::Service;
+use crate::row_stream::RowStream;
+use crate::scanners::{CursorPlan, ScannerLookup, ScannerOptions, ScannerRegistry, ScannerResults};
 use crate::serving::scan_plan;
 
-impl Service {
+/// Scans for every front end: scanners registered under a lease, and one-pass row streams.
+pub struct Scanners {
+    directory: Arc<TableDirectory>,
+    registry: ScannerRegistry,
+    metrics: Arc<RequestMetrics>,
+    /// The open-scanner limits, overall and per owner.
+    limits: Limits,
+}
+
+impl Scanners {
+    pub(crate) fn new(
+        directory: Arc<TableDirectory>,
+        registry: ScannerRegistry,
+        metrics: Arc<RequestMetrics>,
+        limits: Limits,
+    ) -> Scanners {
+        Scanners {
+            directory,
+            registry,
+            metrics,
+            limits,
+        }
+    }
+
+    /// Closes every scanner (the service is closing).
+    pub(crate) fn clear(&self) {
+        self.registry.clear();
+    }
+
     /// Opens a scanner over `table`; returns its id.
     pub fn open_scanner(&self, table: &TableName, scan: Scan) -> Result<u64> {
         self.open_scanner_with(table, ScannerOptions::embedded(scan, None))
@@ -38,11 +70,11 @@ impl Service {
     /// owner's), then registers it; returns its id.
     pub fn open_scanner_with(&self, table: &TableName, mut options: ScannerOptions) -> Result<u64> {
         let _timer = self.metrics.start(Operation::OpenScanner, Some(table));
-        self.scanners.expire_idle();
-        self.scanners.check_room(self.limits(), options.owner)?;
+        self.registry.expire_idle();
+        self.registry.check_room(&self.limits, options.owner)?;
         options.batch = options.batch.filter(|b| *b > 0);
         let plan = self.plan_scan(table, &mut options)?;
-        Ok(self.scanners.insert(table.clone(), &options, plan))
+        Ok(self.registry.insert(table.clone(), &options, plan))
     }
 
     /// What a scanner of `options` reads: the table's regions in scan order, and the filter
@@ -100,8 +132,8 @@ impl Service {
         max_results: usize,
     ) -> Result<ScannerResults> {
         let _timer = self.metrics.start(Operation::ScannerNext, None);
-        self.directory().check_serving()?;
-        self.scanners.results(lookup, id, max_results, None)
+        self.directory.check_serving()?;
+        self.registry.results(lookup, id, max_results, None)
     }
 
     /// Like `scanner_results`, but answers early, with the results found so far (maybe
@@ -115,8 +147,8 @@ impl Service {
         budget: Duration,
     ) -> Result<ScannerResults> {
         let _timer = self.metrics.start(Operation::ScannerNext, None);
-        self.directory().check_serving()?;
-        self.scanners.results(lookup, id, max_results, Some(budget))
+        self.directory.check_serving()?;
+        self.registry.results(lookup, id, max_results, Some(budget))
     }
 
     /// Up to `max_cells` further cells of scanner `id` (`None`: the scanner's batch, or
@@ -130,8 +162,8 @@ impl Service {
         max_rows: usize,
     ) -> Result<Vec<Cell>> {
         let _timer = self.metrics.start(Operation::ScannerNext, None);
-        self.directory().check_serving()?;
-        self.scanners.cells(lookup, id, max_cells, max_rows)
+        self.directory.check_serving()?;
+        self.registry.cells(lookup, id, max_cells, max_rows)
     }
 
     /// Closes embedded scanner `id`.
@@ -141,27 +173,32 @@ impl Service {
 
     /// Closes scanner `id`, as `lookup` sees it.
     pub fn close_scanner_as(&self, lookup: &ScannerLookup<'_>, id: u64) -> Result<()> {
-        self.scanners.remove(lookup, id)
+        self.registry.remove(lookup, id)
     }
 
     /// Whether scanner `id` is still open (not closed, not expired).
     pub fn scanner_is_open(&self, id: u64) -> bool {
-        self.scanners.contains(id)
+        self.registry.contains(id)
     }
 
     /// Number of open scanners.
     pub fn open_scanner_count(&self) -> usize {
-        self.scanners.count()
+        self.registry.count()
     }
 
     /// Closes every scanner idle longer than the lease; returns how many. The registry's
     /// own thread does this periodically; a caller may force it.
     pub fn expire_idle_scanners(&self) -> usize {
-        self.scanners.expire_idle()
+        self.registry.expire_idle()
     }
 
     /// The scanner lease: how long a scanner may sit idle.
     pub fn scanner_lease(&self) -> Duration {
-        self.scanners.lease()
+        self.registry.lease()
+    }
+
+    /// Streams the rows of `scan` without registering a scanner (see `row_stream/`).
+    pub fn scan_rows(&self, table: &TableName, scan: Scan) -> Result<RowStream> {
+        crate::row_stream::RowStream::open(&self.directory, table, scan)
     }
 }

@@ -1,23 +1,57 @@
-//! Namespace, table and region administration: handed to the table directory, and to the
-//! splitter for splits and merges. In cluster mode, a server that is not master sends what
-//! changes the catalog to the master (`remote/admin.rs`), then reads the catalog, so the
-//! change is visible here when the call returns.
+//! [`Admin`], the service's namespace, table and region administration: handed to the
+//! table directory, and to the splitter for splits and merges. In cluster mode, a server
+//! that is not master sends what changes the catalog to the master (`remote/admin.rs`),
+//! then reads the catalog, so the change is visible here when the call returns.
+//!
+//! `regions.rs` has the calls on regions (sizes, snapshots, flushes, compactions, splits and
+//! merges), `cluster.rs` cluster administration (moves, the balancer) and what the cluster
+//! has.
+
+mod at_master;
+mod cluster;
+mod regions;
+
+use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_engine::{FamilyOptions, Scan};
+use parking_lot::RwLock;
+use strata_engine::FamilyOptions;
 
-use super::Service;
 use crate::catalog::NamespaceConfig;
+use crate::directory::TableDirectory;
 use crate::durability::WriteDurability;
 use crate::error::Result;
 use crate::names::TableName;
-use crate::remote::{AdminReply, AdminRequest};
-use crate::row_stream::RowStream;
-use crate::status::TableStatus;
-use crate::table::{RegionInfo, TableDescriptor};
-use crate::table_changes::{AlterOp, SplitAt};
+use crate::registry::ClusterAdmin;
+use crate::remote::{AdminReply, AdminRequest, MasterLink};
+use crate::splitter::Splitter;
+use crate::table::TableDescriptor;
+use crate::table_changes::AlterOp;
 
-impl Service {
+/// Namespaces, tables, regions and the cluster, for every front end's administration.
+pub struct Admin {
+    directory: Arc<TableDirectory>,
+    splitter: Arc<Splitter>,
+    /// Where the master is (cluster mode); `None` standalone.
+    master_link: Option<Arc<dyn MasterLink>>,
+    /// The master's own cluster administration, installed when this server became master.
+    cluster_admin: RwLock<Option<Arc<dyn ClusterAdmin>>>,
+}
+
+impl Admin {
+    pub(crate) fn new(
+        directory: Arc<TableDirectory>,
+        splitter: Arc<Splitter>,
+        master_link: Option<Arc<dyn MasterLink>>,
+    ) -> Admin {
+        Admin {
+            directory,
+            splitter,
+            master_link,
+            cluster_admin: RwLock::new(None),
+        }
+    }
+
     /// Every namespace.
     pub fn list_namespaces(&self) -> Vec<String> {
         self.directory.namespaces().list()
@@ -74,7 +108,7 @@ impl Service {
         self.create_table_with_durability(name, families, split_keys, WriteDurability::UseDefault)
     }
 
-    /// [`Service::create_table`] with the table's DURABILITY attribute.
+    /// [`Admin::create_table`] with the table's DURABILITY attribute.
     pub fn create_table_with_durability(
         &self,
         name: &TableName,
@@ -88,7 +122,7 @@ impl Service {
     }
 
     /// Creates an enabled table as `descriptor` describes it: families (with their
-    /// metadata), DURABILITY and the table's metadata, which [`Service::describe_table`]
+    /// metadata), DURABILITY and the table's metadata, which [`Admin::describe_table`]
     /// returns exactly as given. Pre-split at `split_keys`.
     pub fn create_table_from(
         &self,
@@ -147,7 +181,7 @@ impl Service {
     /// Makes the table's schema `descriptor` (HBase's modifyTable): its DURABILITY and
     /// metadata are replaced, families it changes are modified (online), and families it
     /// adds or leaves out are added or deleted (which needs the table disabled). Each change
-    /// is one [`Service::alter_table`]; a refused one leaves the earlier ones made.
+    /// is one [`Admin::alter_table`]; a refused one leaves the earlier ones made.
     pub fn modify_table(&self, descriptor: &TableDescriptor) -> Result<()> {
         let current = self.describe_table(&descriptor.name)?;
         for op in crate::table_changes::changes_between(&current, descriptor) {
@@ -180,117 +214,11 @@ impl Service {
             .truncate(name, preserve_splits)
     }
 
-    /// The table's regions.
-    pub fn table_regions(&self, name: &TableName) -> Result<Vec<RegionInfo>> {
-        self.directory.table_regions(name)
-    }
-
-    /// The table's regions in key order, each with the bytes of its SSTables and memstores.
-    pub fn region_sizes(&self, table: &TableName) -> Result<Vec<(RegionInfo, u64)>> {
-        crate::region_sizes::region_sizes(&self.directory, table)
-    }
-
-    /// Every table with its regions (user tables and system ones), sorted by name.
-    pub fn table_status(&self) -> Vec<TableStatus> {
-        TableStatus::of_all(&self.directory)
-    }
-
-    /// One table with its regions; `None` if there is no such table.
-    pub fn one_table_status(&self, name: &TableName) -> Option<TableStatus> {
-        TableStatus::of(&self.directory, name)
-    }
-
-    /// Takes snapshot `snapshot` of a table (HBase's `snapshot`). Standalone only.
-    pub fn snapshot_table(&self, name: &TableName, snapshot: &str) -> Result<()> {
-        self.directory.snapshots().take(name, snapshot)
-    }
-
-    /// Every snapshot (HBase's `list_snapshots`).
-    pub fn list_snapshots(&self) -> Result<Vec<crate::SnapshotInfo>> {
-        self.directory.snapshots().list()
-    }
-
-    /// Deletes a snapshot; tables cloned or restored from it keep their data.
-    pub fn delete_snapshot(&self, snapshot: &str) -> Result<()> {
-        self.directory.snapshots().delete(snapshot)
-    }
-
-    /// Creates table `name` from a snapshot (HBase's `clone_snapshot`).
-    pub fn clone_snapshot(&self, snapshot: &str, name: &TableName) -> Result<()> {
-        self.directory.snapshots().clone_to(snapshot, name)
-    }
-
-    /// Puts a disabled table back as the snapshot recorded it (HBase's `restore_snapshot`).
-    pub fn restore_snapshot(&self, snapshot: &str) -> Result<()> {
-        self.directory.snapshots().restore(snapshot)
-    }
-
-    /// Flushes every region of the table.
-    pub fn flush_table(&self, name: &TableName) -> Result<()> {
-        self.directory.maintenance().flush_table(name)
-    }
-
-    /// Compacts every region of the table (after a flush, for a major compaction).
-    pub fn compact_table(&self, name: &TableName, major: bool) -> Result<()> {
-        self.directory.maintenance().compact_table(name, major)
-    }
-
-    /// Streams the rows of `scan` without registering a scanner (see `row_stream.rs`).
-    pub fn scan_rows(&self, table: &TableName, scan: Scan) -> Result<RowStream> {
-        RowStream::open(&self.directory, table, scan)
-    }
-
-    /// The size past which a region of a table with `regions` regions splits.
-    pub fn split_threshold(&self, regions: usize) -> u64 {
-        self.splitter.threshold(regions)
-    }
-
-    /// Splits a region in two; returns the daughters' ids.
-    pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
-        let request = || AdminRequest::SplitRegion {
-            table: table.clone(),
-            at: at.clone(),
-        };
-        if let Some(reply) = self.at_master(request) {
-            return reply?.pair();
-        }
-        self.bring_here(table, &at)?;
-        self.splitter.split(table, at)
-    }
-
-    /// Cluster mode: brings the region `at` names to this server (the master) first, since
-    /// regions split where the catalog is written.
-    fn bring_here(&self, table: &TableName, at: &SplitAt) -> Result<()> {
-        let Ok(admin) = self.cluster_admin() else {
-            return Ok(());
-        };
-        let (id, here) = self.directory.region_changes().locate_split(table, at)?;
-        if !here {
-            admin.take_region(id)?;
-        }
-        Ok(())
-    }
-
-    /// Merges two adjacent regions into one; returns its id.
-    pub fn merge_regions(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
-        let request = || AdminRequest::MergeRegions {
-            table: table.clone(),
-            a,
-            b,
-        };
-        if let Some(reply) = self.at_master(request) {
-            return reply?.number();
-        }
-        self.bring_here(table, &SplitAt::Region(a))?;
-        self.bring_here(table, &SplitAt::Region(b))?;
-        self.splitter.merge(table, a, b)
-    }
-
     /// Cluster mode, on a server that is not master: `request` carried out by the master,
     /// then this server's view of the catalog brought up to date. `None` standalone and on
     /// the master, which carry the request out themselves.
     fn at_master(&self, request: impl FnOnce() -> AdminRequest) -> Option<Result<AdminReply>> {
-        let link = self.options.master_link.as_deref()?;
+        let link = self.master_link.as_deref()?;
         if matches!(link.master(), crate::remote::Master::Here) {
             return None;
         }

@@ -10,7 +10,7 @@ use crate::remote::{not_master, send_to_master, AdminReply, AdminRequest, Master
 /// The shell's cluster administration on a server that is not master: each call is
 /// carried out by the master.
 #[derive(Debug)]
-pub(crate) struct AdminAtMaster(pub(crate) Arc<dyn MasterLink>);
+pub(super) struct AdminAtMaster(pub(super) Arc<dyn MasterLink>);
 
 impl AdminAtMaster {
     fn send(&self, request: AdminRequest) -> Result<AdminReply> {
