@@ -21,6 +21,7 @@ mod peers;
 mod run;
 mod schedule;
 mod settle;
+mod takeover;
 mod world;
 
 use schedule::Profile;

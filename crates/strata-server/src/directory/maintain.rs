@@ -21,6 +21,10 @@ impl TableDirectory {
         work: RegionWork,
         origin: Origin,
     ) -> Result<u64> {
+        if work == RegionWork::Release && origin == Origin::Peer {
+            // A move's release of one region: serialised with this server's placement.
+            return self.release_asked(table, &span.start);
+        }
         let state = self.table(table)?;
         let mut bytes = 0;
         let overlapping = state

@@ -295,4 +295,6 @@ fn with_builtin_namespaces(
 }
 
 #[cfg(test)]
+mod release_tests;
+#[cfg(test)]
 mod tests;
