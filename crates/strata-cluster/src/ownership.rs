@@ -198,6 +198,21 @@ impl Ownership {
         }
     }
 
+    /// A region released for a move before this server claimed it: not placed here at the
+    /// epoch it is assigned here at now, which the master is moving it away from (opened
+    /// at it meanwhile, it would take writes its next owner never replays).
+    fn released_unclaimed(&self, id: u64) {
+        match self.node.coord.region(id) {
+            Ok(Some(region)) if region.record.owner.as_deref() == Some(self.node.sid.as_str()) => {
+                self.released.lock().insert(id, region.epoch);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(region = id, error = %e, "cannot read a region released before its claim")
+            }
+        }
+    }
+
     fn claim_region(&self, claim: RegionClaim<'_>) -> strata_coord::Result<Epoch> {
         let epoch = self.claim_epoch(claim)?;
         self.node.coord.claim_region(
@@ -270,16 +285,18 @@ impl RegionRegistry for Ownership {
 
     fn released(&self, claim: RegionClaim<'_>) {
         let epoch = self.epochs.lock().remove(&claim.id);
-        if let Some(epoch) = epoch {
-            self.released.lock().insert(claim.id, epoch);
-            // Unclaimed, it is one the master assigns again if it dies before it does.
-            if let Err(e) = self
-                .node
-                .coord
-                .release_claim(&self.node.lease, claim.id, epoch)
-            {
-                tracing::warn!(region = claim.id, error = %e, "cannot drop the claim of a released region");
-            }
+        let Some(epoch) = epoch else {
+            self.released_unclaimed(claim.id);
+            return;
+        };
+        self.released.lock().insert(claim.id, epoch);
+        // Unclaimed, it is one the master assigns again if it dies before it does.
+        if let Err(e) = self
+            .node
+            .coord
+            .release_claim(&self.node.lease, claim.id, epoch)
+        {
+            tracing::warn!(region = claim.id, error = %e, "cannot drop the claim of a released region");
         }
     }
 

@@ -12,6 +12,7 @@ use strata_server::directory::TableDirectory;
 use super::assign::assign_orphans;
 use super::directory_care::DirectoryCare;
 use super::retire::Retirement;
+use super::seal::seal_dead_streams;
 use super::unclaimed::Unclaimed;
 use crate::ownership::Ownership;
 
@@ -73,6 +74,15 @@ impl Leader {
         if let Err(e) = assign_orphans(&self.ownership, &lead, &self.retirement, regions) {
             tracing::warn!(error = %e, "cannot reassign the regions of a dead server");
         }
+    }
+
+    /// Seals the streams of dead servers, to be retired once their regions serve again.
+    /// Due before any region of a dead server is assigned anew: its new owner replays
+    /// only sealed streams.
+    pub fn seal_dead_streams(&self) -> crate::Result<()> {
+        let sealed = seal_dead_streams(&self.ownership.node)?;
+        self.retirement.note_sealed(sealed);
+        Ok(())
     }
 
     /// Housekeeping: retiring replayed streams, forgetting records no table lists.

@@ -319,6 +319,12 @@ impl ClusterMoves {
                 .maintenance()
                 .on_region(&table, &span, RegionWork::Release)?;
             strata_server::failpoints::exit_if_enabled("master-exit-after-release");
+        } else {
+            // Its owner died: what it acknowledged is only in its WAL stream, and the
+            // target replays only sealed streams (an open one may still grow). Assigned
+            // before the seal, the region would open with nothing to replay, and the
+            // stream be retired once it served (seed 123).
+            self.leader.seal_dead_streams().map_err(unavailable)?;
         }
         let coord = &self.ownership.node.coord;
         coord

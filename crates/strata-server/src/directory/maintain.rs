@@ -44,6 +44,10 @@ impl Maintenance<'_> {
         work: RegionWork,
         origin: Origin,
     ) -> Result<u64> {
+        if work == RegionWork::Release && origin == Origin::Peer {
+            // A move's release of one region: serialised with this server's placement.
+            return self.dir.placements().release_asked(table, &span.start);
+        }
         let state = self.dir.table(table)?;
         let mut bytes = 0;
         let overlapping = state

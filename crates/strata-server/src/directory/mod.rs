@@ -326,4 +326,6 @@ fn same_regions(state: &TableState) -> Vec<OpenRegion> {
 }
 
 #[cfg(test)]
+mod release_tests;
+#[cfg(test)]
 mod tests;

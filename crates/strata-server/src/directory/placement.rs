@@ -108,13 +108,49 @@ impl Placements<'_> {
                 region: id,
             });
         };
+        self.release_at(&state, index)
+    }
+
+    /// A peer (the master, for a move) asks this server to release the region starting at
+    /// `start`; answers its size in bytes. Taken under the admin lock, which placement
+    /// holds while it claims and opens a region: one being opened here (its claim made, a
+    /// replay waiting on the store) is released once open. Answered as not here, it would
+    /// open after the answer at the epoch the master moves it from, and acknowledge writes
+    /// its next owner never replays (seed 123). One not open here is noted as released
+    /// all the same, so it is not opened at that epoch later.
+    pub(crate) fn release_asked(&self, table: &TableName, start: &[u8]) -> Result<u64> {
+        let _admin = self.dir.lock_admin();
+        let state = self.dir.table(table)?;
+        let index = state.region_index_for(start);
         let open = &state.regions[index];
+        if open.entry.start_key.as_ref() != start {
+            return Ok(0); // not one region of this server's view: nothing of it is here
+        }
+        match open.local() {
+            Some(region) => {
+                let bytes = region.size_bytes();
+                self.release_at(&state, index)?;
+                Ok(bytes)
+            }
+            None => {
+                self.dir.opener.released(&table.to_string(), &open.entry);
+                Ok(0)
+            }
+        }
+    }
+
+    /// Releases `state.regions[index]` (see [`TableDirectory::release_region`]); the
+    /// caller holds the admin lock.
+    fn release_at(&self, state: &TableState, index: usize) -> Result<()> {
+        let table = &state.name;
+        let open = &state.regions[index];
+        let id = open.entry.id;
         let region = Arc::clone(open.local_or_unavailable(table)?);
         region.seal()?;
         self.dir.engine.close_region(id)?;
         let name = table.to_string();
         self.dir.opener.released(&name, &open.entry);
-        let mut regions = super::same_regions(&state);
+        let mut regions = super::same_regions(state);
         regions[index].location =
             RegionLocation::Peer(Arc::new(crate::remote::Unplaced { region: id }));
         self.dir.publish(TableState::new(
