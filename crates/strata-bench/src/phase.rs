@@ -106,7 +106,7 @@ fn run_share(
     let mut chooser = KeyChooser::new(share.seed, args.num);
     // A benchmark measures real time: the tool is its own composition root.
     #[allow(clippy::disallowed_methods)]
-    let clock = strata_engine::util::clock::system();
+    let clock = strata_runtime::clock::system();
     match workload {
         Workload::Fillseq | Workload::Fillrandom | Workload::Overwrite => {
             // The value pool is shared by every phase and system; only the keys vary.

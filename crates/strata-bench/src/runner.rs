@@ -122,7 +122,7 @@ fn run_phases(
         if workload.writes() {
             // A benchmark measures real time: the tool is its own composition root.
             #[allow(clippy::disallowed_methods)]
-            let clock = strata_engine::util::clock::system();
+            let clock = strata_runtime::clock::system();
             let start = clock.now();
             session.target()?.flush()?;
             result.flush_secs = Some(clock.elapsed(start).as_secs_f64());

@@ -4,7 +4,7 @@
 //! the OS refuses ends the phase with an error instead of a panic.
 
 use parking_lot::{Condvar, Mutex};
-use strata_engine::util::{clock, thread};
+use strata_runtime::{clock, thread};
 
 use crate::error::{BenchError, BenchResult};
 

@@ -149,7 +149,7 @@ fn thrift_target_runs_pe_and_ycsb_against_strata() {
 fn thrift_target_speaks_buffered_binary() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    let client = strata_engine::util::thread::spawn("thrift-target-client", move || {
+    let client = strata_runtime::thread::spawn("thrift-target-client", move || {
         let target = ThriftTarget::new(addr, spec("t", "f")).unwrap();
         target.prepare_table()
     })

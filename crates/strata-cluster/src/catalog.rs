@@ -130,8 +130,8 @@ mod tests {
     use std::sync::Arc;
 
     use strata_coord::{Campaign, CoordOptions, MemCoordinator, MemKv};
-    use strata_engine::util::clock::ManualClock;
     use strata_engine::FamilyOptions;
+    use strata_runtime::clock::ManualClock;
     use strata_server::{Service, ServiceOptions};
 
     use super::*;

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rand::{Rng, SeedableRng};
 use strata_coord::SharedKv;
-use strata_engine::util::clock::Clock;
 use strata_objstore::{BlockingStore, TokenSource};
+use strata_runtime::clock::Clock;
 
 use crate::peers::PeerConnector;
 

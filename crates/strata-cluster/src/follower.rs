@@ -37,7 +37,7 @@ impl Follower {
     pub fn start(ownership: Arc<Ownership>, service: Weak<Service>) -> std::io::Result<Follower> {
         let stop = Arc::new(AtomicBool::new(false));
         let stopping = Arc::clone(&stop);
-        let thread = strata_engine::util::thread::spawn("cluster-follower", move || {
+        let thread = strata_runtime::thread::spawn("cluster-follower", move || {
             let mut watch = ChangeWatch::default();
             let clock = Arc::clone(&ownership.node.clock);
             let mut changed = true;

@@ -15,10 +15,10 @@ use strata_coord::{
     Campaign, CoordOptions, Incarnation, KeepAlive, Leadership, Lease, LeaseRenewal, MasterInfo,
     SharedCoordinator,
 };
-use strata_engine::util::clock::Clock;
 use strata_objstore::{
     probe_atomic_create, AckGate, BlockingStore, RetryPolicy, StreamId, TokenSource, WriterDeps,
 };
+use strata_runtime::clock::Clock;
 
 use crate::config::{ClusterConfig, Endpoints};
 use crate::deps::ClusterDeps;

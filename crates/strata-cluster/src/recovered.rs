@@ -137,7 +137,7 @@ mod tests {
     fn deps() -> WriterDeps {
         WriterDeps {
             tokens: Arc::new(RandomTokens),
-            clock: strata_engine::util::clock::system(),
+            clock: strata_runtime::clock::system(),
             retry: RetryPolicy::default(),
         }
     }

@@ -229,7 +229,7 @@ impl Drop for ClusterServer {
 
 /// Campaigns until elected (or the lease is lost), then takes up the master's role.
 fn start_campaign(shared: Arc<Shared>) -> std::io::Result<std::thread::JoinHandle<()>> {
-    strata_engine::util::thread::spawn("cluster-campaign", move || {
+    strata_runtime::thread::spawn("cluster-campaign", move || {
         let master = Arc::clone(&shared.master);
         let won = shared
             .node
@@ -282,12 +282,12 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 fn start_maintenance(
     maintenance: Maintenance,
     service: &Arc<Service>,
-    clock: Arc<dyn strata_engine::util::clock::Clock>,
+    clock: Arc<dyn strata_runtime::clock::Clock>,
 ) -> std::io::Result<Periodic> {
     let stop = Arc::new(AtomicBool::new(false));
     let stopping = Arc::clone(&stop);
     let service = Arc::downgrade(service);
-    let thread = strata_engine::util::thread::spawn("cluster-housekeeping", move || loop {
+    let thread = strata_runtime::thread::spawn("cluster-housekeeping", move || loop {
         let started = clock.now();
         while clock.elapsed(started) < MAINTENANCE_EVERY {
             if stopping.load(Ordering::Acquire) {

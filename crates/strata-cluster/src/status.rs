@@ -57,12 +57,9 @@ impl ClusterStatus {
             source,
         };
         let kv = EtcdKv::connect(etcd, Duration::from_secs(2)).map_err(etcd_error)?;
-        let coord = EtcdCoordinator::new(
-            kv,
-            strata_engine::util::clock::system(),
-            CoordOptions::new(name),
-        )
-        .map_err(etcd_error)?;
+        let coord =
+            EtcdCoordinator::new(kv, strata_runtime::clock::system(), CoordOptions::new(name))
+                .map_err(etcd_error)?;
         Self::from_coordinator(&coord, etcd, name)
     }
 

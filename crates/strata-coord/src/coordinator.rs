@@ -15,7 +15,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use crate::error::Result;
 use crate::keys::{Keys, RegionId};

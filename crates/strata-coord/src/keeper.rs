@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use strata_engine::util::clock::Clock;
-use strata_engine::util::thread;
+use strata_runtime::clock::Clock;
+use strata_runtime::thread;
 
 use crate::coordinator::LeaseRenewal;
 use crate::error::{Error, Result};
@@ -78,7 +78,7 @@ fn run(
 
 #[cfg(test)]
 mod tests {
-    use strata_engine::util::clock::ManualClock;
+    use strata_runtime::clock::ManualClock;
 
     use super::*;
     use crate::coordinator::CoordOptions;

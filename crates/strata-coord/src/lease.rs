@@ -110,7 +110,7 @@ mod tests {
 
     #[test]
     fn the_deadline_counts_from_the_send_time() {
-        use strata_engine::util::clock::{Clock, ManualClock};
+        use strata_runtime::clock::{Clock, ManualClock};
         let start = ManualClock::new(0).now();
         let lease = Lease::new(7, DEFAULT_TTL, DEFAULT_MARGIN, "e", start);
         assert!(lease.is_valid(start + Duration::from_millis(1_799)));

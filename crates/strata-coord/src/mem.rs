@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use crate::error::{Error, Result};
 use crate::kv::{
@@ -360,7 +360,7 @@ impl MetaKv for MemKv {
 
 #[cfg(test)]
 mod tests {
-    use strata_engine::util::clock::ManualClock;
+    use strata_runtime::clock::ManualClock;
 
     use super::*;
 

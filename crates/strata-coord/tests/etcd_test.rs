@@ -10,7 +10,7 @@ use strata_coord::{
     Campaign, CoordOptions, EtcdCoordinator, EtcdKv, Leadership, MembershipEvent, RegionRecord,
     RegionState,
 };
-use strata_engine::util::clock;
+use strata_runtime::clock;
 
 fn endpoint() -> String {
     std::env::var("STRATA_ETCD_ENDPOINT")

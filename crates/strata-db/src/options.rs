@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use strata_engine::util::clock::Clock;
 use strata_engine::Durability;
+use strata_runtime::clock::Clock;
 use strata_server::ServiceOptions;
 
 /// Settings for [`Db::open_with`](crate::Db::open_with).

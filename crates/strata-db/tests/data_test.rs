@@ -265,7 +265,7 @@ fn each_row_of_a_batch_is_atomic_for_readers() {
     let stop = Arc::new(AtomicBool::new(false));
     let writer = {
         let (t, stop) = (t.clone(), Arc::clone(&stop));
-        strata_engine::util::thread::spawn("batch-writer", move || {
+        strata_runtime::thread::spawn("batch-writer", move || {
             for i in 0..300u32 {
                 let v = i.to_string();
                 // Two mutations of the same row in one batch land together.

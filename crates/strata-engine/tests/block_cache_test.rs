@@ -109,8 +109,8 @@ fn l2_serves_what_memory_evicted_and_survives_a_clean_restart() {
 #[ignore]
 fn measure_point_reads_with_and_without_l2() {
     use strata_engine::fs::LocalFs;
-    use strata_engine::util::clock::system;
     use strata_engine::{Compression, Get};
+    use strata_runtime::clock::system;
 
     const N: u32 = 40_000;
     const READS: u32 = 20_000;

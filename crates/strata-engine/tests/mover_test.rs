@@ -11,10 +11,10 @@ use strata_engine::fs::{
     FaultFs, FaultKind, FaultOp, FaultRule, FileSystem, MemFs, StoragePolicy, StorageType, Tiered,
     Volume,
 };
-use strata_engine::util::clock::ManualClock;
 use strata_engine::{
     Cell, Durability, Engine, EngineOptions, FamilyOptions, Get, MoveRules, RegionSpec,
 };
+use strata_runtime::clock::ManualClock;
 
 fn sst_count(fs: &dyn FileSystem, root: &str) -> usize {
     let dir = Path::new(root).join("regions/0000000000000001/cf");

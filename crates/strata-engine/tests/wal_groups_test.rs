@@ -15,12 +15,12 @@ use strata_engine::fs::{
     Volume,
 };
 use strata_engine::stats::WalGroupStats;
-use strata_engine::util::clock::system;
-use strata_engine::util::thread;
 use strata_engine::{
     Cell, Durability, Engine, EngineOptions, Error, FamilyOptions, Get, RegionSpec, Result,
     WalBackend, WalBackendOpener, WalGroupCount,
 };
+use strata_runtime::clock::system;
+use strata_runtime::thread;
 
 /// Two SSD volumes (the WAL's storage type) and an HDD; `groups` WAL groups.
 fn options(fs: Arc<dyn FileSystem>, groups: usize) -> EngineOptions {

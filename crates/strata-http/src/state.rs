@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use crate::charts::Charts;
 
@@ -97,7 +97,7 @@ impl HttpState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use strata_engine::util::clock::ManualClock;
+    use strata_runtime::clock::ManualClock;
 
     #[test]
     fn uptime_is_read_off_the_injected_clock() {

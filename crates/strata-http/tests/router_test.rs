@@ -35,7 +35,7 @@ fn fixture() -> Fixture {
             ConfigEntry::new("thrift_port", 9090),
             ConfigEntry::secret("password"),
         ],
-        strata_engine::util::clock::system(),
+        strata_runtime::clock::system(),
     ));
     Fixture {
         _dir: dir,

@@ -7,12 +7,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_engine::util::clock::system;
-use strata_engine::util::thread::spawn;
 use strata_engine::{Cell, Durability, Engine, EngineOptions, FamilyOptions, Region, RegionSpec};
 use strata_objstore::{
     open_store, ObjectWalOpener, RandomTokens, RetryPolicy, StreamId, WriterDeps,
 };
+use strata_runtime::clock::system;
+use strata_runtime::thread::spawn;
 
 type BenchResult<T> = Result<T, Box<dyn std::error::Error>>;
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_engine::util::clock::{self, Clock};
+use strata_runtime::clock::{self, Clock};
 
 use crate::error::{Error, Result};
 
@@ -72,7 +72,7 @@ fn is_transient(e: &Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use strata_engine::util::clock::ManualClock;
+    use strata_runtime::clock::ManualClock;
 
     fn unavailable() -> Error {
         Error::Unavailable {

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use crate::error::{Error, Result};
 use crate::format::{ObjectHeader, ObjectKind, WalObjectBuilder, HEADER_LEN};

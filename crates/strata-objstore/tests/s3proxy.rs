@@ -9,13 +9,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strata_engine::codec::WalEdit;
-use strata_engine::util::clock;
 use strata_engine::Cell;
 use strata_objstore::testing::{Fault, FaultyStore, Op};
 use strata_objstore::{
     fence_stream, open_store, probe_atomic_create, RandomTokens, RetryPolicy, StreamId,
     StreamReader, TokenSource, WalObjectBuilder, WalStreamWriter, WriterDeps,
 };
+use strata_runtime::clock;
 
 fn store_url() -> String {
     std::env::var("STRATA_S3_TEST_STORE")

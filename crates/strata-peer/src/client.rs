@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use strata_engine::util::clock::{self, Clock};
 use strata_engine::{Cell, Get, RowResult};
+use strata_runtime::clock::{self, Clock};
 use strata_server::remote::{
     admin_codec, AdminReply, AdminRequest, ExpectedReads, PeerTable, PeerWrite, RegionPeer,
     RegionWork, RowSpan, ScanChunk, ServerAddress,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::Mutex;
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use crate::conn::Conn;
 use crate::errors::detail_to_error;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::Mutex;
-use strata_engine::util::thread;
+use strata_runtime::thread;
 use strata_server::{Service, ServiceError};
 
 use crate::session;

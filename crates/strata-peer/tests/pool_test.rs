@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use common::{local_value, put, served, table, write};
-use strata_engine::util::thread;
 use strata_engine::Get;
 use strata_peer::{PeerClient, ServeOptions};
+use strata_runtime::thread;
 use strata_server::remote::RegionPeer;
 use strata_server::ServiceError;
 

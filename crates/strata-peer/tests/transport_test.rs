@@ -147,7 +147,7 @@ fn a_client_that_is_not_a_peer_is_refused_clearly() {
 fn fake_server(greeting: &'static [u8]) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap().to_string();
-    strata_engine::util::thread::spawn("fake-server", move || {
+    strata_runtime::thread::spawn("fake-server", move || {
         for mut stream in listener.incoming().flatten() {
             let _ = stream.write_all(greeting);
             // Read what the client sends until it closes, so that nothing is reset.

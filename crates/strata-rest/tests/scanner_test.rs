@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 use common::{b64, json_cells, Harness};
-use strata_engine::util::clock::ManualClock;
 use strata_rest::RestOptions;
+use strata_runtime::clock::ManualClock;
 
 const JSON: &str = "application/json";
 const XML: &str = "text/xml";

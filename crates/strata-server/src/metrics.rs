@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Mutex, RwLock};
 use serde::Serialize;
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use crate::names::TableName;
 
@@ -328,7 +328,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     #![allow(clippy::disallowed_methods)] // a timing test measures real time
     use super::*;
-    use strata_engine::util::clock::ManualClock;
+    use strata_runtime::clock::ManualClock;
 
     fn metrics() -> RequestMetrics {
         RequestMetrics::new(Arc::new(ManualClock::new(5_000)))

@@ -128,7 +128,7 @@ impl Splitter {
         }
         let me = Arc::clone(self);
         let owned = table.clone();
-        let spawned = strata_engine::util::thread::spawn("strata-split", move || {
+        let spawned = strata_runtime::thread::spawn("strata-split", move || {
             me.split_automatically(&owned, id)
         });
         if spawned.is_err() {

@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use strata_engine::util::clock::ManualClock;
 use strata_engine::{Cell, Durability, FamilyOptions, Get, LATEST_TIMESTAMP};
+use strata_runtime::clock::ManualClock;
 use strata_server::{Service, ServiceOptions, TableName, WriteDurability};
 
 fn open(

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use crate::client::Client;
 use crate::error::Result;

@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::sync::mpsc;
 
-use strata_engine::util::thread::spawn;
+use strata_runtime::thread::spawn;
 
 use common::*;
 

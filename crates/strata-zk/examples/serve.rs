@@ -23,7 +23,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )?;
     // This example is its own composition root: it picks the system clock.
     #[allow(clippy::disallowed_methods)]
-    let clock = strata_engine::util::clock::system();
+    let clock = strata_runtime::clock::system();
     println!("serving on {addr}");
     strata_zk::serve(addr, Arc::new(tree), ZkConfig::default(), clock, async {
         let _ = tokio::signal::ctrl_c().await;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_engine::util::clock::{Clock, ManualClock};
+use strata_runtime::clock::{Clock, ManualClock};
 
 use crate::answer::{answer, Asker, Then};
 use crate::frame::split_frames;

@@ -112,7 +112,7 @@ pub fn four_letter_reply(prefix: [u8; 4]) -> Option<&'static [u8]> {
 mod tests {
     use super::*;
     use std::sync::Arc;
-    use strata_engine::util::clock::{Clock, ManualClock};
+    use strata_runtime::clock::{Clock, ManualClock};
 
     const RANGE: TimeoutRange = TimeoutRange {
         min: Duration::from_millis(4000),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 use tokio::net::TcpListener;
 
 use crate::config::ZkConfig;

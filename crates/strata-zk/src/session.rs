@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 /// The password length ZooKeeper's clients expect.
 pub const PASSWD_LEN: usize = 16;
@@ -187,7 +187,7 @@ fn mix(mut z: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use strata_engine::util::clock::ManualClock;
+    use strata_runtime::clock::ManualClock;
 
     const TIMEOUT: Duration = Duration::from_secs(10);
 

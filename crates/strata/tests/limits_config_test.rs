@@ -111,7 +111,7 @@ fn closed_after(port: u16, bytes: &[u8]) -> Duration {
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
-    let clock = strata_engine::util::clock::system();
+    let clock = strata_runtime::clock::system();
     let start = clock.now();
     let mut buf = [0u8; 1024];
     loop {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::ProgressBar;
-use strata_engine::util::clock::{self, Clock};
+use strata_runtime::clock::{self, Clock};
 
 use crate::error::BenchResult;
 use crate::stats::Latencies;

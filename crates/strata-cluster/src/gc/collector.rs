@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use object_store::path::Path as ObjectPath;
 use object_store::ObjectMeta;
 use strata_engine::tools::parse_manifest_file_name;
-use strata_engine::util::clock::Clock;
 use strata_objstore::{list_streams, BlockingStore, RetryPolicy};
+use strata_runtime::clock::Clock;
 
 use crate::error::{Error, Result};
 use crate::gc::inputs::{GcInputs, Snapshot};

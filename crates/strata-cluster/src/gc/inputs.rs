@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use strata_coord::kv::MetaKv;
 use strata_coord::{KvCoordinator, Lease, StreamRecord};
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 use strata_server::catalog::CatalogStore;
 
 use crate::catalog::EtcdCatalog;

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use super::live::manifest_key;
 use super::tests::{data, sst, Bed, MIN_AGE};

@@ -27,14 +27,14 @@ impl GcRunner {
         mut collector: Collector,
         inputs: Arc<dyn GcInputs>,
         config: GcConfig,
-        clock: Arc<dyn strata_engine::util::clock::Clock>,
+        clock: Arc<dyn strata_runtime::clock::Clock>,
         stop: Arc<AtomicBool>,
     ) -> std::io::Result<Option<GcRunner>> {
         if config.interval.is_zero() {
             return Ok(None);
         }
         let stopping = Arc::clone(&stop);
-        let thread = strata_engine::util::thread::spawn("cluster-gc", move || loop {
+        let thread = strata_runtime::thread::spawn("cluster-gc", move || loop {
             let started = clock.now();
             while clock.elapsed(started) < config.interval {
                 if stopping.load(Ordering::Acquire) {

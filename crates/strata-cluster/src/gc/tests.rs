@@ -12,10 +12,10 @@ use object_store::path::Path as ObjectPath;
 use parking_lot::Mutex;
 use strata_coord::StreamRecord;
 use strata_engine::tools::{encode_manifest, FileOrigin, ManifestState, StoreFileEntry};
-use strata_engine::util::clock::ManualClock;
 use strata_engine::RowRange;
 use strata_objstore::testing::ClockedStore;
 use strata_objstore::{BlockingStore, StreamId};
+use strata_runtime::clock::ManualClock;
 
 use super::live::{manifest_key, region_prefix};
 use super::*;
@@ -529,7 +529,7 @@ fn a_pass_that_loses_the_leadership_stops_with_an_error_and_counts_what_it_delet
 #[test]
 fn the_inputs_come_from_the_catalog_pointers_held_records_and_streams() {
     use strata_coord::{Campaign, CoordOptions, MemCoordinator, MemKv};
-    use strata_engine::util::clock::Clock;
+    use strata_runtime::clock::Clock;
     use strata_server::catalog::{encode_table, RegionEntry, TableRecord};
 
     let clock = Arc::new(ManualClock::new(1_000_000));

@@ -122,7 +122,7 @@ fn start_rounds(
     stop: &Arc<AtomicBool>,
 ) -> Option<std::thread::JoinHandle<()>> {
     let (leader, moves, stop) = (Arc::clone(leader), Arc::clone(moves), Arc::clone(stop));
-    let started = strata_engine::util::thread::spawn("cluster-master", move || {
+    let started = strata_runtime::thread::spawn("cluster-master", move || {
         let mut watch = ChangeWatch::default();
         while !stop.load(Ordering::Acquire) {
             let Some(service) = service.upgrade() else {

@@ -61,7 +61,7 @@ pub fn start(
                 step: Some(0),
             };
             let stop = Arc::clone(stop);
-            strata_engine::util::thread::spawn(format!("sim-client-{id}"), move || {
+            strata_runtime::thread::spawn(format!("sim-client-{id}"), move || {
                 while !stop.load(Ordering::Acquire) {
                     client.one_operation();
                 }

@@ -205,7 +205,7 @@ fn apply(
             let choice = rng.random::<u64>();
             let world = Arc::clone(world);
             admin.push(
-                strata_engine::util::thread::spawn("sim-admin", move || {
+                strata_runtime::thread::spawn("sim-admin", move || {
                     administer(&world, fault, choice)
                 })
                 .unwrap(),
@@ -277,7 +277,7 @@ fn restart(world: &World, slot: usize) {
 /// Aborts the process with the seed printed if the run hangs.
 fn watchdog(seed: u64, world: &Arc<World>, done: &Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
     let (world, done) = (Arc::clone(world), Arc::clone(done));
-    strata_engine::util::thread::spawn("sim-watchdog", move || {
+    strata_runtime::thread::spawn("sim-watchdog", move || {
         let started = world.clock.now();
         while !done.load(Ordering::Acquire) {
             if world.clock.elapsed(started) > DEADLINE {

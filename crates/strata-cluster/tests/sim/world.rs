@@ -16,9 +16,9 @@ use strata_cluster::{
     ClusterConfig, ClusterDeps, ClusterServer, ClusterServerConfig, Endpoints, SeededIds,
 };
 use strata_coord::{CoordOptions, MemCoordinator, MemKv};
-use strata_engine::util::clock::{self, Clock};
 use strata_objstore::testing::CutStore;
 use strata_objstore::{BlockingStore, SeededTokens};
+use strata_runtime::clock::{self, Clock};
 use strata_server::{Service, ServiceOptions};
 
 use crate::peers::PeerNet;

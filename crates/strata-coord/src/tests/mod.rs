@@ -10,7 +10,7 @@ mod model;
 
 use std::sync::Arc;
 
-use strata_engine::util::clock::ManualClock;
+use strata_runtime::clock::ManualClock;
 
 use crate::coordinator::{Campaign, CoordOptions, Epoch, Incarnation, Leadership};
 use crate::keys::RegionId;
@@ -43,7 +43,7 @@ impl Cluster {
     }
 
     pub fn clock_now(&self) -> std::time::Instant {
-        use strata_engine::util::clock::Clock;
+        use strata_runtime::clock::Clock;
         self.clock.now()
     }
 

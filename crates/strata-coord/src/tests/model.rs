@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use super::*;
 

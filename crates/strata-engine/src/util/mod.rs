@@ -2,7 +2,7 @@
 //! (clock, threads, waits) live in `strata-runtime`; they are named here too for the
 //! engine's own modules.
 
-pub use strata_runtime::{clock, thread};
+pub(crate) use strata_runtime::{clock, thread};
 pub(crate) mod coding;
 pub mod crc;
 pub(crate) mod rate_limiter;

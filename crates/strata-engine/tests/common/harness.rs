@@ -7,12 +7,12 @@ use std::sync::Arc;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use strata_engine::fs::{FileSystem, MemFs};
-use strata_engine::util::clock::ManualClock;
 use strata_engine::{
     BloomType, Cell, CellType, Compression, DataBlockEncoding, Durability, Engine, EngineOptions,
     FamilyOptions, Get, KeepDeletedCells, Region, RegionSpec, Scan, TimeRange, WalGroupCount,
     LATEST_TIMESTAMP,
 };
+use strata_runtime::clock::ManualClock;
 
 use super::model::{MCell, Model, ModelRead, Out};
 
@@ -222,7 +222,7 @@ impl Harness {
     }
 
     fn now(&self) -> i64 {
-        use strata_engine::util::clock::Clock;
+        use strata_runtime::clock::Clock;
         self.clock.now_millis()
     }
 

@@ -15,7 +15,7 @@ pub async fn body(service: &Arc<Service>, path: &str) -> String {
     let http = Arc::new(HttpState::new(
         "9.9.9",
         Vec::new(),
-        strata_engine::util::clock::system(),
+        strata_runtime::clock::system(),
     ));
     let router = strata_http::router(Arc::clone(service), http);
     let response = router

@@ -16,7 +16,7 @@ use object_store::{
     PutMultipartOptions, PutOptions, PutPayload, PutResult, Result,
 };
 use parking_lot::Mutex;
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 /// Put times by key, in milliseconds of the injected clock.
 type PutTimes = Arc<Mutex<HashMap<Path, i64>>>;

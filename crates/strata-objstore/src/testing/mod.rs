@@ -24,7 +24,7 @@ pub fn injected_timeout(op: &str) -> object_store::Error {
 /// store's async `put`; an action that uses another [`crate::BlockingStore`] (a fencer)
 /// must not block on that store's runtime from inside this one's, so it runs elsewhere.
 pub fn run_on_other_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
-    let handle = strata_engine::util::thread::spawn("strata-objstore-test", work)
+    let handle = strata_runtime::thread::spawn("strata-objstore-test", work)
         .unwrap_or_else(|e| panic!("cannot start a test thread: {e}"));
     match handle.join() {
         Ok(value) => value,

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use object_store::memory::InMemory;
 use object_store::ObjectStore;
 use strata_engine::codec::WalEdit;
-use strata_engine::util::clock::ManualClock;
 use strata_engine::Cell;
+use strata_runtime::clock::ManualClock;
 
 use crate::testing::FaultyStore;
 use crate::{BlockingStore, RetryPolicy, SeededTokens, StreamId, WalObjectBuilder, WriterDeps};

@@ -20,7 +20,7 @@ const ZOMBIE_BATCHES: u64 = 300;
 fn race(store: BlockingStore, stream: StreamId, delay_batches: usize) {
     let acked = Arc::new(Mutex::new(Vec::new()));
     let (writer_store, writer_acked) = (store.clone(), acked.clone());
-    let zombie = strata_engine::util::thread::spawn("strata-objstore-zombie", move || {
+    let zombie = strata_runtime::thread::spawn("strata-objstore-zombie", move || {
         let mut writer = WalStreamWriter::new(writer_store, stream, 0, deps(1));
         for seq in 1..=ZOMBIE_BATCHES {
             match writer.append(&batch(&[edit(seq % 3, seq)])) {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 /// Counts publications of table states and unsealed regions. Read without a lock on every
 /// write (`count`); changed only under `lock`, which waiters hold while they check it, so

@@ -33,8 +33,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
-use strata_engine::util::clock::Clock;
 use strata_engine::Engine;
+use strata_runtime::clock::Clock;
 
 use crate::catalog::{Catalog, CatalogStore, NamespaceConfig, CATALOG_REGION_ID};
 use crate::error::{Result, ServiceError};

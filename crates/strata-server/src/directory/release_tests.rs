@@ -11,8 +11,8 @@ use std::time::Duration;
 use bytes::Bytes;
 use parking_lot::Mutex;
 use strata_engine::fs::MemFs;
-use strata_engine::util::clock;
 use strata_engine::{EngineOptions, FamilyOptions};
+use strata_runtime::clock;
 
 use super::TableDirectory;
 use crate::names::TableName;

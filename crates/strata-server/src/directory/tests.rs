@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use strata_engine::fs::MemFs;
-use strata_engine::util::clock;
 use strata_engine::{EngineOptions, FamilyOptions};
+use strata_runtime::clock;
 
 use super::TableDirectory;
 use crate::error::ServiceError;

@@ -187,7 +187,7 @@ pub(crate) fn send_to_master(
 ) -> Option<Result<AdminReply>> {
     // Known gap: this wait should take the service's clock (issue 25's clock seam).
     #[allow(clippy::disallowed_methods)]
-    let clock = strata_engine::util::clock::system();
+    let clock = strata_runtime::clock::system();
     let deadline = clock.now() + NO_MASTER_WAIT;
     loop {
         let outcome = match link.master() {

@@ -57,7 +57,7 @@ const NOT_SERVING_WAIT: std::time::Duration = std::time::Duration::from_secs(30)
 pub(crate) fn until_served<T>(mut call: impl FnMut() -> Result<T>) -> Result<T> {
     // Known gap: this wait should take the service's clock (issue 25's clock seam).
     #[allow(clippy::disallowed_methods)]
-    let clock = strata_engine::util::clock::system();
+    let clock = strata_runtime::clock::system();
     let deadline = clock.now() + NOT_SERVING_WAIT;
     loop {
         match call() {

@@ -17,7 +17,7 @@ mod single_row;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_engine::util::clock::Clock;
+use strata_runtime::clock::Clock;
 
 use crate::directory::TableDirectory;
 use crate::error::{Result, ServiceError};

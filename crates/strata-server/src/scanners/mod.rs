@@ -20,8 +20,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
-use strata_engine::util::clock::Clock;
 use strata_engine::Cell;
+use strata_runtime::clock::Clock;
 
 pub(crate) use cursor::{trim_versions, CursorPlan};
 pub use options::{ScannerLookup, ScannerOptions, ScannerResults};

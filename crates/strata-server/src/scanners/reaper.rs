@@ -50,7 +50,7 @@ impl Reaper {
             let period = (shared.lease / 4).clamp(MIN_PERIOD, MAX_PERIOD);
             let shared = Arc::downgrade(shared);
             let stop = Arc::clone(&self.stop);
-            let spawned = strata_engine::util::thread::spawn("strata-scanner-lease", move || {
+            let spawned = strata_runtime::thread::spawn("strata-scanner-lease", move || {
                 run(&shared, &stop, period)
             });
             if let Err(e) = spawned {

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_engine::util::clock::ManualClock;
 use strata_engine::{Cell, FamilyOptions, Scan};
+use strata_runtime::clock::ManualClock;
 
 use super::*;
 use crate::service::{Service, ServiceOptions};

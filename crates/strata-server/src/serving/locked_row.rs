@@ -7,8 +7,8 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use strata_engine::util::clock::Clock;
 use strata_engine::{Cell, FailureGuard, Get, Region, RowResult};
+use strata_runtime::clock::Clock;
 
 use super::{QueuedWrite, Reach, ServingRegion};
 use crate::error::{Result, ServiceError};

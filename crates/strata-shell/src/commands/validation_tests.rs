@@ -20,7 +20,7 @@ fn session() -> Session {
         client,
         Box::new(std::io::sink()),
         Box::new(std::io::sink()),
-        strata_engine::util::clock::system(),
+        strata_runtime::clock::system(),
     )
 }
 

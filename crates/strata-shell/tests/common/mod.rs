@@ -115,7 +115,7 @@ impl Shell {
             client,
             Box::new(out.clone()),
             Box::new(err.clone()),
-            strata_engine::util::clock::system(),
+            strata_runtime::clock::system(),
         );
         session.timestamps = TimestampStyle::Epoch;
         Shell { session, out, err }

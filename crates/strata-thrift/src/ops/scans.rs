@@ -141,7 +141,7 @@ fn registry_id(id: i32) -> CallResult<u64> {
 mod tests {
     use super::*;
     use std::sync::Arc;
-    use strata_engine::util::clock::ManualClock;
+    use strata_runtime::clock::ManualClock;
 
     /// A service on a manual clock with table `t`, each connection allowed two scanners.
     fn service_with_table(dir: &tempfile::TempDir) -> (Arc<Service>, Arc<ManualClock>) {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use strata_engine::util::clock::{self, Clock};
+use strata_runtime::clock::{self, Clock};
 use strata_zk::jute::{JuteReader, JuteWriter};
 use strata_zk::records::{ConnectRequest, ConnectResponse, ReplyHeader, RequestHeader};
 use strata_zk::{ComputedTree, ZkConfig};

@@ -43,7 +43,7 @@ pub fn run(args: ShellArgs) -> Result<(), String> {
         client,
         Box::new(std::io::stdout()),
         Box::new(std::io::stderr()),
-        strata_engine::util::clock::system(),
+        strata_runtime::clock::system(),
     );
     if args.epoch_timestamps {
         session.timestamps = TimestampStyle::Epoch;

@@ -11,7 +11,7 @@ use super::*;
 use crate::registry::ClusterAdmin;
 
 fn now() -> Instant {
-    strata_engine::util::clock::system().now()
+    strata_runtime::clock::system().now()
 }
 
 /// A link that names a fixed master, or none until `unknown_until`.

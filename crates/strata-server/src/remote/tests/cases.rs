@@ -161,7 +161,7 @@ fn a_write_to_a_region_being_moved_waits_for_its_new_owner() {
     let put = vec![Cell::put("z", "cf", "q", 1, "moved")];
     std::thread::scope(|scope| {
         let writer = scope.spawn(|| c.b.rows().mutate(&table(), put, WriteDurability::SyncWal));
-        strata_engine::util::clock::system().sleep(std::time::Duration::from_millis(100));
+        strata_runtime::clock::system().sleep(std::time::Duration::from_millis(100));
         assert!(
             !writer.is_finished(),
             "held while no server serves the region"

@@ -216,7 +216,7 @@ fn start_zookeeper(
     let tree: Arc<dyn strata_zk::ZkTree> = Arc::new(tree);
     // The binary is the composition root: the facade times sessions on the system clock.
     #[allow(clippy::disallowed_methods)]
-    let clock = strata_engine::util::clock::system();
+    let clock = strata_runtime::clock::system();
     Endpoint::start_on(
         "zookeeper",
         listener,

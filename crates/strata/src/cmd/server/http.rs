@@ -37,7 +37,7 @@ pub async fn start_http(
     let state = Arc::new(HttpState::new(
         env!("CARGO_PKG_VERSION"),
         config_entries(config),
-        strata_engine::util::clock::system(),
+        strata_runtime::clock::system(),
     ));
     // The REST gateway answers every path the operations router leaves free (`/`, tables,
     // `/version`, ...). It is a fallback service, not a merged router: both routers have a

@@ -141,7 +141,7 @@ fn real_deps(cluster: &ClusterConfig) -> strata_cluster::Result<ClusterDeps> {
     Ok(ClusterDeps {
         kv: Arc::new(kv),
         store,
-        clock: strata_engine::util::clock::system(),
+        clock: strata_runtime::clock::system(),
         ids: Arc::new(strata_cluster::RandomIds),
         tokens: Arc::new(RandomTokens),
         peers: connector(),
