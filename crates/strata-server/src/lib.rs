@@ -1,9 +1,9 @@
 //! Strata's service layer: namespaces and tables (the catalog), tables split into regions by
 //! row range, row operations and scanners. The Thrift, gRPC and HTTP servers are thin
-//! adapters that translate their protocol onto this one API, the [`Service`] facade; its
-//! components are the table directory (`directory/`), row operations (`rows/`), the
-//! splitter (`splitter.rs`) and the scanner registry (`scanners/`, its calls in
-//! `scanner_ops.rs`).
+//! adapters that translate their protocol onto this one API: the [`Service`] and the
+//! components it hands out, [`Rows`], [`Scanners`], [`Admin`] and [`PeerServing`]
+//! (`service/`), over the table directory (`directory/`), row operations (`rows/`), the
+//! splitter (`splitter.rs`) and the scanner registry (`scanners/`).
 
 pub mod catalog;
 pub mod cluster_members;

@@ -118,48 +118,16 @@ impl Service {
         )?);
         directory.set_serving_gate(options.serving_gate.clone());
         let metrics = Arc::new(crate::metrics::RequestMetrics::new(Arc::clone(&clock)));
-        let splitter = Splitter::new(
-            Arc::clone(&directory),
-            options.split.clone(),
-            options.engine.memstore_flush_size,
-            Arc::clone(&metrics),
-        );
-        let row_ops = Arc::new(RowOperations::new(
-            Arc::clone(&directory),
-            Arc::clone(&splitter),
-            options.limits.clone(),
-            Arc::clone(&metrics),
-            Arc::clone(&clock),
-        ));
+        let components = Components::open(&options, &directory, &metrics);
         let request_budget =
             crate::request_budget::RequestBudget::new(options.limits.max_request_bytes_in_flight);
-        let scanners = Scanners::new(
-            Arc::clone(&directory),
-            ScannerRegistry::new(clock, options.scanner_lease),
-            Arc::clone(&metrics),
-            options.limits.clone(),
-        );
-        let admin = Arc::new(Admin::new(
-            Arc::clone(&directory),
-            splitter,
-            options.master_link.clone(),
-        ));
-        let peer_serving = PeerServing {
-            directory: Arc::clone(&directory),
-            rows: Arc::clone(&row_ops),
-            admin: Arc::clone(&admin),
-        };
-        let rows = Rows {
-            ops: row_ops,
-            directory: Arc::clone(&directory),
-        };
         Ok(Arc::new(Service {
             options,
             directory,
-            rows,
-            scanners,
-            admin,
-            peer_serving,
+            rows: components.rows,
+            scanners: components.scanners,
+            admin: components.admin,
+            peer_serving: components.peer_serving,
             metrics,
             connections: crate::connections::Connections::default(),
             request_budget,
@@ -234,5 +202,62 @@ impl Service {
     /// Requests other servers forward here (cluster mode).
     pub fn peer_serving(&self) -> &PeerServing {
         &self.peer_serving
+    }
+}
+
+/// The service's components, each given handles to the shared parts it uses.
+struct Components {
+    rows: Rows,
+    scanners: Scanners,
+    admin: Arc<Admin>,
+    peer_serving: PeerServing,
+}
+
+impl Components {
+    fn open(
+        options: &ServiceOptions,
+        directory: &Arc<TableDirectory>,
+        metrics: &Arc<crate::metrics::RequestMetrics>,
+    ) -> Components {
+        let clock = &options.engine.clock;
+        let splitter = Splitter::new(
+            Arc::clone(directory),
+            options.split.clone(),
+            options.engine.memstore_flush_size,
+            Arc::clone(metrics),
+        );
+        let row_ops = Arc::new(RowOperations::new(
+            Arc::clone(directory),
+            Arc::clone(&splitter),
+            options.limits.clone(),
+            Arc::clone(metrics),
+            Arc::clone(clock),
+        ));
+        let scanners = Scanners::new(
+            Arc::clone(directory),
+            ScannerRegistry::new(Arc::clone(clock), options.scanner_lease),
+            Arc::clone(metrics),
+            options.limits.clone(),
+        );
+        let admin = Arc::new(Admin::new(
+            Arc::clone(directory),
+            splitter,
+            options.master_link.clone(),
+        ));
+        let peer_serving = PeerServing {
+            directory: Arc::clone(directory),
+            rows: Arc::clone(&row_ops),
+            admin: Arc::clone(&admin),
+        };
+        let rows = Rows {
+            ops: row_ops,
+            directory: Arc::clone(directory),
+        };
+        Components {
+            rows,
+            scanners,
+            admin,
+            peer_serving,
+        }
     }
 }

@@ -171,3 +171,23 @@ fn the_drop_survives_a_restart() {
     let t = TableName::parse("t").unwrap();
     assert_eq!(rows(&svc, &t), vec!["k2"]);
 }
+
+/// The drop reads through a row stream, not a registered scanner: it works with every
+/// scanner slot taken and leaves the registry as it found it.
+#[test]
+fn the_drop_needs_no_scanner_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = ServiceOptions::new(dir.path());
+    options.limits.max_open_scanners = 1;
+    options.limits.max_scanners_per_client = 1;
+    let svc = Service::open(options).unwrap();
+    let t = table(&svc, &[versions(1)], &[]);
+    let cells = vec![put("ab", "cf", "q", 1, "v"), put("b", "cf", "q", 1, "w")];
+    svc.rows().mutate(&t, cells, Durability::SyncWal).unwrap();
+    let held = svc.scanners().open_scanner(&t, Scan::new()).unwrap();
+    svc.rows().drop_rows_with_prefix(&t, b"a").unwrap();
+    assert!(svc.scanners().scanner_is_open(held));
+    assert_eq!(svc.scanners().open_scanner_count(), 1);
+    assert!(svc.rows().get(&t, &Get::new("ab")).unwrap().is_none());
+    assert!(svc.rows().get(&t, &Get::new("b")).unwrap().is_some());
+}
