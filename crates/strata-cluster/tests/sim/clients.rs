@@ -48,6 +48,7 @@ pub fn start(
     model: &Arc<Model>,
     seed: u64,
     clients: usize,
+    pace: Duration,
     stop: &Arc<AtomicBool>,
 ) -> Vec<std::thread::JoinHandle<()>> {
     (0..clients)
@@ -64,6 +65,9 @@ pub fn start(
             strata_runtime::thread::spawn(format!("sim-client-{id}"), move || {
                 while !stop.load(Ordering::Acquire) {
                     client.one_operation();
+                    if !pace.is_zero() {
+                        client.world.clock.sleep(pace);
+                    }
                 }
             })
             .unwrap()

@@ -5,9 +5,11 @@
 //! checking-and-mutating and reading meanwhile. Afterwards the cluster must settle with
 //! each region owned once, and every read must agree with the model.
 //!
-//! `STRATA_SIM_SEED=N` runs one seed; `STRATA_SIM_SEEDS=K` (default 6) and
-//! `STRATA_SIM_FIRST_SEED` choose a range; `scripts/sim-soak` runs thousands. A failing
-//! seed prints itself, its schedule and what happened.
+//! `STRATA_SIM_SEED=N` runs one seed; `STRATA_SIM_SEEDS=K` and `STRATA_SIM_FIRST_SEED`
+//! choose a range; `STRATA_SIM_SHAPE=sweep|long` the size of each run ([`Shape`]) and
+//! `STRATA_SIM_PARALLEL` how many run at once. The test command runs 200 short seeds, four
+//! at a time; `scripts/sim-soak` runs thousands. A failing seed prints itself, its schedule
+//! and what happened.
 //!
 //! [`ClusterServer`]: strata_cluster::ClusterServer
 
@@ -24,6 +26,9 @@ mod settle;
 mod takeover;
 mod world;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use run::Shape;
 use schedule::Profile;
 
 /// Seeds that once failed and pass since their fix, each with what it found. Run in every
@@ -81,20 +86,53 @@ fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().and_then(|v| v.parse().ok())
 }
 
-fn seeds() -> Vec<u64> {
+fn seeds(default_count: u64) -> Vec<u64> {
     if let Some(seed) = env_u64("STRATA_SIM_SEED") {
         return vec![seed];
     }
     let first = env_u64("STRATA_SIM_FIRST_SEED").unwrap_or(1);
-    let count = env_u64("STRATA_SIM_SEEDS").unwrap_or(6);
+    let count = env_u64("STRATA_SIM_SEEDS").unwrap_or(default_count);
     (first..first + count).collect()
 }
 
-/// Runs `seeds` in `profile`; the failing ones, each printed whole.
-fn run_all(seeds: &[u64], profile: Profile) -> Vec<u64> {
+/// The run size `STRATA_SIM_SHAPE` asks for, or `default`.
+fn shape(default: Shape) -> Shape {
+    match std::env::var("STRATA_SIM_SHAPE").as_deref() {
+        Ok("long") => Shape::LONG,
+        Ok("sweep") => Shape::SWEEP,
+        _ => default,
+    }
+}
+
+/// How many seeds run at once: `STRATA_SIM_PARALLEL`, or `default`. One seed alone when
+/// replaying one.
+fn parallel(default: u64) -> usize {
+    if env_u64("STRATA_SIM_SEED").is_some() {
+        return 1;
+    }
+    env_u64("STRATA_SIM_PARALLEL").unwrap_or(default).max(1) as usize
+}
+
+/// Runs `seeds` in `profile`, `parallel` at a time (each seed's world is its own); the
+/// failing ones, each printed whole, in seed order.
+fn run_all(seeds: &[u64], profile: Profile, shape: Shape, parallel: usize) -> Vec<u64> {
+    let next = AtomicUsize::new(0);
+    let outcomes = parking_lot::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..parallel.min(seeds.len()) {
+            scope.spawn(|| {
+                while let Some(&seed) = seeds.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let outcome = run::run_seed(seed, profile, shape);
+                    outcomes.lock().push((seed, outcome));
+                }
+            });
+        }
+    });
+    let mut outcomes = outcomes.into_inner();
+    outcomes.sort_by_key(|(seed, _)| *seed);
     let mut failures = Vec::new();
-    for &seed in seeds {
-        match run::run_seed(seed, profile) {
+    for (seed, outcome) in outcomes {
+        match outcome {
             Ok(report) => println!("seed {seed} ({profile:?}): {report}"),
             Err(failure) => {
                 println!("seed {seed} ({profile:?}) FAILED:\n{failure}");
@@ -109,16 +147,22 @@ fn run_all(seeds: &[u64], profile: Profile) -> Vec<u64> {
 fn regression_seeds_keep_every_promise() {
     for (seed, profile, found) in REGRESSIONS {
         assert!(
-            run_all(&[*seed], *profile).is_empty(),
+            run_all(&[*seed], *profile, Shape::LONG, 1).is_empty(),
             "regression seed {seed} ({found}) failed"
         );
     }
 }
 
-/// The test command's run: no server is lost (see [`Profile::NoLoss`]).
+/// The test command's run: 200 short seeds in which no server is lost (see
+/// [`Profile::NoLoss`]).
 #[test]
 fn simulated_clusters_keep_every_promise() {
-    let failures = run_all(&seeds(), Profile::NoLoss);
+    let failures = run_all(
+        &seeds(200),
+        Profile::NoLoss,
+        shape(Shape::SWEEP),
+        parallel(4),
+    );
     assert!(
         failures.is_empty(),
         "failing seeds {failures:?}; replay one with STRATA_SIM_SEED=N cargo test -p \
@@ -130,7 +174,7 @@ fn simulated_clusters_keep_every_promise() {
 #[test]
 #[ignore = "the full profile finds open bugs (OPEN_FINDINGS); run by scripts/sim-soak"]
 fn with_crashes_and_pauses_clusters_keep_every_promise() {
-    let failures = run_all(&seeds(), Profile::Full);
+    let failures = run_all(&seeds(6), Profile::Full, shape(Shape::LONG), parallel(1));
     assert!(
         failures.is_empty(),
         "failing seeds {failures:?}; replay one with STRATA_SIM_SEED=N cargo test -p \
@@ -144,7 +188,7 @@ fn with_crashes_and_pauses_clusters_keep_every_promise() {
 fn open_findings() {
     let mut failing = Vec::new();
     for (seed, profile, what) in OPEN_FINDINGS {
-        let fails = !run_all(&[*seed], *profile).is_empty();
+        let fails = !run_all(&[*seed], *profile, Shape::LONG, 1).is_empty();
         let state = if fails { "fails" } else { "passed this time" };
         println!("open finding {seed} ({profile:?}): {what}: {state}");
         if fails {

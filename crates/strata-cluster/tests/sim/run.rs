@@ -17,10 +17,33 @@ use crate::schedule::{self, Fault, Profile, Step};
 use crate::settle;
 use crate::world::World;
 
-/// How long the schedule runs.
-const SPAN_MS: u64 = 5_000;
-/// Client threads.
-const CLIENTS: usize = 3;
+/// How big one run is: how long its schedule plays, and how hard its clients push.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    /// How long the schedule plays.
+    pub span_ms: u64,
+    /// Client threads.
+    pub clients: usize,
+    /// How long each client waits after each operation.
+    pub pace: Duration,
+}
+
+impl Shape {
+    /// The soak's run: 5 s of faults, clients as fast as they go.
+    pub const LONG: Shape = Shape {
+        span_ms: 5_000,
+        clients: 3,
+        pace: Duration::ZERO,
+    };
+    /// The test command's run, small enough for hundreds of seeds: a second and a half
+    /// of faults (four or five of them), clients that pause a millisecond between
+    /// operations so that several runs share the machine.
+    pub const SWEEP: Shape = Shape {
+        span_ms: 1_500,
+        clients: 3,
+        pace: Duration::from_millis(1),
+    };
+}
 /// A run taking longer than this is a hang: the process aborts with the seed printed.
 const DEADLINE: Duration = Duration::from_secs(120);
 
@@ -31,14 +54,14 @@ struct Pending {
 }
 
 /// Runs `seed`; `Err` holds the whole report of a failure.
-pub fn run_seed(seed: u64, profile: Profile) -> Result<String, String> {
+pub fn run_seed(seed: u64, profile: Profile, shape: Shape) -> Result<String, String> {
     let servers = 3 + (seed % 3) as usize;
-    let steps = schedule::draw(seed, servers, SPAN_MS, profile);
+    let steps = schedule::draw(seed, servers, shape.span_ms, profile);
     let world = Arc::new(World::new(seed, servers));
     let done = Arc::new(AtomicBool::new(false));
     let watchdog = watchdog(seed, &world, &done);
     let started = world.clock.now();
-    let outcome = play(seed, &world, &steps);
+    let outcome = play(seed, &world, &steps, shape);
     let played = world.clock.elapsed(started);
     world.shutdown();
     done.store(true, Ordering::Release);
@@ -55,7 +78,12 @@ pub fn run_seed(seed: u64, profile: Profile) -> Result<String, String> {
     outcome.map_err(|problems| failure_report(seed, servers, &steps, &world, &problems))
 }
 
-fn play(seed: u64, world: &Arc<World>, steps: &[Step]) -> Result<String, Vec<String>> {
+fn play(
+    seed: u64,
+    world: &Arc<World>,
+    steps: &[Step],
+    shape: Shape,
+) -> Result<String, Vec<String>> {
     for slot in 0..world.slots() {
         world
             .start(slot)
@@ -68,7 +96,7 @@ fn play(seed: u64, world: &Arc<World>, steps: &[Step]) -> Result<String, Vec<Str
     world.note("settled; clients start".into());
     let model = Arc::new(Model::default());
     let stop = Arc::new(AtomicBool::new(false));
-    let clients = clients::start(world, &model, seed, CLIENTS, &stop);
+    let clients = clients::start(world, &model, seed, shape.clients, shape.pace, &stop);
     let admin = play_schedule(seed, world, steps);
     world.note("schedule played".into());
     stop.store(true, Ordering::Release);

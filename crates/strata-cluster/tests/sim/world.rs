@@ -267,17 +267,23 @@ impl World {
         }
     }
 
-    /// Stops every server cleanly.
+    /// Stops every server cleanly, all at once (each stop waits for its threads).
     pub fn shutdown(&self) {
-        for slot in 0..self.slots() {
-            let taken = self.slots[slot].write().take();
-            if let Some(running) = taken {
+        let stopping: Vec<_> = (0..self.slots())
+            .filter_map(|slot| self.slots[slot].write().take())
+            .map(|running| {
                 self.net.unregister(&running.address);
                 let server = running.server.lock().take();
-                if let Some(server) = server {
-                    let _ = server.stop();
-                }
-            }
+                strata_runtime::thread::spawn("sim-stop", move || {
+                    if let Some(server) = server {
+                        let _ = server.stop();
+                    }
+                })
+                .unwrap()
+            })
+            .collect();
+        for stop in stopping {
+            let _ = stop.join();
         }
     }
 }
