@@ -113,7 +113,20 @@ class Cluster:
     def etcd_endpoint(self):
         return self.etcd["STRATA_ETCD_ENDPOINT"]
 
-    def start_server(self, wait_for="standing by", env_extra=None):
+    def start_server(self, wait_for="standing by", env_extra=None, attempts=3):
+        """Starts a server on free ports and waits for `wait_for` in its log. A port is
+        free when picked but only bound when the server starts, so another process can
+        take it in between: a start that fails on a taken port is tried again on new ports."""
+        for attempt in range(attempts):
+            try:
+                return self._start_server_once(wait_for, env_extra)
+            except AssertionError as failure:
+                taken = "Address already in use" in str(failure)
+                if not taken or attempt + 1 == attempts:
+                    raise
+                self.servers.pop()
+
+    def _start_server_once(self, wait_for, env_extra):
         self.started += 1
         server = Server(self, self.started)
         env = dict(os.environ)

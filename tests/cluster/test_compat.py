@@ -11,6 +11,7 @@ import sys
 from harness import REPO_ROOT, Cluster
 from test_assign import wait_until
 from test_failover import create_split_table
+from test_gc import exposed
 
 
 def run_suite(path, env):
@@ -68,5 +69,10 @@ def test_compatibility_suites_pass_through_one_endpoint_of_a_3_server_cluster():
         print(run_suite("tests/compat", env))
         print(run_suite("tests/bigtable", env))
         check_status_pages(cluster, endpoint)
+        # The endpoint forwarded the suites' reads and writes, and never from an async
+        # worker: a one-row read whose region is elsewhere leaves the connection's task.
+        for server in cluster.servers:
+            calls = exposed(server, "strata_peer_calls_on_async_workers_total")
+            assert calls == 0, "server %d: %s peer calls on async workers" % (server.index, calls)
     finally:
         cluster.stop()

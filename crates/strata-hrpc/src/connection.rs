@@ -267,18 +267,22 @@ async fn read_calls(
             }
         };
         if answers_inline(&session, &request) {
-            let reply = run(&ctx, &session, request);
-            if replies.send(reply).await.is_err() {
-                return;
+            // Answered here only when the row's region is open here; otherwise (a peer
+            // owns it, or it waits for a region change) it goes to the blocking pool.
+            let inline = strata_server::inline::here_only(|| run(&ctx, &session, &request));
+            if let Some(reply) = inline {
+                if replies.send(reply).await.is_err() {
+                    return;
+                }
+                drop(slot);
+                continue;
             }
-            drop(slot);
-            continue;
         }
         let ctx = Arc::clone(&ctx);
         let session = Arc::clone(&session);
         let replies = replies.clone();
         tokio::task::spawn_blocking(move || {
-            let reply = run(&ctx, &session, request);
+            let reply = run(&ctx, &session, &request);
             let _ = replies.blocking_send(reply);
             drop(slot);
         });
@@ -287,19 +291,19 @@ async fn read_calls(
 
 /// A one-row read is answered on the connection's own task, as the Thrift server does: it
 /// is served from memory in microseconds, while the hop to the blocking pool and back costs
-/// two thread wake-ups. Everything else (writes wait for the WAL, scans and batches can run
+/// two thread wake-ups (only while its region is open here: `strata_server::inline`). Everything else (writes wait for the WAL, scans and batches can run
 /// long) goes to the blocking pool, so a connection's calls still overlap.
 fn answers_inline(session: &Session, request: &frame::Request) -> bool {
     session.service == ServiceName::Client && request.header.method_name() == "Get"
 }
 
 /// Runs one call and encodes its answer.
-fn run(ctx: &Context, session: &Session, request: frame::Request) -> Bytes {
+fn run(ctx: &Context, session: &Session, request: &frame::Request) -> Bytes {
     let call_id = request.header.call_id();
     let call = Call {
         method: request.header.method_name().to_string(),
-        param: request.param,
-        cells: request.cells,
+        param: request.param.clone(),
+        cells: request.cells.clone(),
         codec: session.codec,
         user: session.user.clone(),
     };

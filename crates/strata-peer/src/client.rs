@@ -4,8 +4,8 @@
 //! `RegionPeer` is synchronous, and so is this client: the calling thread takes an idle
 //! connection to the peer from the pool (or opens one), writes the request frame and
 //! reads the answer itself. The socket's read and write timeouts are the call's deadline.
-//! On a worker of a tokio runtime, a slow answer is waited for through `block_in_place`
-//! (`wait.rs`).
+//! A call made on a worker of a tokio runtime is counted and made through `block_in_place`
+//! (`wait.rs`); the network servers keep their calls off the workers.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,7 +19,7 @@ use strata_server::remote::{
 };
 use strata_server::{Result, ServiceError};
 
-use crate::conn::{Arrival, Conn};
+use crate::conn::Conn;
 use crate::convert as c;
 use crate::errors::detail_to_error;
 use crate::frame::{self, FrameError};
@@ -119,26 +119,35 @@ impl PeerClient {
                 self.address
             ))
         })?;
-        let answer = self.exchange(&request, deadline, resend)?;
+        let answer = self.exchange(method, &request, deadline, resend)?;
         A::decode(answer).map_err(|e| self.unavailable(format!("malformed answer: {e}"), false))
     }
 
     /// One request and its answer's payload, on a pooled connection or a new one.
-    fn exchange(&self, request: &[u8], deadline: Duration, resend: bool) -> Result<Bytes> {
-        let on_worker = wait::on_worker();
-        if let Some(conn) = self.pool.take(!resend) {
-            match self.attempt(conn, request, deadline, on_worker) {
-                Ok(answer) => return answer,
-                Err(f) if f.dead_before_answer && resend => {}
-                Err(f) => return Err(self.unavailable(f.reason, f.unsent)),
+    fn exchange(
+        &self,
+        method: Method,
+        request: &[u8],
+        deadline: Duration,
+        resend: bool,
+    ) -> Result<Bytes> {
+        wait::off_worker(method.name(), || {
+            if let Some(conn) = self.pool.take(!resend) {
+                match self.attempt(conn, request, deadline) {
+                    Ok(answer) => return answer,
+                    Err(f) if f.dead_before_answer && resend => {}
+                    Err(f) => return Err(self.unavailable(f.reason, f.unsent)),
+                }
             }
-        }
-        let conn = wait::blocking(on_worker, || self.pool.connect(deadline))
-            .map_err(|e| self.unavailable(e.to_string(), true))?;
-        match self.attempt(conn, request, deadline, on_worker) {
-            Ok(answer) => answer,
-            Err(f) => Err(self.unavailable(f.reason, f.unsent)),
-        }
+            let conn = self
+                .pool
+                .connect(deadline)
+                .map_err(|e| self.unavailable(e.to_string(), true))?;
+            match self.attempt(conn, request, deadline) {
+                Ok(answer) => answer,
+                Err(f) => Err(self.unavailable(f.reason, f.unsent)),
+            }
+        })
     }
 
     /// Sends `request` on `conn` and reads its answer. The outer error is the connection
@@ -149,11 +158,7 @@ impl PeerClient {
         mut conn: Conn,
         request: &[u8],
         deadline: Duration,
-        on_worker: bool,
     ) -> std::result::Result<Result<Bytes>, Failure> {
-        if on_worker && request.len() > wait::INLINE_REQUEST_BYTES {
-            return wait::blocking(true, || self.attempt(conn, request, deadline, false));
-        }
         conn.set_deadline(deadline).map_err(|e| Failure {
             reason: format!("cannot set the deadline: {e}"),
             unsent: true,
@@ -166,16 +171,9 @@ impl PeerClient {
             unsent: true,
             dead_before_answer: conn.reused,
         })?;
-        // On a runtime worker, a quick answer is read on the worker (see `wait.rs`).
-        let inline = !on_worker
-            || (conn.wait_for_answer(wait::GRACE) == Arrival::Started
-                && conn.whole_frame_buffered());
-        let answer = if inline {
-            conn.receive()
-        } else {
-            wait::blocking(true, || conn.receive())
-        };
-        let answer = answer.map_err(|e| self.lost(&e, conn.reused, deadline))?;
+        let answer = conn
+            .receive()
+            .map_err(|e| self.lost(&e, conn.reused, deadline))?;
         let result = match answer.tag {
             ANSWER_OK => Ok(answer.payload),
             ANSWER_ERROR => {

@@ -1,11 +1,10 @@
 //! One client connection to a peer: a socket whose handshake is done, read through a
 //! buffer, with the timeouts currently set on it.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::net::{recv, RecvFlags};
 
@@ -24,15 +23,6 @@ pub struct Conn {
     pub idle_since: Instant,
     /// Whether it served a call before (it came from the pool).
     pub reused: bool,
-}
-
-/// Whether an answer has started to arrive.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Arrival {
-    /// Its first bytes are here (or the connection ended or failed: reading says which).
-    Started,
-    /// Nothing within the wait.
-    NotYet,
 }
 
 impl Conn {
@@ -71,37 +61,6 @@ impl Conn {
     /// Reads exactly `bytes.len()` bytes (the handshake's hello).
     pub fn receive_exact(&mut self, bytes: &mut [u8]) -> io::Result<()> {
         io::Read::read_exact(&mut self.reader, bytes)
-    }
-
-    /// Waits at most `wait` for the answer to start arriving, reading what is there.
-    pub fn wait_for_answer(&mut self, wait: Duration) -> Arrival {
-        if !self.reader.buffer().is_empty() {
-            return Arrival::Started;
-        }
-        let timeout = Timespec {
-            tv_sec: i64::try_from(wait.as_secs()).unwrap_or(i64::MAX),
-            tv_nsec: i64::from(wait.subsec_nanos()),
-        };
-        let mut fds = [PollFd::new(self.reader.get_ref(), PollFlags::IN)];
-        match poll(&mut fds, Some(&timeout)) {
-            Ok(0) | Err(_) => Arrival::NotYet,
-            Ok(_) => {
-                // Readable: this returns at once, with bytes or with the failure that
-                // `receive` then reports.
-                let _ = self.reader.fill_buf();
-                Arrival::Started
-            }
-        }
-    }
-
-    /// Whether the next frame is in the read buffer whole, so that reading it makes no
-    /// system call and cannot block.
-    pub fn whole_frame_buffered(&self) -> bool {
-        let buffered = self.reader.buffer();
-        match buffered.first_chunk::<4>() {
-            Some(prefix) => buffered.len() - 4 >= u32::from_le_bytes(*prefix) as usize,
-            None => false,
-        }
     }
 
     /// Whether an idle connection can carry a request: nothing arrived on it since its

@@ -25,7 +25,7 @@
 //! synchronous, thread-per-connection request/answer RPC without that machinery, and
 //! what is needed is small: framing (`frame.rs`), the protocol's constants (`wire.rs`), a
 //! connection (`conn.rs`) and their pool (`pool.rs`), the client (`client.rs`, with
-//! `wait.rs` for callers on a runtime's worker), and the server (`server.rs`,
+//! `wait.rs`, which counts calls made on an async worker), and the server (`server.rs`,
 //! `session.rs`, `dispatch.rs`).
 //!
 //! The messages are hand-written prost types ([`messages`]): building needs no `protoc`.
@@ -46,6 +46,7 @@ pub mod wire;
 pub use client::{PeerClient, PeerClientError, ADMIN_DEADLINE, DEFAULT_DEADLINE};
 pub use errors::{detail_to_error, error_to_detail};
 pub use server::{serve, serve_with, ServeOptions, IDLE_TIMEOUT};
+pub use wait::calls_on_async_workers;
 
 /// The largest message either side sends or accepts. One forwarded request carries
 /// whatever a client batched into a region (a multi-put, a Bigtable value of up to

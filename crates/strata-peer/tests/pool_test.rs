@@ -301,14 +301,14 @@ fn a_stopped_server_closes_pooled_connections_and_clients_reconnect_after_a_rest
 }
 
 #[test]
-fn calls_from_runtime_workers_wait_inline_or_hand_off_alike() {
+fn calls_from_runtime_workers_are_answered_and_counted() {
     let s = served(ServeOptions::default());
     let client = Arc::new(PeerClient::new(&s.addr).unwrap());
     let big = Bytes::from(vec![3u8; 200 * 1024]);
     let (c, pt, big_sent) = (Arc::clone(&client), s.peer_table.clone(), big.clone());
-    // On a worker of a multi-threaded runtime: a small request and answer (read on the
-    // worker when quick), a large request (written after handing off), a large answer
-    // (its rest read after handing off).
+    // On a worker of a multi-threaded runtime (which the servers avoid): small and large
+    // requests and answers, each through `block_in_place`, and counted.
+    let before = strata_peer::calls_on_async_workers();
     let got = s.runtime.block_on(async move {
         tokio::spawn(async move {
             c.mutate(&pt, put("small", "v"), write()).unwrap();
@@ -322,6 +322,7 @@ fn calls_from_runtime_workers_wait_inline_or_hand_off_alike() {
         .unwrap()
     });
     assert_eq!(got, (Bytes::from("v"), big.len()));
+    assert!(strata_peer::calls_on_async_workers() >= before + 4);
     // On a current-thread runtime, where nothing can be handed off.
     let current = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -69,6 +69,11 @@ pub enum ServiceError {
     SnapshotExists(String),
     #[error("SnapshotDoesNotExistException: snapshot {0} does not exist")]
     SnapshotNotFound(String),
+    /// A call answered on a network server's task (`inline::here_only`) needed to wait
+    /// on something outside this server (named). It is run again off the async workers;
+    /// a client never sees this error.
+    #[error("a call on a network thread would wait on {0}; it runs again on the blocking pool")]
+    WouldBlock(&'static str),
     #[error("catalog is corrupt: {0}")]
     CatalogCorrupt(String),
     #[error(transparent)]
@@ -120,7 +125,8 @@ impl ServiceError {
             },
             ServiceError::NotServingRegion { .. }
             | ServiceError::PeerUnavailable { .. }
-            | ServiceError::NotMaster => ErrorKind::Unavailable,
+            | ServiceError::NotMaster
+            | ServiceError::WouldBlock(_) => ErrorKind::Unavailable,
             ServiceError::Remote { kind, .. } => *kind,
             ServiceError::CatalogCorrupt(_) => ErrorKind::Corruption,
             ServiceError::Engine(e) => e.kind(),

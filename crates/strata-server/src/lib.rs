@@ -16,6 +16,7 @@ pub mod family_attrs;
 pub mod filter;
 pub mod fuzz_support;
 mod get_scan;
+pub mod inline;
 pub mod limits;
 pub mod metrics;
 pub mod names;

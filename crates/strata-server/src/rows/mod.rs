@@ -102,7 +102,7 @@ impl RowOperations {
             let retry = match &outcome {
                 Err(e) if origin == Origin::Client => self.wait_to_retry(e, seen, deadline),
                 Err(ServiceError::Engine(e)) if e.is_region_sealed() => {
-                    self.directory.changes().wait(seen, deadline)
+                    self.wait_for_change(seen, deadline)
                 }
                 _ => false,
             };
@@ -121,15 +121,23 @@ impl RowOperations {
     /// unknown never gets here as `PeerUnavailable` (see `locked_row.rs`).
     fn wait_to_retry(&self, error: &ServiceError, seen: u64, deadline: std::time::Instant) -> bool {
         match error {
-            ServiceError::Engine(e) if e.is_region_sealed() => {
-                self.directory.changes().wait(seen, deadline)
-            }
+            ServiceError::Engine(e) if e.is_region_sealed() => self.wait_for_change(seen, deadline),
             ServiceError::NotServingRegion { .. } | ServiceError::PeerUnavailable { .. } => {
+                if crate::inline::refuse_wait("a moving region").is_err() {
+                    return false;
+                }
                 let poll = (self.clock.now() + NOT_SERVING_POLL).min(deadline);
                 self.directory.changes().wait(seen, poll);
                 self.clock.now() < deadline
             }
             _ => false,
         }
+    }
+
+    /// Waits until the directory publishes a change after `seen`, or `deadline`; false
+    /// when the deadline passed first, or when the call may not wait (`crate::inline`).
+    fn wait_for_change(&self, seen: u64, deadline: std::time::Instant) -> bool {
+        crate::inline::refuse_wait("a region change").is_ok()
+            && self.directory.changes().wait(seen, deadline)
     }
 }

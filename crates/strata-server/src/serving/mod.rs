@@ -77,7 +77,10 @@ impl<'a> ServingRegion<'a> {
             RegionLocation::Peer(_) if origin == Origin::Peer => {
                 return Err(open.not_served_here(&state.name))
             }
-            RegionLocation::Peer(peer) => Reach::Peer(peer),
+            RegionLocation::Peer(peer) => {
+                crate::inline::refuse_wait("the region's owner")?;
+                Reach::Peer(peer)
+            }
         };
         Ok(ServingRegion {
             state,

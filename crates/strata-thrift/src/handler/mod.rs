@@ -54,18 +54,26 @@ impl Handler {
         reply(result)
     }
 
-    /// Runs a one-row read on the calling task.
+    /// Runs a one-row read on the calling task when its region is open here, else (its
+    /// owner is a peer, or it waits for a region change or the catalog) on the blocking
+    /// pool through [`Handler::run`]: a network thread never waits on another server
+    /// (`strata_server::inline`).
     ///
     /// Why: a point read is answered from the memstore or block cache in microseconds (one
     /// block read on a miss), while the hop to the blocking pool and back costs two thread
     /// wake-ups, most of a cached read's time. Everything else (writes that wait for the
     /// WAL, scans, admin calls) still goes through [`Handler::run`].
-    fn run_point_read<T, E, F>(&self, f: F) -> Reply<T, E>
+    async fn run_point_read<T, E, F>(&self, f: F) -> Reply<T, E>
     where
+        T: Send + 'static,
         E: Declared,
-        F: FnOnce(&Service) -> CallResult<T>,
+        F: FnOnce(&Service) -> CallResult<T> + Clone + Send + 'static,
     {
-        reply(f(&self.service))
+        let here = f.clone();
+        match strata_server::inline::here_only(|| here(&self.service)) {
+            Some(result) => reply(result),
+            None => self.run(f).await,
+        }
     }
 }
 

@@ -15,7 +15,7 @@ pub(super) async fn get(
     column: Option<Text>,
     _a: Attributes,
 ) -> Reply<Vec<TCell>, HbaseGetException> {
-    h.run_point_read(|s| {
+    h.run_point_read(move |s| {
         reads::cells(
             s,
             &text_or_empty(table_name),
@@ -25,6 +25,7 @@ pub(super) async fn get(
             strata_engine::TimeRange::ALL,
         )
     })
+    .await
 }
 
 pub(super) async fn get_ver(
@@ -35,7 +36,7 @@ pub(super) async fn get_ver(
     n: Option<i32>,
     _a: Attributes,
 ) -> Reply<Vec<TCell>, HbaseGetVerException> {
-    h.run_point_read(|s| {
+    h.run_point_read(move |s| {
         let range = strata_engine::TimeRange::ALL;
         reads::cells(
             s,
@@ -46,6 +47,7 @@ pub(super) async fn get_ver(
             range,
         )
     })
+    .await
 }
 
 pub(super) async fn get_ver_ts(
@@ -57,7 +59,7 @@ pub(super) async fn get_ver_ts(
     n: Option<i32>,
     _a: Attributes,
 ) -> Reply<Vec<TCell>, HbaseGetVerTsException> {
-    h.run_point_read(|s| {
+    h.run_point_read(move |s| {
         let range = crate::ops::before(timestamp_or_latest(timestamp))?;
         reads::cells(
             s,
@@ -68,6 +70,7 @@ pub(super) async fn get_ver_ts(
             range,
         )
     })
+    .await
 }
 
 pub(super) async fn get_row(
@@ -76,7 +79,7 @@ pub(super) async fn get_row(
     row: Option<Text>,
     _a: Attributes,
 ) -> Reply<Vec<TRowResult>, HbaseGetRowException> {
-    h.run_point_read(|s| {
+    h.run_point_read(move |s| {
         reads::rows(
             s,
             &text_or_empty(table_name),
@@ -85,6 +88,7 @@ pub(super) async fn get_row(
             LATEST_TIMESTAMP,
         )
     })
+    .await
 }
 
 pub(super) async fn get_row_with_columns(
@@ -94,7 +98,7 @@ pub(super) async fn get_row_with_columns(
     columns: Option<Vec<Text>>,
     _a: Attributes,
 ) -> Reply<Vec<TRowResult>, HbaseGetRowWithColumnsException> {
-    h.run_point_read(|s| {
+    h.run_point_read(move |s| {
         reads::rows(
             s,
             &text_or_empty(table_name),
@@ -103,6 +107,7 @@ pub(super) async fn get_row_with_columns(
             LATEST_TIMESTAMP,
         )
     })
+    .await
 }
 
 pub(super) async fn get_row_ts(
@@ -112,7 +117,7 @@ pub(super) async fn get_row_ts(
     timestamp: Option<i64>,
     _a: Attributes,
 ) -> Reply<Vec<TRowResult>, HbaseGetRowTsException> {
-    h.run_point_read(|s| {
+    h.run_point_read(move |s| {
         reads::rows(
             s,
             &text_or_empty(table_name),
@@ -121,6 +126,7 @@ pub(super) async fn get_row_ts(
             timestamp_or_latest(timestamp),
         )
     })
+    .await
 }
 
 pub(super) async fn get_row_with_columns_ts(
@@ -131,7 +137,7 @@ pub(super) async fn get_row_with_columns_ts(
     timestamp: Option<i64>,
     _a: Attributes,
 ) -> Reply<Vec<TRowResult>, HbaseGetRowWithColumnsTsException> {
-    h.run_point_read(|s| {
+    h.run_point_read(move |s| {
         reads::rows(
             s,
             &text_or_empty(table_name),
@@ -140,6 +146,7 @@ pub(super) async fn get_row_with_columns_ts(
             timestamp_or_latest(timestamp),
         )
     })
+    .await
 }
 
 pub(super) async fn get_rows(

@@ -18,6 +18,8 @@ struct LoopbackPeer {
     /// Forwarded mutations take it shared; a test holding it keeps them waiting, as a
     /// slow or overloaded owner would.
     mutations: parking_lot::RwLock<()>,
+    /// Gets forwarded through this peer.
+    gets: std::sync::atomic::AtomicU64,
 }
 
 impl LoopbackPeer {
@@ -46,6 +48,7 @@ impl RegionPeer for LoopbackPeer {
         })
     }
     fn get(&self, table: &PeerTable, get: &Get) -> Result<Option<RowResult>> {
+        self.gets.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.service()?.peer_serving().serve_get(table, get)
     }
     fn mutate(&self, table: &PeerTable, cells: Vec<Cell>, write: PeerWrite) -> Result<()> {
@@ -232,4 +235,5 @@ mod admin;
 mod admin_wire;
 mod cases;
 mod differential;
+mod inline;
 mod locks;

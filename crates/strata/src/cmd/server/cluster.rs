@@ -233,6 +233,12 @@ impl strata_http::ClusterView for NodeView {
                 "How long the last garbage collection pass took.",
                 f.strata_gc_last_pass_duration_ms,
             ),
+            metric(
+                "strata_peer_calls_on_async_workers_total",
+                "counter",
+                "Calls to other servers made from an async worker thread (expected to stay 0).",
+                strata_peer::calls_on_async_workers(),
+            ),
         ]
     }
 }
