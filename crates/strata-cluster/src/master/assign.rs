@@ -41,6 +41,21 @@ impl LeaderDuties for Assigner {
     ) -> strata_coord::Result<Epoch> {
         let coord = &self.node.coord;
         let epoch = match region {
+            // Another server's region is not taken over here: that is a move (the owner
+            // flushes and releases it) or, if the owner died, the orphan pass, which seals
+            // its WAL streams first. Taking it here would let a server that has not yet
+            // noticed it lost its lease acknowledge writes no replay saw.
+            Some(Region {
+                record: RegionRecord {
+                    owner: Some(owner), ..
+                },
+                ..
+            }) if *owner != self.node.sid => {
+                return Err(strata_coord::Error::Fenced(format!(
+                    "region {} is assigned to {owner}, not to this server",
+                    claim.id
+                )))
+            }
             Some(region) => region.epoch,
             None => {
                 let record = RegionRecord::new(claim.table, claim.start, claim.end);
