@@ -1,0 +1,228 @@
+//! TLS listeners end to end: a rustls client against [`TlsListener`], certificates made
+//! by rcgen in a temporary directory.
+#![allow(clippy::disallowed_methods)] // real time, threads and files in these tests
+#![allow(clippy::unwrap_used)] // helpers of tests
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::{ClientConfig, RootCertStore};
+use strata_tls::{server_config, TlsError, TlsFiles, TlsListener};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// A certificate authority that signs certificates for `localhost`.
+struct Authority {
+    issuer: CertifiedIssuer<'static, KeyPair>,
+}
+
+impl Authority {
+    fn new(name: &str) -> Authority {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, name);
+        let issuer = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
+        Authority { issuer }
+    }
+
+    /// A leaf certificate for `name` and its key, as PEM.
+    fn leaf(&self, name: &str) -> (String, String) {
+        let key = KeyPair::generate().unwrap();
+        let params = CertificateParams::new(vec![name.to_string()]).unwrap();
+        let cert = params.signed_by(&key, &self.issuer).unwrap();
+        (cert.pem(), key.serialize_pem())
+    }
+
+    fn der(&self) -> CertificateDer<'static> {
+        self.issuer.der().clone()
+    }
+
+    fn write_pem(&self, path: &Path) {
+        std::fs::write(path, self.issuer.pem()).unwrap();
+    }
+}
+
+fn write_leaf(dir: &Path, ca: &Authority) -> TlsFiles {
+    let (cert, key) = ca.leaf("localhost");
+    std::fs::write(dir.join("server.pem"), cert).unwrap();
+    std::fs::write(dir.join("server.key"), key).unwrap();
+    TlsFiles {
+        cert: dir.join("server.pem"),
+        key: dir.join("server.key"),
+        client_ca: None,
+    }
+}
+
+fn client(trusted: &Authority, identity: Option<(String, String)>) -> tokio_rustls::TlsConnector {
+    let mut roots = RootCertStore::empty();
+    roots.add(trusted.der()).unwrap();
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let builder = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots);
+    let config = match identity {
+        None => builder.with_no_client_auth(),
+        Some((cert, key)) => {
+            use rustls::pki_types::pem::PemObject;
+            let chain = vec![CertificateDer::from_pem_slice(cert.as_bytes()).unwrap()];
+            let key = PrivateKeyDer::from_pem_slice(key.as_bytes()).unwrap();
+            builder.with_client_auth_cert(chain, key).unwrap()
+        }
+    };
+    tokio_rustls::TlsConnector::from(Arc::new(config))
+}
+
+/// Serves `files` on a fresh port: each connection gets "hello" and is closed.
+async fn serve(files: &TlsFiles, timeout: Duration) -> SocketAddr {
+    let config = server_config(files, &[b"http/1.1"], strata_runtime::clock::system()).unwrap();
+    let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mut listener = TlsListener::new(tcp, config).with_handshake_timeout(timeout);
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let (mut stream, _) = listener.accept().await;
+            tokio::spawn(async move {
+                let _ = stream.write_all(b"hello").await;
+                let _ = stream.shutdown().await;
+            });
+        }
+    });
+    addr
+}
+
+async fn greeting(
+    addr: SocketAddr,
+    connector: &tokio_rustls::TlsConnector,
+) -> std::io::Result<String> {
+    let tcp = tokio::net::TcpStream::connect(addr).await?;
+    let name = ServerName::try_from("localhost").unwrap();
+    let mut tls = connector.connect(name, tcp).await?;
+    let mut text = String::new();
+    tls.read_to_string(&mut text).await?;
+    Ok(text)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_trusts_the_ca_is_answered_and_one_that_does_not_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ca, stranger) = (Authority::new("test CA"), Authority::new("other CA"));
+    let addr = serve(&write_leaf(dir.path(), &ca), Duration::from_secs(5)).await;
+    assert_eq!(greeting(addr, &client(&ca, None)).await.unwrap(), "hello");
+    let refused = greeting(addr, &client(&stranger, None)).await;
+    assert!(
+        refused.is_err(),
+        "an unknown issuer is not trusted: {refused:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_handshake_holds_up_no_other_client_and_times_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = Authority::new("test CA");
+    let addr = serve(&write_leaf(dir.path(), &ca), Duration::from_millis(300)).await;
+    // Connected, and silent: its handshake never starts.
+    let mut stalled = tokio::net::TcpStream::connect(addr).await.unwrap();
+    assert_eq!(greeting(addr, &client(&ca, None)).await.unwrap(), "hello");
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(Duration::from_secs(5), stalled.read(&mut byte)).await;
+    assert!(
+        matches!(read, Ok(Ok(0)) | Ok(Err(_))),
+        "the server closed the stalled connection after its handshake timeout: {read:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_renewed_certificate_is_served_without_a_restart_and_a_broken_one_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (Authority::new("first CA"), Authority::new("second CA"));
+    let files = write_leaf(dir.path(), &first);
+    let addr = serve(&files, Duration::from_secs(5)).await;
+    assert_eq!(
+        greeting(addr, &client(&first, None)).await.unwrap(),
+        "hello"
+    );
+
+    // A half-written renewal: the certificate alone, its old key left. Not served.
+    let (cert, key) = second.leaf("localhost");
+    std::fs::write(&files.cert, &cert).unwrap();
+    tokio::time::sleep(strata_tls::reload::CHECK_EVERY + Duration::from_millis(200)).await;
+    assert_eq!(
+        greeting(addr, &client(&first, None)).await.unwrap(),
+        "hello",
+        "a key that does not go with the new certificate keeps the old pair"
+    );
+    // The key follows: the new pair is served from the next check on.
+    std::fs::write(&files.key, &key).unwrap();
+    tokio::time::sleep(strata_tls::reload::CHECK_EVERY + Duration::from_millis(200)).await;
+    let _first_handshake_checks = greeting(addr, &client(&second, None)).await;
+    assert_eq!(
+        greeting(addr, &client(&second, None)).await.unwrap(),
+        "hello"
+    );
+    assert!(greeting(addr, &client(&first, None)).await.is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutual_tls_answers_only_clients_with_a_certificate_its_ca_signed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server_ca, client_ca, stranger) = (
+        Authority::new("server CA"),
+        Authority::new("client CA"),
+        Authority::new("other CA"),
+    );
+    let mut files = write_leaf(dir.path(), &server_ca);
+    client_ca.write_pem(&dir.path().join("clients.pem"));
+    files.client_ca = Some(dir.path().join("clients.pem"));
+    let addr = serve(&files, Duration::from_secs(5)).await;
+    let signed = client(&server_ca, Some(client_ca.leaf("alice")));
+    assert_eq!(greeting(addr, &signed).await.unwrap(), "hello");
+    let anonymous = greeting(addr, &client(&server_ca, None)).await;
+    assert!(anonymous.is_err(), "no client certificate: {anonymous:?}");
+    let forged = greeting(addr, &client(&server_ca, Some(stranger.leaf("mallory")))).await;
+    assert!(forged.is_err(), "a certificate of another CA: {forged:?}");
+}
+
+#[test]
+fn bad_files_are_refused_with_the_file_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = Authority::new("test CA");
+    let clock = strata_runtime::clock::system();
+    let files = write_leaf(dir.path(), &ca);
+
+    let missing = TlsFiles {
+        key: dir.path().join("absent.key"),
+        ..files.clone()
+    };
+    let error = server_config(&missing, &[], Arc::clone(&clock)).unwrap_err();
+    assert!(matches!(&error, TlsError::Read { path, .. } if path.ends_with("absent.key")));
+
+    std::fs::write(dir.path().join("empty.pem"), "not a certificate\n").unwrap();
+    let no_cert = TlsFiles {
+        cert: dir.path().join("empty.pem"),
+        ..files.clone()
+    };
+    let error = server_config(&no_cert, &[], Arc::clone(&clock)).unwrap_err();
+    assert!(
+        error.to_string().contains("no PEM CERTIFICATE block"),
+        "{error}"
+    );
+
+    let (_, other_key) = ca.leaf("localhost");
+    std::fs::write(dir.path().join("other.key"), other_key).unwrap();
+    let mismatched = TlsFiles {
+        key: dir.path().join("other.key"),
+        ..files
+    };
+    let error = server_config(&mismatched, &[], clock).unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("other.key") && text.contains("does not go with"),
+        "{text}"
+    );
+}
