@@ -11,10 +11,13 @@
 #            are passed on),
 #          KEEP=1 keeps the two binaries (target/regress/base and target/regress/head).
 #
-# BASE_REV is built from a temporary worktree and the work tree as it is (committed or not),
-# both into the repository's target directory, so dependencies are built once; the workspace's
-# own crates are built once per tree. Prints, per workload, every run's server µs/op, the
-# medians and head / base.
+# BASE_REV is built from a temporary worktree into a target directory of its own
+# (target/regress-base, kept between runs so its dependencies are built once), and the work
+# tree as it is (committed or not) into the repository's. One shared target directory does
+# not work: cargo names a workspace crate's build after its name and version, not its path,
+# so the two trees' builds of a crate take turns in one slot, and by modification times the
+# older tree's sources look already built (head got base's strata-server). Prints, per
+# workload, every run's server µs/op, the medians and head / base.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -36,8 +39,9 @@ trap cleanup EXIT
 
 echo "regress: building base ${base_sha:0:12} (release)" >&2
 git worktree add --detach -q "$tree/src" "$base_sha"
-(cd "$tree/src" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --release -q -p strata)
-cp "$TARGET_DIR/release/strata" "$OUT/base"
+BASE_TARGET_DIR=$ROOT/target/regress-base
+(cd "$tree/src" && CARGO_TARGET_DIR=$BASE_TARGET_DIR cargo build --release -q -p strata)
+cp "$BASE_TARGET_DIR/release/strata" "$OUT/base"
 echo "regress: building the work tree (release)" >&2
 CARGO_TARGET_DIR=$TARGET_DIR cargo build --release -q -p strata
 cp "$TARGET_DIR/release/strata" "$OUT/head"

@@ -19,6 +19,7 @@ mod l2_metrics;
 mod prometheus;
 mod row_cache_metrics;
 mod state;
+mod tls;
 mod ui;
 mod volumes;
 mod wal_metrics;
@@ -33,6 +34,7 @@ use strata_server::Service;
 pub use charts::{ChartSample, Charts, CHART_SAMPLES};
 pub use cluster::{ClusterMetric, ClusterView};
 pub use state::{ConfigEntry, HttpState};
+pub use tls::serve_tls_listener;
 
 /// What every handler gets.
 #[derive(Clone)]

@@ -57,6 +57,9 @@ pub struct FileConfig {
     /// Cluster mode (`[cluster]`); absent is standalone.
     #[serde(default)]
     pub cluster: super::cluster::ClusterFileConfig,
+    /// TLS on the listeners it names (`[tls]`); absent is none.
+    #[serde(default)]
+    pub tls: super::tls::TlsFileConfig,
 }
 
 /// Engine settings in the configuration file.
@@ -131,6 +134,8 @@ pub struct ServerConfig {
     pub cluster: super::cluster::ClusterFileConfig,
     /// Time between mover passes; `None` = no mover.
     pub mover_interval: Option<Duration>,
+    /// TLS on the listeners `[tls]` names; `None` = none.
+    pub tls: Option<super::tls::TlsSettings>,
 }
 
 /// A port with a well-known default that another program may hold (HBase's 16020, a
@@ -263,6 +268,7 @@ impl ServerConfig {
             };
             super::memory::apply(limit, explicit, &mut service)?;
         }
+        let tls = file.tls.resolve()?;
         let mut network = file.limits.network();
         if file.memory_limit_mb.is_some() && file.limits.grpc_max_request_bytes.is_none() {
             // gRPC messages are not read through the request budget (tonic reads them), so
@@ -289,6 +295,7 @@ impl ServerConfig {
             service,
             cluster: file.cluster,
             mover_interval,
+            tls,
         })
     }
 

@@ -45,10 +45,25 @@ pub async fn start_http(
     let router = strata_http::router(Arc::clone(service), Arc::clone(&state)).fallback_service(
         strata_rest::router_with(Arc::clone(service), config.network.rest.options()),
     );
-    let endpoint = Endpoint::start("http", addr, |listener, shutdown| {
-        strata_http::serve_listener(listener, router, shutdown)
-    })
-    .await?;
+    let endpoint = match config.tls.as_ref().filter(|tls| tls.http) {
+        None => {
+            Endpoint::start("http", addr, |listener, shutdown| {
+                strata_http::serve_listener(listener, router, shutdown)
+            })
+            .await?
+        }
+        Some(tls) => {
+            #[allow(clippy::disallowed_methods)] // the composition root picks the clock
+            let clock = strata_runtime::clock::system();
+            let tls = strata_tls::server_config(&tls.files, &[b"http/1.1"], clock)
+                .map_err(|e| format!("cannot serve HTTPS: {e}"))?;
+            Endpoint::start("https", addr, |listener, shutdown| {
+                let listener = strata_tls::TlsListener::new(listener, tls);
+                strata_http::serve_tls_listener(listener, router, shutdown)
+            })
+            .await?
+        }
+    };
     let sampler = strata_http::spawn_sampler(service, Arc::clone(&state));
     Ok(HttpEndpoint {
         endpoint,
@@ -66,7 +81,12 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
     let limits = super::limits::entries(&c.service.limits, &c.network)
         .into_iter()
         .map(|(key, value)| ConfigEntry::new(key, value));
+    let security = super::security_warning(c).unwrap_or_else(|| match &c.tls {
+        Some(tls) => format!("TLS on http (certificate {})", tls.files.cert.display()),
+        None => "loopback only, standalone".to_string(),
+    });
     let mut entries = vec![
+        ConfigEntry::new("security", security),
         ConfigEntry::new("data_dir", c.data_dir.display()),
         ConfigEntry::new("listen", c.listen),
         ConfigEntry::new("thrift_port", c.thrift_port),

@@ -14,6 +14,7 @@ mod member;
 mod memory;
 mod shutdown_signal;
 mod storage_defs;
+mod tls;
 mod volumes;
 mod wal_groups;
 
@@ -233,6 +234,9 @@ pub(crate) async fn serve_db(
 ) -> Result<Serving, String> {
     let service = Arc::clone(db.service());
     service.metrics().set_slow_threshold(config.slow_request);
+    if let Some(warning) = security_warning(config) {
+        tracing::warn!("{warning}");
+    }
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
     let network = config.network;
     let thrift = start_thrift(&service, thrift_addr, network.thrift).await?;
@@ -274,6 +278,15 @@ pub(crate) async fn serve_db(
         http,
         hbase,
     })
+}
+
+/// The warning an exposed server without security gets (`tls::exposure_warning`).
+pub(crate) fn security_warning(config: &ServerConfig) -> Option<String> {
+    tls::exposure_warning(
+        config.listen,
+        config.cluster.is_cluster(),
+        config.tls.as_ref(),
+    )
 }
 
 /// Runs a mover pass and an archive pass every `interval` while the service exists

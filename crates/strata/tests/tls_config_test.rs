@@ -1,0 +1,175 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! `[tls]` in `strata server --config`: the HTTP port answers over TLS with the configured
+//! certificate and not in clear text, the status API says so, and a listener that cannot
+//! serve TLS yet stops the server at start with the reason.
+#![allow(clippy::disallowed_methods)] // real files and sockets in these tests
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command};
+use std::sync::Arc;
+
+use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+
+const BIN: &str = env!("CARGO_BIN_EXE_strata");
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A CA, and a certificate it signed for `localhost` written to `dir` (server.pem,
+/// server.key); answers the CA's certificate.
+fn certificates(dir: &std::path::Path) -> rustls::pki_types::CertificateDer<'static> {
+    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let leaf = CertificateParams::new(vec!["localhost".to_string()])
+        .unwrap()
+        .signed_by(&key, &ca)
+        .unwrap();
+    std::fs::write(dir.join("server.pem"), leaf.pem()).unwrap();
+    std::fs::write(dir.join("server.key"), key.serialize_pem()).unwrap();
+    ca.der().clone()
+}
+
+fn server_command(dir: &std::path::Path, config: &str, http: u16) -> Command {
+    std::fs::write(dir.join("strata.toml"), config).unwrap();
+    let mut c = Command::new(BIN);
+    c.args(["server", "--data-dir"])
+        .arg(dir.join("data"))
+        .arg("--config")
+        .arg(dir.join("strata.toml"))
+        .args(["--thrift-port", &free_port().to_string()])
+        .args([
+            "--grpc-port",
+            "0",
+            "--hbase-port",
+            "0",
+            "--zookeeper-port",
+            "0",
+        ])
+        .args(["--http-port", &http.to_string()]);
+    c
+}
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// GET `path` over TLS, trusting only `ca`; the whole response.
+fn https_get(port: u16, path: &str, ca: &rustls::pki_types::CertificateDer<'static>) -> String {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(ca.clone()).unwrap();
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+    let conn = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+    let tcp = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    write!(
+        tls,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    // The server may close without TLS's close_notify once the body is sent.
+    let _ = tls.read_to_end(&mut response);
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+#[test]
+fn the_http_port_serves_tls_with_the_configured_certificate_and_no_clear_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = certificates(dir.path());
+    let http = free_port();
+    let config = format!(
+        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\"]\n",
+        dir.path().join("server.pem"),
+        dir.path().join("server.key")
+    );
+    let _server = Server(common::spawn_until_listening(&mut server_command(
+        dir.path(),
+        &config,
+        http,
+    )));
+
+    let health = https_get(http, "/healthz", &ca);
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    let status = https_get(http, "/api/v1/server", &ca);
+    assert!(
+        status.contains("TLS on http"),
+        "the status API names it: {status}"
+    );
+
+    let mut plain = TcpStream::connect(("127.0.0.1", http)).unwrap();
+    plain
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    plain
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .unwrap();
+    let mut answer = Vec::new();
+    let _ = plain.read_to_end(&mut answer);
+    assert!(
+        !String::from_utf8_lossy(&answer).contains("HTTP/1.1 200"),
+        "no clear-text answer"
+    );
+}
+
+#[test]
+fn a_listener_that_cannot_serve_tls_yet_stops_the_server_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    certificates(dir.path());
+    let config = format!(
+        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\", \"thrift\"]\n",
+        dir.path().join("server.pem"),
+        dir.path().join("server.key")
+    );
+    let out = server_command(dir.path(), &config, free_port())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("thrift cannot serve TLS yet"), "{stderr}");
+}
+
+#[test]
+fn a_key_that_does_not_match_stops_the_server_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    certificates(dir.path());
+    std::fs::write(
+        dir.path().join("other.key"),
+        KeyPair::generate().unwrap().serialize_pem(),
+    )
+    .unwrap();
+    let config = format!(
+        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\"]\n",
+        dir.path().join("server.pem"),
+        dir.path().join("other.key")
+    );
+    let out = server_command(dir.path(), &config, free_port())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("other.key") && stderr.contains("does not go with"),
+        "{stderr}"
+    );
+}
