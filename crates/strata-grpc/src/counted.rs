@@ -17,9 +17,9 @@ use tonic::transport::server::{Connected, TcpConnectInfo};
 /// The HTTP/2 client connection preface ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n") is 24 bytes.
 const PREFACE_LEN: usize = 24;
 
-/// A TCP stream plus the guard that keeps it counted.
-pub struct CountedStream {
-    inner: TcpStream,
+/// A connection (TCP, or TLS over TCP) plus the guard that keeps it counted.
+pub struct CountedStream<S = TcpStream> {
+    inner: S,
     _open: ConnectionGuard,
     /// Bytes read so far, until the preface is in.
     received: usize,
@@ -27,10 +27,10 @@ pub struct CountedStream {
     handshake: Option<Pin<Box<Sleep>>>,
 }
 
-impl CountedStream {
+impl<S> CountedStream<S> {
     // A socket deadline against a slow client, on the network runtime: real time.
     #[allow(clippy::disallowed_methods)]
-    pub fn new(inner: TcpStream, open: ConnectionGuard, handshake: Option<Duration>) -> Self {
+    pub fn new(inner: S, open: ConnectionGuard, handshake: Option<Duration>) -> Self {
         CountedStream {
             inner,
             _open: open,
@@ -59,7 +59,7 @@ impl CountedStream {
     }
 }
 
-impl Connected for CountedStream {
+impl Connected for CountedStream<TcpStream> {
     type ConnectInfo = TcpConnectInfo;
 
     fn connect_info(&self) -> Self::ConnectInfo {
@@ -67,7 +67,15 @@ impl Connected for CountedStream {
     }
 }
 
-impl AsyncRead for CountedStream {
+impl Connected for CountedStream<strata_tls::TlsStream<TcpStream>> {
+    type ConnectInfo = TcpConnectInfo;
+
+    fn connect_info(&self) -> Self::ConnectInfo {
+        self.inner.get_ref().0.connect_info()
+    }
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for CountedStream<S> {
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -88,7 +96,7 @@ impl AsyncRead for CountedStream {
     }
 }
 
-impl AsyncWrite for CountedStream {
+impl<S: AsyncWrite + Unpin> AsyncWrite for CountedStream<S> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,

@@ -66,23 +66,66 @@ pub async fn serve_listener_with(
     limits: GrpcLimits,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), GrpcError> {
+    let counting = Arc::clone(&service);
+    let incoming = tokio_stream::StreamExt::filter_map(
+        tokio_stream::wrappers::TcpListenerStream::new(listener),
+        move |stream| match stream {
+            Ok(s) => {
+                // Nagle's algorithm off, as tonic does for listeners it binds itself: with
+                // it on, a small response waits for the client's delayed ACK, about 40 ms
+                // (YCSB showed a 2 ms median read with a 12 ms mean).
+                if let Err(e) = s.set_nodelay(true) {
+                    tracing::warn!(error = %e, "cannot disable Nagle on a gRPC connection");
+                }
+                accept(s, &counting, &limits).map(Ok)
+            }
+            Err(e) => Some(Err(e)),
+        },
+    );
+    serve_incoming(incoming, service, limits, shutdown).await
+}
+
+/// [`serve_listener_with`] over TLS: connections come out of `listener` with their
+/// handshake done (ALPN `h2`: see `strata_tls::server_config`).
+pub async fn serve_tls_listener_with(
+    listener: strata_tls::TlsListener,
+    service: Arc<Service>,
+    limits: GrpcLimits,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), GrpcError> {
+    let counting = Arc::clone(&service);
+    let handshaken = futures_util::stream::unfold(listener, |mut listener| async move {
+        let (stream, _) = listener.accept().await;
+        Some((stream, listener))
+    });
+    let incoming = tokio_stream::StreamExt::filter_map(handshaken, move |stream| {
+        accept(stream, &counting, &limits).map(Ok::<_, std::io::Error>)
+    });
+    serve_incoming(Box::pin(incoming), service, limits, shutdown).await
+}
+
+/// Serves both Bigtable services on the connections `incoming` yields.
+async fn serve_incoming<S>(
+    incoming: impl tokio_stream::Stream<Item = Result<counted::CountedStream<S>, std::io::Error>>
+        + Send
+        + 'static,
+    service: Arc<Service>,
+    limits: GrpcLimits,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), GrpcError>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    counted::CountedStream<S>: tonic::transport::server::Connected,
+{
     let data =
         generated::bigtable_server::BigtableServer::new(data::DataApi::new(Arc::clone(&service)))
             .max_decoding_message_size(limits.max_request_bytes)
             .max_encoding_message_size(limits.max_request_bytes);
-    let counting = Arc::clone(&service);
     let admin = generated::bigtable_table_admin_server::BigtableTableAdminServer::new(
         admin::AdminApi::new(service),
     )
     .max_decoding_message_size(limits.max_request_bytes)
     .max_encoding_message_size(limits.max_request_bytes);
-    let incoming = tokio_stream::StreamExt::filter_map(
-        tokio_stream::wrappers::TcpListenerStream::new(listener),
-        move |stream| match stream {
-            Ok(s) => accept(s, &counting, &limits).map(Ok),
-            Err(e) => Some(Err(e)),
-        },
-    );
     tonic::transport::Server::builder()
         .layer(tower::util::MapResponseLayer::new(
             size_limit_message::name_the_key,
@@ -98,11 +141,11 @@ pub async fn serve_listener_with(
 
 /// Takes a new connection: counted, with its handshake deadline, or `None` (closing it)
 /// when `max_connections` are open already.
-fn accept(
-    stream: tokio::net::TcpStream,
+fn accept<S>(
+    stream: S,
     service: &Service,
     limits: &GrpcLimits,
-) -> Option<counted::CountedStream> {
+) -> Option<counted::CountedStream<S>> {
     let connections = service.connections();
     let open = connections.open(strata_server::connections::Api::Grpc);
     if open >= limits.max_connections {
@@ -111,12 +154,6 @@ fn accept(
             "gRPC connection refused: limits.grpc_max_connections reached"
         );
         return None;
-    }
-    // Nagle's algorithm off, as tonic does for listeners it binds itself: with it on, a
-    // small response waits for the client's delayed ACK, about 40 ms (YCSB showed a 2 ms
-    // median read with a 12 ms mean).
-    if let Err(e) = stream.set_nodelay(true) {
-        tracing::warn!(error = %e, "cannot disable Nagle on a gRPC connection");
     }
     let guard = connections.guard(strata_server::connections::Api::Grpc);
     Some(counted::CountedStream::new(

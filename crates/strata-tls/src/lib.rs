@@ -21,12 +21,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use rustls::server::WebPkiClientVerifier;
-use rustls::{RootCertStore, ServerConfig};
+use rustls::RootCertStore;
 use strata_runtime::clock::Clock;
 
 pub use error::{Result, TlsError};
 pub use listener::{TlsListener, HANDSHAKE_TIMEOUT, MAX_PENDING_HANDSHAKES};
 pub use reload::ReloadingCert;
+pub use rustls::ServerConfig;
 pub use tokio_rustls::server::TlsStream;
 
 /// Where a listener's TLS material is.

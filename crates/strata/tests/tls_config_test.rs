@@ -40,6 +40,10 @@ fn certificates(dir: &std::path::Path) -> rustls::pki_types::CertificateDer<'sta
 }
 
 fn server_command(dir: &std::path::Path, config: &str, http: u16) -> Command {
+    server_command_with_grpc(dir, config, http, 0)
+}
+
+fn server_command_with_grpc(dir: &std::path::Path, config: &str, http: u16, grpc: u16) -> Command {
     std::fs::write(dir.join("strata.toml"), config).unwrap();
     let mut c = Command::new(BIN);
     c.args(["server", "--data-dir"])
@@ -47,14 +51,8 @@ fn server_command(dir: &std::path::Path, config: &str, http: u16) -> Command {
         .arg("--config")
         .arg(dir.join("strata.toml"))
         .args(["--thrift-port", &free_port().to_string()])
-        .args([
-            "--grpc-port",
-            "0",
-            "--hbase-port",
-            "0",
-            "--zookeeper-port",
-            "0",
-        ])
+        .args(["--grpc-port", &grpc.to_string()])
+        .args(["--hbase-port", "0", "--zookeeper-port", "0"])
         .args(["--http-port", &http.to_string()]);
     c
 }
@@ -68,20 +66,30 @@ impl Drop for Server {
     }
 }
 
-/// GET `path` over TLS, trusting only `ca`; the whole response.
-fn https_get(port: u16, path: &str, ca: &rustls::pki_types::CertificateDer<'static>) -> String {
+/// A TLS connection to `port` that trusts only `ca` and offers `alpn`.
+fn tls_connect(
+    port: u16,
+    ca: &rustls::pki_types::CertificateDer<'static>,
+    alpn: &[u8],
+) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
     let mut roots = rustls::RootCertStore::empty();
     roots.add(ca.clone()).unwrap();
     let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
+    let mut config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .unwrap()
         .with_root_certificates(roots)
         .with_no_client_auth();
+    config.alpn_protocols = vec![alpn.to_vec()];
     let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
     let conn = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
     let tcp = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    rustls::StreamOwned::new(conn, tcp)
+}
+
+/// GET `path` over TLS, trusting only `ca`; the whole response.
+fn https_get(port: u16, path: &str, ca: &rustls::pki_types::CertificateDer<'static>) -> String {
+    let mut tls = tls_connect(port, ca, b"http/1.1");
     write!(
         tls,
         "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
@@ -130,6 +138,29 @@ fn the_http_port_serves_tls_with_the_configured_certificate_and_no_clear_text() 
         !String::from_utf8_lossy(&answer).contains("HTTP/1.1 200"),
         "no clear-text answer"
     );
+}
+
+#[test]
+fn the_grpc_port_serves_tls_with_alpn_h2() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = certificates(dir.path());
+    let grpc = free_port();
+    let config = format!(
+        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"grpc\"]\n",
+        dir.path().join("server.pem"),
+        dir.path().join("server.key")
+    );
+    let _server = Server(common::spawn_until_listening(
+        &mut server_command_with_grpc(dir.path(), &config, 0, grpc),
+    ));
+    let mut tls = tls_connect(grpc, &ca, b"h2");
+    // HTTP/2's preface, then the server's SETTINGS frame comes back inside TLS.
+    tls.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0")
+        .unwrap();
+    let mut header = [0u8; 9];
+    tls.read_exact(&mut header).unwrap();
+    assert_eq!(tls.conn.alpn_protocol(), Some(&b"h2"[..]));
+    assert_eq!(header[3], 0x04, "a SETTINGS frame: {header:?}");
 }
 
 #[test]

@@ -45,7 +45,7 @@ pub async fn start_http(
     let router = strata_http::router(Arc::clone(service), Arc::clone(&state)).fallback_service(
         strata_rest::router_with(Arc::clone(service), config.network.rest.options()),
     );
-    let endpoint = match config.tls.as_ref().filter(|tls| tls.http) {
+    let endpoint = match config.tls.as_ref().filter(|tls| tls.serves("http")) {
         None => {
             Endpoint::start("http", addr, |listener, shutdown| {
                 strata_http::serve_listener(listener, router, shutdown)
@@ -53,10 +53,7 @@ pub async fn start_http(
             .await?
         }
         Some(tls) => {
-            #[allow(clippy::disallowed_methods)] // the composition root picks the clock
-            let clock = strata_runtime::clock::system();
-            let tls = strata_tls::server_config(&tls.files, &[b"http/1.1"], clock)
-                .map_err(|e| format!("cannot serve HTTPS: {e}"))?;
+            let tls = super::tls::server_config(tls, b"http/1.1")?;
             Endpoint::start("https", addr, |listener, shutdown| {
                 let listener = strata_tls::TlsListener::new(listener, tls);
                 strata_http::serve_tls_listener(listener, router, shutdown)
@@ -82,7 +79,11 @@ pub fn config_entries(c: &ServerConfig) -> Vec<ConfigEntry> {
         .into_iter()
         .map(|(key, value)| ConfigEntry::new(key, value));
     let security = super::security_warning(c).unwrap_or_else(|| match &c.tls {
-        Some(tls) => format!("TLS on http (certificate {})", tls.files.cert.display()),
+        Some(tls) => format!(
+            "TLS on {} (certificate {})",
+            tls.listeners.join(", "),
+            tls.files.cert.display()
+        ),
         None => "loopback only, standalone".to_string(),
     });
     let mut entries = vec![

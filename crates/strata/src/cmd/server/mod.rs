@@ -244,7 +244,8 @@ pub(crate) async fn serve_db(
         0 => None,
         port => {
             let addr = SocketAddr::new(config.listen, port);
-            Some(start_grpc(&service, addr, network.grpc).await?)
+            let tls = config.tls.as_ref().filter(|tls| tls.serves("grpc"));
+            Some(start_grpc(&service, addr, network.grpc, tls).await?)
         }
     };
     let http = match config.http_port {
@@ -421,10 +422,19 @@ async fn start_grpc(
     service: &Arc<Service>,
     addr: SocketAddr,
     limits: strata_grpc::GrpcLimits,
+    tls: Option<&tls::TlsSettings>,
 ) -> Result<Endpoint, String> {
     let service = Arc::clone(service);
+    let Some(tls) = tls else {
+        return Endpoint::start("grpc", addr, |listener, shutdown| {
+            strata_grpc::serve_listener_with(listener, service, limits, shutdown)
+        })
+        .await;
+    };
+    let config = tls::server_config(tls, b"h2")?;
     Endpoint::start("grpc", addr, |listener, shutdown| {
-        strata_grpc::serve_listener_with(listener, service, limits, shutdown)
+        let listener = strata_tls::TlsListener::new(listener, config);
+        strata_grpc::serve_tls_listener_with(listener, service, limits, shutdown)
     })
     .await
 }

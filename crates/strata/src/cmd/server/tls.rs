@@ -10,10 +10,10 @@ use serde::Deserialize;
 use strata_tls::TlsFiles;
 
 /// The listeners that serve TLS today.
-const SERVES_TLS: &[&str] = &["http"];
+const SERVES_TLS: &[&str] = &["http", "grpc"];
 
 /// The listeners a server has that do not serve TLS yet.
-const NOT_YET: &[&str] = &["thrift", "grpc", "hbase", "zookeeper", "peer"];
+const NOT_YET: &[&str] = &["thrift", "hbase", "zookeeper", "peer"];
 
 /// `[tls]` in the configuration file; absent is no TLS.
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -25,7 +25,7 @@ pub struct TlsFileConfig {
     pub key: Option<PathBuf>,
     /// Mutual TLS: the CA bundle (PEM) client certificates must be signed by.
     pub client_ca: Option<PathBuf>,
-    /// The listeners that serve TLS (today: `http`).
+    /// The listeners that serve TLS (today: `http`, `grpc`).
     #[serde(default)]
     pub listeners: Vec<String>,
 }
@@ -34,7 +34,15 @@ pub struct TlsFileConfig {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TlsSettings {
     pub files: TlsFiles,
-    pub http: bool,
+    /// The listeners named, each one that serves TLS.
+    pub listeners: Vec<String>,
+}
+
+impl TlsSettings {
+    /// Whether listener `name` (`http`, `grpc`) serves TLS.
+    pub fn serves(&self, name: &str) -> bool {
+        self.listeners.iter().any(|l| l == name)
+    }
 }
 
 impl TlsFileConfig {
@@ -65,9 +73,21 @@ impl TlsFileConfig {
                 key: key.clone(),
                 client_ca: self.client_ca.clone(),
             },
-            http: self.listeners.iter().any(|l| l == "http"),
+            listeners: self.listeners.clone(),
         }))
     }
+}
+
+/// The rustls configuration of a listener that speaks `alpn` (`h2`, `http/1.1`), with the
+/// system clock (the binary is the composition root).
+pub fn server_config(
+    tls: &TlsSettings,
+    alpn: &[u8],
+) -> Result<std::sync::Arc<strata_tls::ServerConfig>, String> {
+    #[allow(clippy::disallowed_methods)]
+    let clock = strata_runtime::clock::system();
+    strata_tls::server_config(&tls.files, &[alpn], clock)
+        .map_err(|e| format!("cannot serve TLS: {e}"))
 }
 
 fn check_listener(name: &str) -> Result<(), String> {
@@ -126,7 +146,7 @@ mod tests {
         let on = parsed("cert = \"c.pem\"\nkey = \"k.pem\"\nlisteners = [\"http\"]\n")
             .unwrap()
             .unwrap();
-        assert!(on.http);
+        assert!(on.serves("http") && !on.serves("grpc"));
         assert_eq!(on.files.cert, PathBuf::from("c.pem"));
         assert_eq!(on.files.client_ca, None);
     }
