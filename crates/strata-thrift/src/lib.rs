@@ -29,4 +29,4 @@ mod schema_check;
 pub mod server;
 
 pub use limits::{ConnectionCount, ThriftLimits};
-pub use server::{serve, serve_listener, serve_listener_with, ServeError};
+pub use server::{serve, serve_listener, serve_listener_with, serve_tls_listener_with, ServeError};

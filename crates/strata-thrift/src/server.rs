@@ -75,6 +75,42 @@ pub async fn serve_listener_with(
     connections: ConnectionCount,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    serve_on(
+        Listener::Plain(listener),
+        service,
+        limits,
+        connections,
+        shutdown,
+    )
+    .await
+}
+
+/// [`serve_listener_with`] over TLS: connections come out of `listener` with their
+/// handshake done (docs/security.md).
+pub async fn serve_tls_listener_with(
+    listener: strata_tls::TlsListener,
+    service: Arc<Service>,
+    limits: ThriftLimits,
+    connections: ConnectionCount,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    serve_on(
+        Listener::Tls(listener),
+        service,
+        limits,
+        connections,
+        shutdown,
+    )
+    .await
+}
+
+async fn serve_on(
+    listener: Listener,
+    service: Arc<Service>,
+    limits: ThriftLimits,
+    connections: ConnectionCount,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
     let handler = Handler::new(Arc::clone(&service), port);
     let incoming = StoppableIncoming {
@@ -96,10 +132,37 @@ pub async fn serve_listener_with(
 /// A listener whose accept loop ends when the shutdown future completes: volo's server stops
 /// accepting when its incoming stream ends.
 struct StoppableIncoming {
-    listener: TcpListener,
+    listener: Listener,
     shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
     limits: ThriftLimits,
     connections: ConnectionCount,
+}
+
+/// Where connections come from: plain TCP, or TLS over TCP.
+enum Listener {
+    Plain(TcpListener),
+    Tls(strata_tls::TlsListener),
+}
+
+impl Listener {
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        match self {
+            Listener::Plain(l) => l.local_addr(),
+            Listener::Tls(l) => l.local_addr(),
+        }
+    }
+
+    /// The next connection and its peer; a TLS one has its handshake done.
+    async fn accept(&mut self) -> std::io::Result<(Conn, SocketAddr)> {
+        match self {
+            Listener::Plain(l) => l.accept().await.map(|(s, peer)| (Conn::from(s), peer)),
+            Listener::Tls(l) => {
+                let (stream, peer) = l.accept().await;
+                let stream = strata_tls::tokio_rustls::TlsStream::from(stream);
+                Ok((Conn::from(stream), peer))
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for StoppableIncoming {
@@ -122,9 +185,9 @@ impl Incoming for StoppableIncoming {
             tokio::select! {
                 () = &mut self.shutdown => return Ok(None),
                 accepted = self.listener.accept() => match accepted {
-                    Ok((stream, peer)) => {
+                    Ok((conn, peer)) => {
                         if self.connections.try_acquire(self.limits.max_connections) {
-                            return Ok(Some(Conn::from(stream)));
+                            return Ok(Some(conn));
                         }
                         // Dropping the stream closes it: the client sees the connection end.
                         tracing::warn!(%peer, max = self.limits.max_connections, "thrift connection refused: too many open");

@@ -28,6 +28,9 @@ pub use error::{Result, TlsError};
 pub use listener::{TlsListener, HANDSHAKE_TIMEOUT, MAX_PENDING_HANDSHAKES};
 pub use reload::ReloadingCert;
 pub use rustls::ServerConfig;
+/// The tokio-rustls this crate is built on, for servers whose connection type wraps its
+/// streams (volo's).
+pub use tokio_rustls;
 pub use tokio_rustls::server::TlsStream;
 
 /// Where a listener's TLS material is.

@@ -40,17 +40,28 @@ fn certificates(dir: &std::path::Path) -> rustls::pki_types::CertificateDer<'sta
 }
 
 fn server_command(dir: &std::path::Path, config: &str, http: u16) -> Command {
-    server_command_with_grpc(dir, config, http, 0)
+    ports_command(dir, config, free_port(), http, 0)
 }
 
 fn server_command_with_grpc(dir: &std::path::Path, config: &str, http: u16, grpc: u16) -> Command {
+    ports_command(dir, config, free_port(), http, grpc)
+}
+
+/// `strata server` with `config` and these ports (0 = off, but Thrift's is always on).
+fn ports_command(
+    dir: &std::path::Path,
+    config: &str,
+    thrift: u16,
+    http: u16,
+    grpc: u16,
+) -> Command {
     std::fs::write(dir.join("strata.toml"), config).unwrap();
     let mut c = Command::new(BIN);
     c.args(["server", "--data-dir"])
         .arg(dir.join("data"))
         .arg("--config")
         .arg(dir.join("strata.toml"))
-        .args(["--thrift-port", &free_port().to_string()])
+        .args(["--thrift-port", &thrift.to_string()])
         .args(["--grpc-port", &grpc.to_string()])
         .args(["--hbase-port", "0", "--zookeeper-port", "0"])
         .args(["--http-port", &http.to_string()]);
@@ -164,11 +175,36 @@ fn the_grpc_port_serves_tls_with_alpn_h2() {
 }
 
 #[test]
+fn the_thrift_port_serves_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = certificates(dir.path());
+    let thrift = free_port();
+    let config = format!(
+        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"thrift\"]\n",
+        dir.path().join("server.pem"),
+        dir.path().join("server.key")
+    );
+    let mut command = ports_command(dir.path(), &config, thrift, 0, 0);
+    let _server = Server(common::spawn_until_listening(&mut command));
+    let mut tls = tls_connect(thrift, &ca, b"unused");
+    // getTableNames() in the strict binary protocol, buffered, sequence id 7.
+    let mut call = vec![0x80, 0x01, 0x00, 0x01];
+    call.extend_from_slice(&13u32.to_be_bytes());
+    call.extend_from_slice(b"getTableNames");
+    call.extend_from_slice(&7u32.to_be_bytes());
+    call.push(0x00);
+    tls.write_all(&call).unwrap();
+    let mut reply = [0u8; 4];
+    tls.read_exact(&mut reply).unwrap();
+    assert_eq!(reply, [0x80, 0x01, 0x00, 0x02], "a Thrift REPLY");
+}
+
+#[test]
 fn a_listener_that_cannot_serve_tls_yet_stops_the_server_at_start() {
     let dir = tempfile::tempdir().unwrap();
     certificates(dir.path());
     let config = format!(
-        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\", \"thrift\"]\n",
+        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\", \"hbase\"]\n",
         dir.path().join("server.pem"),
         dir.path().join("server.key")
     );
@@ -177,7 +213,7 @@ fn a_listener_that_cannot_serve_tls_yet_stops_the_server_at_start() {
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("thrift cannot serve TLS yet"), "{stderr}");
+    assert!(stderr.contains("hbase cannot serve TLS yet"), "{stderr}");
 }
 
 #[test]

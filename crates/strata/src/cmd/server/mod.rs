@@ -239,7 +239,8 @@ pub(crate) async fn serve_db(
     }
     let thrift_addr = SocketAddr::new(config.listen, config.thrift_port);
     let network = config.network;
-    let thrift = start_thrift(&service, thrift_addr, network.thrift).await?;
+    let thrift_tls = config.tls.as_ref().filter(|tls| tls.serves("thrift"));
+    let thrift = start_thrift(&service, thrift_addr, network.thrift, thrift_tls).await?;
     let grpc = match config.grpc_port {
         0 => None,
         port => {
@@ -403,6 +404,7 @@ async fn start_thrift(
     service: &Arc<Service>,
     addr: SocketAddr,
     limits: strata_thrift::ThriftLimits,
+    tls: Option<&tls::TlsSettings>,
 ) -> Result<Endpoint, String> {
     let service = Arc::clone(service);
     // Counted in the service's gauge, so `/metrics` sees the Thrift connections.
@@ -411,8 +413,17 @@ async fn start_thrift(
             .connections()
             .counter(strata_server::connections::Api::Thrift),
     );
+    let Some(tls) = tls else {
+        return Endpoint::start("thrift", addr, |listener, shutdown| {
+            strata_thrift::serve_listener_with(listener, service, limits, connections, shutdown)
+        })
+        .await;
+    };
+    // Thrift has no ALPN name: none is offered.
+    let config = tls::server_config_without_alpn(tls)?;
     Endpoint::start("thrift", addr, |listener, shutdown| {
-        strata_thrift::serve_listener_with(listener, service, limits, connections, shutdown)
+        let listener = strata_tls::TlsListener::new(listener, config);
+        strata_thrift::serve_tls_listener_with(listener, service, limits, connections, shutdown)
     })
     .await
 }

@@ -10,10 +10,10 @@ use serde::Deserialize;
 use strata_tls::TlsFiles;
 
 /// The listeners that serve TLS today.
-const SERVES_TLS: &[&str] = &["http", "grpc"];
+const SERVES_TLS: &[&str] = &["http", "grpc", "thrift"];
 
 /// The listeners a server has that do not serve TLS yet.
-const NOT_YET: &[&str] = &["thrift", "hbase", "zookeeper", "peer"];
+const NOT_YET: &[&str] = &["hbase", "zookeeper", "peer"];
 
 /// `[tls]` in the configuration file; absent is no TLS.
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -25,7 +25,7 @@ pub struct TlsFileConfig {
     pub key: Option<PathBuf>,
     /// Mutual TLS: the CA bundle (PEM) client certificates must be signed by.
     pub client_ca: Option<PathBuf>,
-    /// The listeners that serve TLS (today: `http`, `grpc`).
+    /// The listeners that serve TLS (today: `http`, `grpc`, `thrift`).
     #[serde(default)]
     pub listeners: Vec<String>,
 }
@@ -84,10 +84,23 @@ pub fn server_config(
     tls: &TlsSettings,
     alpn: &[u8],
 ) -> Result<std::sync::Arc<strata_tls::ServerConfig>, String> {
+    config_offering(tls, &[alpn])
+}
+
+/// [`server_config`] for a protocol with no ALPN name (Thrift).
+pub fn server_config_without_alpn(
+    tls: &TlsSettings,
+) -> Result<std::sync::Arc<strata_tls::ServerConfig>, String> {
+    config_offering(tls, &[])
+}
+
+fn config_offering(
+    tls: &TlsSettings,
+    alpn: &[&[u8]],
+) -> Result<std::sync::Arc<strata_tls::ServerConfig>, String> {
     #[allow(clippy::disallowed_methods)]
     let clock = strata_runtime::clock::system();
-    strata_tls::server_config(&tls.files, &[alpn], clock)
-        .map_err(|e| format!("cannot serve TLS: {e}"))
+    strata_tls::server_config(&tls.files, alpn, clock).map_err(|e| format!("cannot serve TLS: {e}"))
 }
 
 fn check_listener(name: &str) -> Result<(), String> {
@@ -157,9 +170,9 @@ mod tests {
         assert!(no_key.contains("both cert and key"), "{no_key}");
         let none_named = parsed("cert = \"c.pem\"\nkey = \"k.pem\"\n").unwrap_err();
         assert!(none_named.contains("listeners is empty"), "{none_named}");
-        let thrift =
-            parsed("cert = \"c\"\nkey = \"k\"\nlisteners = [\"http\", \"thrift\"]\n").unwrap_err();
-        assert!(thrift.contains("thrift cannot serve TLS yet"), "{thrift}");
+        let hbase =
+            parsed("cert = \"c\"\nkey = \"k\"\nlisteners = [\"http\", \"hbase\"]\n").unwrap_err();
+        assert!(hbase.contains("hbase cannot serve TLS yet"), "{hbase}");
         let typo = parsed("cert = \"c\"\nkey = \"k\"\nlisteners = [\"htp\"]\n").unwrap_err();
         assert!(typo.contains("unknown listener \"htp\""), "{typo}");
         let ca_alone = parsed("client_ca = \"ca.pem\"\n").unwrap_err();
