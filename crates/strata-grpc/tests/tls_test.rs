@@ -8,30 +8,16 @@ use std::sync::Arc;
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::bigtable_client::BigtableClient;
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use rustls::pki_types::{CertificateDer, ServerName};
 use strata_engine::FamilyOptions;
 use strata_server::{Service, ServiceOptions, TableName};
+use strata_tls::test_support::TestCa;
 use strata_tls::{TlsFiles, TlsListener};
 
 /// A CA and a `localhost` certificate it signed, written to `dir`; answers the CA.
 fn certificates(dir: &std::path::Path) -> (TlsFiles, CertificateDer<'static>) {
-    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
-    let key = KeyPair::generate().unwrap();
-    let leaf = CertificateParams::new(vec!["localhost".to_string()])
-        .unwrap()
-        .signed_by(&key, &ca)
-        .unwrap();
-    std::fs::write(dir.join("server.pem"), leaf.pem()).unwrap();
-    std::fs::write(dir.join("server.key"), key.serialize_pem()).unwrap();
-    let files = TlsFiles {
-        cert: dir.join("server.pem"),
-        key: dir.join("server.key"),
-        client_ca: None,
-    };
-    (files, ca.der().clone())
+    let ca = TestCa::new("test CA");
+    (ca.write_server_files(dir), ca.der())
 }
 
 /// A client whose connections are TLS to `addr`, trusting only `ca`, offering `h2`.

@@ -6,30 +6,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use rustls::pki_types::{CertificateDer, ServerName};
 use strata_server::{Service, ServiceOptions};
 use strata_thrift::{ConnectionCount, ThriftLimits};
+use strata_tls::test_support::TestCa;
 use strata_tls::{TlsFiles, TlsListener};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn certificates(dir: &std::path::Path) -> (TlsFiles, CertificateDer<'static>) {
-    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
-    let key = KeyPair::generate().unwrap();
-    let leaf = CertificateParams::new(vec!["localhost".to_string()])
-        .unwrap()
-        .signed_by(&key, &ca)
-        .unwrap();
-    std::fs::write(dir.join("server.pem"), leaf.pem()).unwrap();
-    std::fs::write(dir.join("server.key"), key.serialize_pem()).unwrap();
-    let files = TlsFiles {
-        cert: dir.join("server.pem"),
-        key: dir.join("server.key"),
-        client_ca: None,
-    };
-    (files, ca.der().clone())
+    let ca = TestCa::new("test CA");
+    (ca.write_server_files(dir), ca.der())
 }
 
 /// `getTableNames()` in the strict binary protocol, buffered (no frame), sequence id 7.

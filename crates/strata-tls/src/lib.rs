@@ -16,6 +16,8 @@ mod error;
 mod listener;
 mod pem;
 pub mod reload;
+#[cfg(feature = "test-support")]
+pub mod test_support;
 
 use std::path::PathBuf;
 use std::sync::Arc;

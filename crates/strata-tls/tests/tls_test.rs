@@ -1,62 +1,17 @@
 //! TLS listeners end to end: a rustls client against [`TlsListener`], certificates made
-//! by rcgen in a temporary directory.
+//! on the spot (`strata_tls::test_support`) in a temporary directory.
 #![allow(clippy::disallowed_methods)] // real time, threads and files in these tests
 #![allow(clippy::unwrap_used)] // helpers of tests
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use rustls::{ClientConfig, RootCertStore};
+use strata_tls::test_support::TestCa as Authority;
 use strata_tls::{server_config, TlsError, TlsFiles, TlsListener};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// A certificate authority that signs certificates for `localhost`.
-struct Authority {
-    issuer: CertifiedIssuer<'static, KeyPair>,
-}
-
-impl Authority {
-    fn new(name: &str) -> Authority {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params
-            .distinguished_name
-            .push(rcgen::DnType::CommonName, name);
-        let issuer = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
-        Authority { issuer }
-    }
-
-    /// A leaf certificate for `name` and its key, as PEM.
-    fn leaf(&self, name: &str) -> (String, String) {
-        let key = KeyPair::generate().unwrap();
-        let params = CertificateParams::new(vec![name.to_string()]).unwrap();
-        let cert = params.signed_by(&key, &self.issuer).unwrap();
-        (cert.pem(), key.serialize_pem())
-    }
-
-    fn der(&self) -> CertificateDer<'static> {
-        self.issuer.der().clone()
-    }
-
-    fn write_pem(&self, path: &Path) {
-        std::fs::write(path, self.issuer.pem()).unwrap();
-    }
-}
-
-fn write_leaf(dir: &Path, ca: &Authority) -> TlsFiles {
-    let (cert, key) = ca.leaf("localhost");
-    std::fs::write(dir.join("server.pem"), cert).unwrap();
-    std::fs::write(dir.join("server.key"), key).unwrap();
-    TlsFiles {
-        cert: dir.join("server.pem"),
-        key: dir.join("server.key"),
-        client_ca: None,
-    }
-}
 
 fn client(trusted: &Authority, identity: Option<(String, String)>) -> tokio_rustls::TlsConnector {
     let mut roots = RootCertStore::empty();
@@ -112,7 +67,7 @@ async fn greeting(
 async fn a_client_that_trusts_the_ca_is_answered_and_one_that_does_not_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (ca, stranger) = (Authority::new("test CA"), Authority::new("other CA"));
-    let addr = serve(&write_leaf(dir.path(), &ca), Duration::from_secs(5)).await;
+    let addr = serve(&ca.write_server_files(dir.path()), Duration::from_secs(5)).await;
     assert_eq!(greeting(addr, &client(&ca, None)).await.unwrap(), "hello");
     let refused = greeting(addr, &client(&stranger, None)).await;
     assert!(
@@ -125,7 +80,11 @@ async fn a_client_that_trusts_the_ca_is_answered_and_one_that_does_not_is_refuse
 async fn a_stalled_handshake_holds_up_no_other_client_and_times_out() {
     let dir = tempfile::tempdir().unwrap();
     let ca = Authority::new("test CA");
-    let addr = serve(&write_leaf(dir.path(), &ca), Duration::from_millis(300)).await;
+    let addr = serve(
+        &ca.write_server_files(dir.path()),
+        Duration::from_millis(300),
+    )
+    .await;
     // Connected, and silent: its handshake never starts.
     let mut stalled = tokio::net::TcpStream::connect(addr).await.unwrap();
     assert_eq!(greeting(addr, &client(&ca, None)).await.unwrap(), "hello");
@@ -141,7 +100,7 @@ async fn a_stalled_handshake_holds_up_no_other_client_and_times_out() {
 async fn a_renewed_certificate_is_served_without_a_restart_and_a_broken_one_is_not() {
     let dir = tempfile::tempdir().unwrap();
     let (first, second) = (Authority::new("first CA"), Authority::new("second CA"));
-    let files = write_leaf(dir.path(), &first);
+    let files = first.write_server_files(dir.path());
     let addr = serve(&files, Duration::from_secs(5)).await;
     assert_eq!(
         greeting(addr, &client(&first, None)).await.unwrap(),
@@ -176,8 +135,8 @@ async fn mutual_tls_answers_only_clients_with_a_certificate_its_ca_signed() {
         Authority::new("client CA"),
         Authority::new("other CA"),
     );
-    let mut files = write_leaf(dir.path(), &server_ca);
-    client_ca.write_pem(&dir.path().join("clients.pem"));
+    let mut files = server_ca.write_server_files(dir.path());
+    std::fs::write(dir.path().join("clients.pem"), client_ca.pem()).unwrap();
     files.client_ca = Some(dir.path().join("clients.pem"));
     let addr = serve(&files, Duration::from_secs(5)).await;
     let signed = client(&server_ca, Some(client_ca.leaf("alice")));
@@ -193,7 +152,7 @@ fn bad_files_are_refused_with_the_file_named() {
     let dir = tempfile::tempdir().unwrap();
     let ca = Authority::new("test CA");
     let clock = strata_runtime::clock::system();
-    let files = write_leaf(dir.path(), &ca);
+    let files = ca.write_server_files(dir.path());
 
     let missing = TlsFiles {
         key: dir.path().join("absent.key"),

@@ -11,7 +11,7 @@ use std::net::TcpStream;
 use std::process::{Child, Command};
 use std::sync::Arc;
 
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+use strata_tls::test_support::TestCa;
 
 const BIN: &str = env!("CARGO_BIN_EXE_strata");
 
@@ -26,17 +26,9 @@ fn free_port() -> u16 {
 /// A CA, and a certificate it signed for `localhost` written to `dir` (server.pem,
 /// server.key); answers the CA's certificate.
 fn certificates(dir: &std::path::Path) -> rustls::pki_types::CertificateDer<'static> {
-    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
-    let key = KeyPair::generate().unwrap();
-    let leaf = CertificateParams::new(vec!["localhost".to_string()])
-        .unwrap()
-        .signed_by(&key, &ca)
-        .unwrap();
-    std::fs::write(dir.join("server.pem"), leaf.pem()).unwrap();
-    std::fs::write(dir.join("server.key"), key.serialize_pem()).unwrap();
-    ca.der().clone()
+    let ca = TestCa::new("test CA");
+    ca.write_server_files(dir);
+    ca.der()
 }
 
 fn server_command(dir: &std::path::Path, config: &str, http: u16) -> Command {
@@ -220,11 +212,8 @@ fn a_listener_that_cannot_serve_tls_yet_stops_the_server_at_start() {
 fn a_key_that_does_not_match_stops_the_server_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     certificates(dir.path());
-    std::fs::write(
-        dir.path().join("other.key"),
-        KeyPair::generate().unwrap().serialize_pem(),
-    )
-    .unwrap();
+    let (_, other_key) = TestCa::new("other CA").leaf("localhost");
+    std::fs::write(dir.path().join("other.key"), other_key).unwrap();
     let config = format!(
         "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\"]\n",
         dir.path().join("server.pem"),
