@@ -8,33 +8,24 @@ use std::sync::Arc;
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::bigtable_client::BigtableClient;
-use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::pki_types::ServerName;
 use strata_engine::FamilyOptions;
 use strata_server::{Service, ServiceOptions, TableName};
 use strata_tls::test_support::TestCa;
 use strata_tls::{TlsFiles, TlsListener};
 
 /// A CA and a `localhost` certificate it signed, written to `dir`; answers the CA.
-fn certificates(dir: &std::path::Path) -> (TlsFiles, CertificateDer<'static>) {
+fn certificates(dir: &std::path::Path) -> (TlsFiles, TestCa) {
     let ca = TestCa::new("test CA");
-    (ca.write_server_files(dir), ca.der())
+    (ca.write_server_files(dir), ca)
 }
 
 /// A client whose connections are TLS to `addr`, trusting only `ca`, offering `h2`.
 async fn tls_client(
     addr: std::net::SocketAddr,
-    ca: CertificateDer<'static>,
+    ca: &TestCa,
 ) -> BigtableClient<tonic::transport::Channel> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(ca).unwrap();
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let mut config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    config.alpn_protocols = vec![b"h2".to_vec()];
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let connector = tokio_rustls::TlsConnector::from(ca.client_config(&[b"h2"], None));
     let channel = tonic::transport::Endpoint::from_static("http://localhost")
         .connect_with_connector(tower::service_fn(move |_| {
             let connector = connector.clone();
@@ -72,7 +63,7 @@ async fn a_row_written_and_read_over_tls_and_no_answer_in_clear_text() {
         std::future::pending(),
     ));
 
-    let mut client = tls_client(addr, ca).await;
+    let mut client = tls_client(addr, &ca).await;
     let name = "projects/p/instances/default/tables/t".to_string();
     let set = pb::mutation::SetCell {
         family_name: "cf".into(),

@@ -6,16 +6,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::pki_types::ServerName;
 use strata_server::{Service, ServiceOptions};
 use strata_thrift::{ConnectionCount, ThriftLimits};
 use strata_tls::test_support::TestCa;
 use strata_tls::{TlsFiles, TlsListener};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-fn certificates(dir: &std::path::Path) -> (TlsFiles, CertificateDer<'static>) {
+fn certificates(dir: &std::path::Path) -> (TlsFiles, TestCa) {
     let ca = TestCa::new("test CA");
-    (ca.write_server_files(dir), ca.der())
+    (ca.write_server_files(dir), ca)
 }
 
 /// `getTableNames()` in the strict binary protocol, buffered (no frame), sequence id 7.
@@ -49,15 +49,7 @@ async fn a_thrift_call_is_answered_over_tls_and_not_in_clear_text() {
         std::future::pending(),
     ));
 
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(ca).unwrap();
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let client = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(client));
+    let connector = tokio_rustls::TlsConnector::from(ca.client_config(&[], None));
     let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
     let name = ServerName::try_from("localhost").unwrap();
     let mut tls = connector.connect(name, tcp).await.unwrap();

@@ -4,8 +4,12 @@
 
 use std::path::Path;
 
+use std::sync::Arc;
+
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
-use rustls_pki_types::CertificateDer;
+use rustls::ClientConfig;
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 
 use crate::TlsFiles;
 
@@ -52,6 +56,36 @@ impl TestCa {
     /// The CA's own certificate, PEM (a `client_ca` file).
     pub fn pem(&self) -> String {
         self.issuer.pem()
+    }
+
+    /// A client configuration that trusts only this CA and offers `alpn`; with
+    /// `identity` (a certificate and key, PEM: see [`TestCa::leaf`]) it presents that
+    /// certificate for mutual TLS.
+    #[allow(clippy::expect_used)]
+    pub fn client_config(
+        &self,
+        alpn: &[&[u8]],
+        identity: Option<(String, String)>,
+    ) -> Arc<ClientConfig> {
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(self.der()).expect("the CA is a usable root");
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let builder = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("TLS versions")
+            .with_root_certificates(roots);
+        let mut config = match identity {
+            None => builder.with_no_client_auth(),
+            Some((cert, key)) => {
+                let chain = vec![CertificateDer::from_pem_slice(cert.as_bytes()).expect("PEM")];
+                let key = PrivateKeyDer::from_pem_slice(key.as_bytes()).expect("PEM key");
+                builder
+                    .with_client_auth_cert(chain, key)
+                    .expect("a client certificate")
+            }
+        };
+        config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
+        Arc::new(config)
     }
 
     /// Writes a `localhost` certificate and key to `dir` (server.pem, server.key) and

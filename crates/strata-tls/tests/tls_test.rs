@@ -7,30 +7,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
-use rustls::{ClientConfig, RootCertStore};
+use rustls::pki_types::ServerName;
 use strata_tls::test_support::TestCa as Authority;
 use strata_tls::{server_config, TlsError, TlsFiles, TlsListener};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn client(trusted: &Authority, identity: Option<(String, String)>) -> tokio_rustls::TlsConnector {
-    let mut roots = RootCertStore::empty();
-    roots.add(trusted.der()).unwrap();
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let builder = ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots);
-    let config = match identity {
-        None => builder.with_no_client_auth(),
-        Some((cert, key)) => {
-            use rustls::pki_types::pem::PemObject;
-            let chain = vec![CertificateDer::from_pem_slice(cert.as_bytes()).unwrap()];
-            let key = PrivateKeyDer::from_pem_slice(key.as_bytes()).unwrap();
-            builder.with_client_auth_cert(chain, key).unwrap()
-        }
-    };
-    tokio_rustls::TlsConnector::from(Arc::new(config))
+    tokio_rustls::TlsConnector::from(trusted.client_config(&[], identity))
 }
 
 /// Serves `files` on a fresh port: each connection gets "hello" and is closed.

@@ -9,7 +9,6 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command};
-use std::sync::Arc;
 
 use strata_tls::test_support::TestCa;
 
@@ -25,10 +24,10 @@ fn free_port() -> u16 {
 
 /// A CA, and a certificate it signed for `localhost` written to `dir` (server.pem,
 /// server.key); answers the CA's certificate.
-fn certificates(dir: &std::path::Path) -> rustls::pki_types::CertificateDer<'static> {
+fn certificates(dir: &std::path::Path) -> TestCa {
     let ca = TestCa::new("test CA");
     ca.write_server_files(dir);
-    ca.der()
+    ca
 }
 
 fn server_command(dir: &std::path::Path, config: &str, http: u16) -> Command {
@@ -60,6 +59,17 @@ fn ports_command(
     c
 }
 
+/// A `[tls]` section with the files `certificates` wrote (and `key` as the key file).
+fn tls_section(dir: &std::path::Path, key: &str, listeners: &[&str]) -> String {
+    let listeners: Vec<String> = listeners.iter().map(|l| format!("{l:?}")).collect();
+    format!(
+        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [{}]\n",
+        dir.join("server.pem"),
+        dir.join(key),
+        listeners.join(", ")
+    )
+}
+
 struct Server(Child);
 
 impl Drop for Server {
@@ -72,26 +82,17 @@ impl Drop for Server {
 /// A TLS connection to `port` that trusts only `ca` and offers `alpn`.
 fn tls_connect(
     port: u16,
-    ca: &rustls::pki_types::CertificateDer<'static>,
+    ca: &TestCa,
     alpn: &[u8],
 ) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(ca.clone()).unwrap();
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let mut config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    config.alpn_protocols = vec![alpn.to_vec()];
     let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
-    let conn = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+    let conn = rustls::ClientConnection::new(ca.client_config(&[alpn], None), name).unwrap();
     let tcp = TcpStream::connect(("127.0.0.1", port)).unwrap();
     rustls::StreamOwned::new(conn, tcp)
 }
 
 /// GET `path` over TLS, trusting only `ca`; the whole response.
-fn https_get(port: u16, path: &str, ca: &rustls::pki_types::CertificateDer<'static>) -> String {
+fn https_get(port: u16, path: &str, ca: &TestCa) -> String {
     let mut tls = tls_connect(port, ca, b"http/1.1");
     write!(
         tls,
@@ -109,11 +110,7 @@ fn the_http_port_serves_tls_with_the_configured_certificate_and_no_clear_text() 
     let dir = tempfile::tempdir().unwrap();
     let ca = certificates(dir.path());
     let http = free_port();
-    let config = format!(
-        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\"]\n",
-        dir.path().join("server.pem"),
-        dir.path().join("server.key")
-    );
+    let config = tls_section(dir.path(), "server.key", &["http"]);
     let _server = Server(common::spawn_until_listening(&mut server_command(
         dir.path(),
         &config,
@@ -148,11 +145,7 @@ fn the_grpc_port_serves_tls_with_alpn_h2() {
     let dir = tempfile::tempdir().unwrap();
     let ca = certificates(dir.path());
     let grpc = free_port();
-    let config = format!(
-        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"grpc\"]\n",
-        dir.path().join("server.pem"),
-        dir.path().join("server.key")
-    );
+    let config = tls_section(dir.path(), "server.key", &["grpc"]);
     let _server = Server(common::spawn_until_listening(
         &mut server_command_with_grpc(dir.path(), &config, 0, grpc),
     ));
@@ -171,11 +164,7 @@ fn the_thrift_port_serves_tls() {
     let dir = tempfile::tempdir().unwrap();
     let ca = certificates(dir.path());
     let thrift = free_port();
-    let config = format!(
-        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"thrift\"]\n",
-        dir.path().join("server.pem"),
-        dir.path().join("server.key")
-    );
+    let config = tls_section(dir.path(), "server.key", &["thrift"]);
     let mut command = ports_command(dir.path(), &config, thrift, 0, 0);
     let _server = Server(common::spawn_until_listening(&mut command));
     let mut tls = tls_connect(thrift, &ca, b"unused");
@@ -195,11 +184,7 @@ fn the_thrift_port_serves_tls() {
 fn a_listener_that_cannot_serve_tls_yet_stops_the_server_at_start() {
     let dir = tempfile::tempdir().unwrap();
     certificates(dir.path());
-    let config = format!(
-        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\", \"hbase\"]\n",
-        dir.path().join("server.pem"),
-        dir.path().join("server.key")
-    );
+    let config = tls_section(dir.path(), "server.key", &["http", "hbase"]);
     let out = server_command(dir.path(), &config, free_port())
         .output()
         .unwrap();
@@ -214,11 +199,7 @@ fn a_key_that_does_not_match_stops_the_server_naming_the_file() {
     certificates(dir.path());
     let (_, other_key) = TestCa::new("other CA").leaf("localhost");
     std::fs::write(dir.path().join("other.key"), other_key).unwrap();
-    let config = format!(
-        "[tls]\ncert = {:?}\nkey = {:?}\nlisteners = [\"http\"]\n",
-        dir.path().join("server.pem"),
-        dir.path().join("other.key")
-    );
+    let config = tls_section(dir.path(), "other.key", &["http"]);
     let out = server_command(dir.path(), &config, free_port())
         .output()
         .unwrap();
