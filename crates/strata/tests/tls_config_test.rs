@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::free_port;
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command};
@@ -13,14 +15,6 @@ use std::process::{Child, Command};
 use strata_tls::test_support::TestCa;
 
 const BIN: &str = env!("CARGO_BIN_EXE_strata");
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// A CA, and a certificate it signed for `localhost` written to `dir` (server.pem,
 /// server.key); answers the CA's certificate.

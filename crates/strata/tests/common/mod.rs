@@ -23,3 +23,13 @@ pub fn spawn_until_listening(command: &mut Command) -> Child {
         }
     }
 }
+
+/// A loopback port free now (another process may take it before the server binds it).
+#[allow(dead_code)] // each test binary compiles this module; not all of them use this
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
