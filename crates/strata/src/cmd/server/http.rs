@@ -53,7 +53,7 @@ pub async fn start_http(
             .await?
         }
         Some(tls) => {
-            let tls = super::tls::server_config(tls, b"http/1.1")?;
+            let tls = super::tls::server_config(tls, &[b"http/1.1"])?;
             Endpoint::start("https", addr, |listener, shutdown| {
                 let listener = strata_tls::TlsListener::new(listener, tls);
                 strata_http::serve_tls_listener(listener, router, shutdown)

@@ -420,7 +420,7 @@ async fn start_thrift(
         .await;
     };
     // Thrift has no ALPN name: none is offered.
-    let config = tls::server_config_without_alpn(tls)?;
+    let config = tls::server_config(tls, &[])?;
     Endpoint::start("thrift", addr, |listener, shutdown| {
         let listener = strata_tls::TlsListener::new(listener, config);
         strata_thrift::serve_tls_listener_with(listener, service, limits, connections, shutdown)
@@ -442,7 +442,7 @@ async fn start_grpc(
         })
         .await;
     };
-    let config = tls::server_config(tls, b"h2")?;
+    let config = tls::server_config(tls, &[b"h2"])?;
     Endpoint::start("grpc", addr, |listener, shutdown| {
         let listener = strata_tls::TlsListener::new(listener, config);
         strata_grpc::serve_tls_listener_with(listener, service, limits, shutdown)

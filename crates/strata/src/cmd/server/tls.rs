@@ -78,23 +78,9 @@ impl TlsFileConfig {
     }
 }
 
-/// The rustls configuration of a listener that speaks `alpn` (`h2`, `http/1.1`), with the
-/// system clock (the binary is the composition root).
+/// The rustls configuration of a listener that offers the ALPN protocols `alpn` (`h2`,
+/// `http/1.1`; none for Thrift), with the system clock (the binary is the composition root).
 pub fn server_config(
-    tls: &TlsSettings,
-    alpn: &[u8],
-) -> Result<std::sync::Arc<strata_tls::ServerConfig>, String> {
-    config_offering(tls, &[alpn])
-}
-
-/// [`server_config`] for a protocol with no ALPN name (Thrift).
-pub fn server_config_without_alpn(
-    tls: &TlsSettings,
-) -> Result<std::sync::Arc<strata_tls::ServerConfig>, String> {
-    config_offering(tls, &[])
-}
-
-fn config_offering(
     tls: &TlsSettings,
     alpn: &[&[u8]],
 ) -> Result<std::sync::Arc<strata_tls::ServerConfig>, String> {
