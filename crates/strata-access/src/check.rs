@@ -37,6 +37,40 @@ impl ColumnGate {
     }
 }
 
+impl ColumnGate {
+    /// The part of `requested` (as named in a read) this gate lets through: families it
+    /// covers whole keep what was asked; families it covers only by columns keep those
+    /// columns (the ones asked for, when the read names columns); other families go.
+    pub fn narrow(&self, requested: &Columns) -> Columns {
+        let mut allowed = Columns::new();
+        for (family, asked) in requested {
+            let in_family = || {
+                self.grants
+                    .iter()
+                    .filter(|g| g.family.as_deref().is_none_or(|f| f == family.as_slice()))
+            };
+            if in_family().any(|g| g.qualifier.is_none()) {
+                allowed.insert(family.clone(), asked.clone());
+                continue;
+            }
+            let granted: Vec<Vec<u8>> = in_family().filter_map(|g| g.qualifier.clone()).collect();
+            let kept: Vec<Vec<u8>> = if asked.is_empty() {
+                granted
+            } else {
+                asked
+                    .iter()
+                    .filter(|q| granted.contains(q))
+                    .cloned()
+                    .collect()
+            };
+            if !kept.is_empty() {
+                allowed.insert(family.clone(), kept);
+            }
+        }
+        allowed
+    }
+}
+
 impl AccessRules {
     /// Requires any one of `any_of` at `scope` (HBase's `requirePermission` family).
     pub fn require(
@@ -191,6 +225,32 @@ mod tests {
         assert!(gate.allows(b"a", b"anything"));
         assert!(gate.allows(b"b", b"q") && !gate.allows(b"b", b"r"));
         assert!(!gate.allows(b"c", b"q"));
+    }
+
+    #[test]
+    fn narrowing_keeps_whole_families_granted_and_only_granted_columns_of_others() {
+        let t = TableScope::table("default", "t");
+        let rules = bob_with(&[
+            t.clone().with_family(b"a"),
+            t.clone().with_family(b"b").with_qualifier(b"q"),
+        ]);
+        let mut asked = Columns::new();
+        asked.insert(b"a".to_vec(), vec![b"x".to_vec()]);
+        asked.insert(b"b".to_vec(), vec![]);
+        asked.insert(b"c".to_vec(), vec![]);
+        let ReadAccess::Filtered(gate) = rules
+            .check_read(&Identity::user("bob"), "scan", &t, &asked)
+            .unwrap()
+        else {
+            panic!("expected a filtered read");
+        };
+        let mut expected = Columns::new();
+        expected.insert(b"a".to_vec(), vec![b"x".to_vec()]);
+        expected.insert(b"b".to_vec(), vec![b"q".to_vec()]);
+        assert_eq!(gate.narrow(&asked), expected);
+        let mut other_columns = Columns::new();
+        other_columns.insert(b"b".to_vec(), vec![b"r".to_vec()]);
+        assert!(gate.narrow(&other_columns).is_empty());
     }
 
     #[test]

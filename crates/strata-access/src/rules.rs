@@ -157,6 +157,15 @@ impl AccessRules {
                 .any(|granted| granted.family.as_deref().is_none_or(|f| f == family))
     }
 
+    /// Whether `who` holds any permission on `table`, at any scope that reaches it or
+    /// inside it (HBase lists such tables to a user).
+    pub fn holds_any_on_table(&self, who: &Identity, table: &TableScope) -> bool {
+        Action::ALL.into_iter().any(|action| {
+            self.allows_namespace(who, &table.namespace, action)
+                || self.table_grants(who, table, action).next().is_some()
+        })
+    }
+
     /// The table-scope grants of `action` that apply to `who` on `table`'s table.
     pub(crate) fn table_grants<'a>(
         &'a self,

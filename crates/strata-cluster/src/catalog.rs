@@ -1,23 +1,26 @@
 //! [`EtcdCatalog`]: the service's catalog in etcd, shared by every server of the cluster.
 //! Namespaces are `ns/<name>` (no value), tables `table/<namespace:name>` (the catalog's own
-//! record encoding, `docs/format.md`). Only the master writes: a server that is not master
+//! record encoding, `docs/format.md`), the access-control grants `acl`. Only the master writes: a server that is not master
 //! refuses catalog changes with a retryable error naming the master's role, and follows
 //! the master's changes instead (`follower.rs`).
 
 use std::sync::Arc;
 
 use parking_lot::RwLock;
+use strata_access::Grant;
 use strata_coord::kv::MetaKv;
 use strata_coord::{KvCoordinator, Leadership};
 use strata_server::catalog::{
-    decode_namespace, decode_table, encode_namespace, encode_table, CatalogContents, CatalogStore,
-    NamespaceConfig, TableRecord,
+    decode_grants, decode_namespace, decode_table, encode_grants, encode_namespace, encode_table,
+    CatalogContents, CatalogStore, NamespaceConfig, TableRecord,
 };
 use strata_server::error::{Result, ServiceError};
 use strata_server::TableName;
 
 const NAMESPACE: &str = "ns/";
 const TABLE: &str = "table/";
+/// Every access-control grant, in one entry.
+const GRANTS: &str = "acl";
 
 /// The catalog in etcd, written under the master's leadership once it is set.
 pub struct EtcdCatalog<K: MetaKv> {
@@ -90,6 +93,8 @@ fn read_entry(contents: &mut CatalogContents, name: &str, value: &[u8]) -> Resul
         })?;
         let record: TableRecord = decode_table(value)?;
         contents.tables.insert(table, record);
+    } else if name == GRANTS {
+        contents.grants = decode_grants(value)?;
     } else {
         return Err(ServiceError::CatalogCorrupt(format!(
             "unknown catalog entry {name:?}"
@@ -122,6 +127,10 @@ impl<K: MetaKv> CatalogStore for EtcdCatalog<K> {
 
     fn delete_table(&self, name: &TableName) -> Result<()> {
         self.delete(format!("{TABLE}{name}"))
+    }
+
+    fn put_grants(&self, grants: &[Grant]) -> Result<()> {
+        self.put(GRANTS.to_string(), encode_grants(grants))
     }
 }
 

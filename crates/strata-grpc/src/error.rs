@@ -28,6 +28,7 @@ pub fn status(error: ServiceError) -> Status {
         ErrorKind::Unavailable => Status::unavailable(message),
         ErrorKind::Corruption => Status::data_loss(message),
         ErrorKind::Io => Status::internal(message),
+        ErrorKind::PermissionDenied => Status::permission_denied(message),
         // A kind newer than this adapter: a failure it cannot say more about.
         _ => Status::internal(message),
     }

@@ -9,6 +9,7 @@ use crate::pb;
 /// The exception classes Strata sends.
 pub mod class {
     pub const IO: &str = "java.io.IOException";
+    pub const ACCESS_DENIED: &str = "org.apache.hadoop.hbase.security.AccessDeniedException";
     pub const DO_NOT_RETRY: &str = "org.apache.hadoop.hbase.DoNotRetryIOException";
     pub const NOT_SERVING_REGION: &str = "org.apache.hadoop.hbase.NotServingRegionException";
     pub const TABLE_NOT_FOUND: &str = "org.apache.hadoop.hbase.TableNotFoundException";
@@ -126,6 +127,11 @@ fn by_kind(kind: ErrorKind, message: String) -> RemoteException {
         ErrorKind::Busy => RemoteException::retry(class::REGION_TOO_BUSY, message),
         ErrorKind::Unavailable => RemoteException::retry(class::NOT_SERVING_REGION, message),
         ErrorKind::Io => RemoteException::retry(class::IO, message),
+        ErrorKind::PermissionDenied => RemoteException {
+            class: class::ACCESS_DENIED,
+            message,
+            do_not_retry: true,
+        },
         // Invalid arguments, failed preconditions and damaged data: a retry gives the
         // same answer.
         _ => RemoteException::invalid(message),

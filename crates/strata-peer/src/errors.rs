@@ -109,6 +109,7 @@ fn kind_to_msg(kind: ErrorKind) -> m::ErrorKind {
         ErrorKind::Unavailable => m::ErrorKind::Unavailable,
         ErrorKind::Corruption => m::ErrorKind::Corruption,
         ErrorKind::Io => m::ErrorKind::Io,
+        ErrorKind::PermissionDenied => m::ErrorKind::PermissionDenied,
         // A kind newer than this crate: the receiver still gets the message, and storage
         // failing is the reading that promises least (not retryable, nothing named).
         _ => m::ErrorKind::Io,
@@ -125,6 +126,7 @@ fn kind_from_msg(kind: m::ErrorKind) -> ErrorKind {
         m::ErrorKind::Unavailable => ErrorKind::Unavailable,
         m::ErrorKind::Corruption => ErrorKind::Corruption,
         m::ErrorKind::Io => ErrorKind::Io,
+        m::ErrorKind::PermissionDenied => ErrorKind::PermissionDenied,
     }
 }
 
@@ -187,6 +189,7 @@ mod tests {
                 (K::Unavailable, 5),
                 (K::Corruption, 6),
                 (K::Io, 7),
+                (K::PermissionDenied, 8),
             ]
         );
     }

@@ -265,6 +265,7 @@ pub enum ErrorKind {
     Unavailable = 5,
     Corruption = 6,
     Io = 7,
+    PermissionDenied = 8,
 }
 
 /// The errors rebuilt exactly by the receiver (`strata_server::remote::Named`), by a fixed

@@ -74,6 +74,7 @@ fn service_status(e: &ServiceError) -> (StatusCode, &'static str) {
             _,
             ErrorKind::InvalidArgument | ErrorKind::AlreadyExists | ErrorKind::FailedPrecondition,
         ) => (StatusCode::BAD_REQUEST, "Bad request"),
+        (_, ErrorKind::PermissionDenied) => (StatusCode::FORBIDDEN, "Forbidden"),
         (_, ErrorKind::Corruption) => (StatusCode::INTERNAL_SERVER_ERROR, "Internal error"),
         // A busy or moving region, an I/O failure: HBase answers 503.
         (_, ErrorKind::Busy | ErrorKind::Unavailable | ErrorKind::Io) => {

@@ -28,12 +28,14 @@ pub enum ErrorKind {
     Corruption,
     /// The storage failed.
     Io,
+    /// The caller lacks a permission (HBase's `AccessDeniedException`); nothing was done.
+    PermissionDenied,
 }
 
 impl ErrorKind {
     /// Every kind, so that code in other crates mapping kinds (where the enum is
     /// non-exhaustive) can test that none falls to its fallback arm.
-    pub const ALL: [ErrorKind; 8] = [
+    pub const ALL: [ErrorKind; 9] = [
         ErrorKind::InvalidArgument,
         ErrorKind::NotFound,
         ErrorKind::AlreadyExists,
@@ -42,6 +44,7 @@ impl ErrorKind {
         ErrorKind::Unavailable,
         ErrorKind::Corruption,
         ErrorKind::Io,
+        ErrorKind::PermissionDenied,
     ];
 
     /// True when nothing was applied and the same request may succeed if sent again.
@@ -67,6 +70,7 @@ mod tests {
                 ErrorKind::Unavailable => 5,
                 ErrorKind::Corruption => 6,
                 ErrorKind::Io => 7,
+                ErrorKind::PermissionDenied => 8,
             };
             assert_eq!(place, i, "{kind:?}");
         }

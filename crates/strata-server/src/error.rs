@@ -76,6 +76,10 @@ pub enum ServiceError {
     WouldBlock(&'static str),
     #[error("catalog is corrupt: {0}")]
     CatalogCorrupt(String),
+    /// HBase's `AccessDeniedException`: the text names the user, the scope and the
+    /// permission that was missing.
+    #[error("{0}")]
+    AccessDenied(String),
     #[error(transparent)]
     Engine(#[from] strata_engine::Error),
 }
@@ -129,6 +133,7 @@ impl ServiceError {
             | ServiceError::WouldBlock(_) => ErrorKind::Unavailable,
             ServiceError::Remote { kind, .. } => *kind,
             ServiceError::CatalogCorrupt(_) => ErrorKind::Corruption,
+            ServiceError::AccessDenied(_) => ErrorKind::PermissionDenied,
             ServiceError::Engine(e) => e.kind(),
         }
     }

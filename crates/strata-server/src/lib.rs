@@ -5,6 +5,7 @@
 //! (`service/`), over the table directory (`directory/`), row operations (`rows/`), the
 //! splitter (`splitter.rs`) and the scanner registry (`scanners/`).
 
+pub mod access;
 pub mod catalog;
 pub mod cluster_members;
 pub mod connections;

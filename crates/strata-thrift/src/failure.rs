@@ -190,6 +190,10 @@ pub fn from_service(error: strata_server::ServiceError) -> Failure {
             Failure::IllegalArgument(format!("scanner ID {id} is invalid (closed or expired)"))
         }
         E::Engine(e) => from_engine(e),
+        // HBase's Thrift server passes the exception's class and text on in an IOError.
+        E::AccessDenied(m) => Failure::Io(format!(
+            "org.apache.hadoop.hbase.security.AccessDeniedException: {m}"
+        )),
         // HBase refuses an oversized cell with an IllegalArgumentException ("KeyValue size
         // too large"); running out of scanners is the server's condition, an IOError.
         other if kind == ErrorKind::InvalidArgument => Failure::IllegalArgument(other.to_string()),

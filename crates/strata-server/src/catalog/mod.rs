@@ -13,9 +13,10 @@ use bytes::Bytes;
 use strata_engine::{Cell, CellType, Durability, FamilyOptions, Region, Scan, LATEST_TIMESTAMP};
 
 pub use codec::{
-    decode_namespace, decode_table, encode_namespace, encode_table, NamespaceConfig, RegionEntry,
-    TableRecord,
+    decode_grants, decode_namespace, decode_table, encode_grants, encode_namespace, encode_table,
+    NamespaceConfig, RegionEntry, TableRecord,
 };
+use strata_access::Grant;
 
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
@@ -28,6 +29,8 @@ const FAMILY: &[u8] = b"info";
 const QUALIFIER: &[u8] = b"v";
 const NAMESPACE_PREFIX: &[u8] = b"n:";
 const TABLE_PREFIX: &[u8] = b"t:";
+/// The one row holding every access-control grant.
+const GRANTS_ROW: &[u8] = b"a:grants";
 
 /// Everything the catalog holds, as loaded at startup.
 #[derive(Debug, Clone, Default)]
@@ -35,6 +38,8 @@ pub struct CatalogContents {
     /// Every namespace with its configuration.
     pub namespaces: BTreeMap<String, NamespaceConfig>,
     pub tables: BTreeMap<TableName, TableRecord>,
+    /// Every access-control grant (empty until the first grant).
+    pub grants: Vec<Grant>,
 }
 
 /// Where the catalog's records are kept.
@@ -49,6 +54,8 @@ pub trait CatalogStore: Send + Sync + std::fmt::Debug {
     fn put_table(&self, name: &TableName, record: &TableRecord) -> Result<()>;
     /// Removes a table.
     fn delete_table(&self, name: &TableName) -> Result<()>;
+    /// Replaces every access-control grant with `grants`.
+    fn put_grants(&self, grants: &[Grant]) -> Result<()>;
 }
 
 /// Reads and writes catalog records.
@@ -143,6 +150,11 @@ impl Catalog {
         self.store.delete_table(name)
     }
 
+    /// Replaces every access-control grant with `grants`.
+    pub fn put_grants(&self, grants: &[Grant]) -> Result<()> {
+        self.store.put_grants(grants)
+    }
+
     /// True if the table's record exists (used by tests).
     pub fn has_table(&self, name: &TableName) -> Result<bool> {
         Ok(self.load()?.tables.contains_key(name))
@@ -204,6 +216,8 @@ impl CatalogStore for RegionCatalog {
                     ServiceError::CatalogCorrupt(format!("bad table row {:?}", row.row))
                 })?;
                 contents.tables.insert(name, codec::decode_table(&value)?);
+            } else if row.row.as_ref() == GRANTS_ROW {
+                contents.grants = codec::decode_grants(&value)?;
             }
         }
         Ok(contents)
@@ -223,5 +237,9 @@ impl CatalogStore for RegionCatalog {
 
     fn delete_table(&self, name: &TableName) -> Result<()> {
         self.delete(table_row(name))
+    }
+
+    fn put_grants(&self, grants: &[Grant]) -> Result<()> {
+        self.put(GRANTS_ROW.to_vec(), codec::encode_grants(grants))
     }
 }

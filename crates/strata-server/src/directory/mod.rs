@@ -71,6 +71,8 @@ pub struct TableDirectory {
     changes: TableChanges,
     /// Cluster mode: asked before every table lookup (so before every read and write).
     serving_gate: RwLock<Option<Arc<dyn ServingGate>>>,
+    /// The access-control grants the catalog holds, followed with it.
+    grants: Arc<crate::access::Grants>,
 }
 
 impl TableDirectory {
@@ -95,6 +97,7 @@ impl TableDirectory {
         let on_disk = engine.region_ids_on_disk()?.last().copied().unwrap_or(0);
         let next_region_id = Catalog::max_region_id(&contents).max(on_disk) + 1;
         let namespaces = namespaces::with_builtin_namespaces(contents.namespaces);
+        let grants = Arc::new(crate::access::Grants::new(contents.grants));
         let mut tables = BTreeMap::new();
         for (name, record) in contents.tables {
             let state = open::open_table(&opener, name.clone(), record)?;
@@ -120,7 +123,18 @@ impl TableDirectory {
             changes: TableChanges::new(Arc::clone(&clock)),
             clock,
             serving_gate: RwLock::new(None),
+            grants,
         })
+    }
+
+    /// The access-control grants in force, as the catalog holds them.
+    pub fn grants(&self) -> &Arc<crate::access::Grants> {
+        &self.grants
+    }
+
+    /// The catalog, for the records kept beside the tables (the grants).
+    pub(crate) fn catalog(&self) -> &Catalog {
+        &self.catalog
     }
 
     /// Creating, dropping, enabling and disabling tables.

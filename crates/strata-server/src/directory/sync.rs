@@ -32,6 +32,7 @@ impl CatalogSync<'_> {
             .reserve_above(Catalog::max_region_id(&contents));
         *self.dir.namespace_configs.write() =
             super::namespaces::with_builtin_namespaces(contents.namespaces);
+        self.dir.grants.follow(contents.grants);
         let current: BTreeMap<TableName, Arc<TableState>> = self.dir.tables.read().clone();
         let mut changed = 0;
         for (name, state) in &current {

@@ -70,6 +70,10 @@ pub enum AdminRequest {
     ListDecommissioned,
     Assign(u64),
     Unassign(u64),
+    /// Adds a grant's actions to what its subject holds at its scope.
+    Grant(strata_access::Grant),
+    /// Takes the grant's actions from its subject at its scope.
+    Revoke(strata_access::Grant),
 }
 
 /// The master's answer to an [`AdminRequest`].

@@ -12,7 +12,9 @@ use crate::catalog::codec::{
     durability_code, durability_of_code, get_family, get_metadata, put_family, put_metadata,
     RECORD_VERSION,
 };
-use crate::catalog::{decode_namespace, encode_namespace, NamespaceConfig};
+use crate::catalog::{
+    decode_grants, decode_namespace, encode_grants, encode_namespace, NamespaceConfig,
+};
 use crate::error::{Result, ServiceError};
 use crate::names::TableName;
 use crate::table_changes::{AlterOp, SplitAt};
@@ -48,6 +50,14 @@ pub fn encode_request(request: &AdminRequest) -> Vec<u8> {
         AdminRequest::DropNamespace(ns) => {
             buf.push(2);
             put_text(&mut buf, ns);
+        }
+        AdminRequest::Grant(grant) => {
+            buf.push(20);
+            put_len_prefixed(&mut buf, &encode_grants(std::slice::from_ref(grant)));
+        }
+        AdminRequest::Revoke(grant) => {
+            buf.push(21);
+            put_len_prefixed(&mut buf, &encode_grants(std::slice::from_ref(grant)));
         }
         AdminRequest::CreateTable {
             name,
@@ -219,9 +229,17 @@ fn request_fields(d: &mut Decoder) -> Option<Result<AdminRequest>> {
         15 => AdminRequest::ListDecommissioned,
         16 => AdminRequest::Assign(d.varint()?),
         17 => AdminRequest::Unassign(d.varint()?),
+        20 => AdminRequest::Grant(one_grant(d)?),
+        21 => AdminRequest::Revoke(one_grant(d)?),
         _ => return None,
     };
     Some(Ok(request))
+}
+
+/// A grant or revoke's one grant, in the access-control record's encoding.
+fn one_grant(d: &mut Decoder) -> Option<strata_access::Grant> {
+    let mut grants = decode_grants(d.len_prefixed()?).ok()?;
+    (grants.len() == 1).then(|| grants.pop()).flatten()
 }
 
 /// The calls on one table (tags 4 to 10).

@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use strata_engine::{Engine, EngineOptions};
 
+use crate::access::AccessControl;
 use crate::directory::TableDirectory;
 use crate::error::{Result, ServiceError};
 use crate::rows::RowOperations;
@@ -59,6 +60,8 @@ pub struct ServiceOptions {
     /// The host clients are told to reach this server at, as the location of its own
     /// regions (cluster mode: `--advertise`); `None`: `localhost`.
     pub advertised_host: Option<String>,
+    /// Whether permissions are checked (off unless configured) and who the superusers are.
+    pub access: crate::access::AccessConfig,
 }
 
 impl ServiceOptions {
@@ -74,6 +77,7 @@ impl ServiceOptions {
             catalog: None,
             master_link: None,
             advertised_host: None,
+            access: crate::access::AccessConfig::default(),
         }
     }
 }
@@ -90,6 +94,7 @@ pub struct Service {
     connections: crate::connections::Connections,
     /// Bytes of requests being received and served (see `request_budget.rs`).
     request_budget: crate::request_budget::RequestBudget,
+    access: Arc<AccessControl>,
 }
 
 impl Service {
@@ -118,7 +123,11 @@ impl Service {
         )?);
         directory.set_serving_gate(options.serving_gate.clone());
         let metrics = Arc::new(crate::metrics::RequestMetrics::new(Arc::clone(&clock)));
-        let components = Components::open(&options, &directory, &metrics);
+        let access = Arc::new(AccessControl::new(
+            options.access.clone(),
+            Arc::clone(directory.grants()),
+        ));
+        let components = Components::open(&options, &directory, &metrics, &access);
         let request_budget =
             crate::request_budget::RequestBudget::new(options.limits.max_request_bytes_in_flight);
         Ok(Arc::new(Service {
@@ -131,6 +140,7 @@ impl Service {
             metrics,
             connections: crate::connections::Connections::default(),
             request_budget,
+            access,
         }))
     }
 
@@ -144,6 +154,11 @@ impl Service {
         self.scanners.clear();
         self.directory.clear();
         Ok(self.directory.engine().close()?)
+    }
+
+    /// The access checks and the grants in force.
+    pub fn access(&self) -> &AccessControl {
+        &self.access
     }
 
     /// The budget the network servers charge requests to while receiving and serving them.
@@ -218,6 +233,7 @@ impl Components {
         options: &ServiceOptions,
         directory: &Arc<TableDirectory>,
         metrics: &Arc<crate::metrics::RequestMetrics>,
+        access: &Arc<AccessControl>,
     ) -> Components {
         let clock = &options.engine.clock;
         let splitter = Splitter::new(
@@ -238,11 +254,13 @@ impl Components {
             ScannerRegistry::new(Arc::clone(clock), options.scanner_lease),
             Arc::clone(metrics),
             options.limits.clone(),
+            Arc::clone(access),
         );
         let admin = Arc::new(Admin::new(
             Arc::clone(directory),
             splitter,
             options.master_link.clone(),
+            Arc::clone(access),
         ));
         let peer_serving = PeerServing {
             directory: Arc::clone(directory),
@@ -252,6 +270,7 @@ impl Components {
         let rows = Rows {
             ops: row_ops,
             directory: Arc::clone(directory),
+            access: Arc::clone(access),
         };
         Components {
             rows,

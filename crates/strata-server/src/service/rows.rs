@@ -7,6 +7,9 @@ use std::sync::Arc;
 use bytes::Bytes;
 use strata_engine::{Cell, Get, RowResult};
 
+use strata_access::Action;
+
+use crate::access::AccessControl;
 use crate::directory::TableDirectory;
 use crate::durability::WriteDurability;
 use crate::error::Result;
@@ -19,6 +22,8 @@ pub struct Rows {
     pub(super) ops: Arc<RowOperations>,
     /// For dropping rows by prefix, which reads and compacts the regions it writes to.
     pub(super) directory: Arc<TableDirectory>,
+    /// Asked before each call (`access/`).
+    pub(super) access: Arc<AccessControl>,
 }
 
 impl Rows {
@@ -40,6 +45,8 @@ impl Rows {
         cells: Vec<Cell>,
         durability: impl Into<WriteDurability>,
     ) -> Result<()> {
+        self.access
+            .require_cells("put", table, &cells, Action::Write)?;
         self.ops.mutate(dialect, table, cells, durability.into())
     }
 
@@ -53,6 +60,10 @@ impl Rows {
         rows: Vec<Vec<Cell>>,
         durability: impl Into<WriteDurability>,
     ) -> Result<Vec<Result<()>>> {
+        for cells in &rows {
+            self.access
+                .require_cells("batch", table, cells, Action::Write)?;
+        }
         self.ops.mutate_each_row(table, rows, durability.into())
     }
 
@@ -66,6 +77,8 @@ impl Rows {
         cells: Vec<Cell>,
         durability: impl Into<WriteDurability>,
     ) -> Result<()> {
+        self.access
+            .require_cells("delete", table, &cells, Action::Write)?;
         self.ops
             .mutate_row_resolving_latest(table, row, cells, durability.into())
     }
@@ -77,7 +90,26 @@ impl Rows {
 
     /// Reads one row; `None` when nothing in it is visible.
     pub fn get(&self, table: &TableName, get: &Get) -> Result<Option<RowResult>> {
-        self.ops.get(table, get)
+        match self.readable(table, get)? {
+            Some(narrowed) => self.ops.get(table, &narrowed),
+            None => self.ops.get(table, get),
+        }
+    }
+
+    /// The read checked: `None` when `get` may run as it is, else the get narrowed to
+    /// the columns the caller may read. A get narrowed to nothing reads nothing.
+    fn readable(&self, table: &TableName, get: &Get) -> Result<Option<Get>> {
+        if !self.access.is_enabled() {
+            return Ok(None);
+        }
+        let mut columns = get.columns.clone();
+        self.access.authorize_read("get", table, &mut columns)?;
+        if columns == get.columns {
+            return Ok(None);
+        }
+        let mut narrowed = get.clone();
+        narrowed.columns = columns;
+        Ok(Some(narrowed))
     }
 
     /// Reads one row through `filter`; `None` when nothing in it passes.
@@ -87,7 +119,10 @@ impl Rows {
         get: &Get,
         filter: Option<crate::filter::Filter>,
     ) -> Result<Option<RowResult>> {
-        self.ops.get_filtered(table, get, filter)
+        match self.readable(table, get)? {
+            Some(narrowed) => self.ops.get_filtered(table, &narrowed, filter),
+            None => self.ops.get_filtered(table, get, filter),
+        }
     }
 
     /// Applies `cells` (all in the check's row) if the check passes; returns whether it did.
@@ -98,6 +133,13 @@ impl Rows {
         cells: Vec<Cell>,
         durability: impl Into<WriteDurability>,
     ) -> Result<bool> {
+        // HBase's checkAndMutate needs READ on the checked column and WRITE on the cells.
+        let mut checked = strata_access::Columns::new();
+        checked.insert(check.family.to_vec(), vec![check.qualifier.to_vec()]);
+        self.access
+            .require_columns("checkAndMutate", table, &checked, Action::Read)?;
+        self.access
+            .require_cells("checkAndMutate", table, &cells, Action::Write)?;
         self.ops
             .check_and_mutate(table, check, cells, durability.into())
     }
@@ -110,6 +152,15 @@ impl Rows {
         row: &[u8],
         columns: &[(Bytes, Bytes, Bytes)],
     ) -> Result<Vec<Cell>> {
+        let mut named = strata_access::Columns::new();
+        for (family, qualifier, _) in columns {
+            named
+                .entry(family.to_vec())
+                .or_default()
+                .push(qualifier.to_vec());
+        }
+        self.access
+            .require_columns("append", table, &named, Action::Write)?;
         self.ops.append(table, row, columns)
     }
 
@@ -123,6 +174,10 @@ impl Rows {
         qualifier: &[u8],
         amount: i64,
     ) -> Result<i64> {
+        let mut named = strata_access::Columns::new();
+        named.insert(family.to_vec(), vec![qualifier.to_vec()]);
+        self.access
+            .require_columns("increment", table, &named, Action::Write)?;
         self.ops.increment(table, row, family, qualifier, amount)
     }
 
@@ -145,9 +200,20 @@ impl Rows {
         dialect: Dialect,
         table: &TableName,
         read: &Get,
-        compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
+        mut compute: impl FnMut(Option<RowResult>, i64) -> Result<(Vec<Cell>, T)>,
     ) -> Result<T> {
+        // The columns read are those modified (an increment, an append, a Bigtable
+        // read-modify-write rule): HBase asks WRITE for them, and for what is written.
+        let read_columns = crate::access::columns_of_selection(&read.columns);
+        self.access
+            .require_columns("increment", table, &read_columns, Action::Write)?;
+        let access = &self.access;
+        let checked = |row: Option<RowResult>, now: i64| {
+            let (cells, value) = compute(row, now)?;
+            access.require_cells("increment", table, &cells, Action::Write)?;
+            Ok((cells, value))
+        };
         self.ops
-            .read_modify_write_row(dialect, table, read, compute)
+            .read_modify_write_row(dialect, table, read, checked)
     }
 }

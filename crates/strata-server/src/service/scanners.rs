@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use strata_engine::{Cell, RowResult, Scan};
 
+use crate::access::AccessControl;
 use crate::directory::TableDirectory;
 use crate::error::Result;
 use crate::filter::Filter;
@@ -28,6 +29,8 @@ pub struct Scanners {
     metrics: Arc<RequestMetrics>,
     /// The open-scanner limits, overall and per owner.
     limits: Limits,
+    /// Asked before a scan starts (`access/`).
+    access: Arc<AccessControl>,
 }
 
 impl Scanners {
@@ -36,12 +39,14 @@ impl Scanners {
         registry: ScannerRegistry,
         metrics: Arc<RequestMetrics>,
         limits: Limits,
+        access: Arc<AccessControl>,
     ) -> Scanners {
         Scanners {
             directory,
             registry,
             metrics,
             limits,
+            access,
         }
     }
 
@@ -70,6 +75,8 @@ impl Scanners {
     /// owner's), then registers it; returns its id.
     pub fn open_scanner_with(&self, table: &TableName, mut options: ScannerOptions) -> Result<u64> {
         let _timer = self.metrics.start(Operation::OpenScanner, Some(table));
+        self.access
+            .authorize_read("scan", table, &mut options.scan.columns)?;
         self.registry.expire_idle();
         self.registry.check_room(&self.limits, options.owner)?;
         options.batch = options.batch.filter(|b| *b > 0);
@@ -198,7 +205,9 @@ impl Scanners {
     }
 
     /// Streams the rows of `scan` without registering a scanner (see `row_stream/`).
-    pub fn scan_rows(&self, table: &TableName, scan: Scan) -> Result<RowStream> {
+    pub fn scan_rows(&self, table: &TableName, mut scan: Scan) -> Result<RowStream> {
+        self.access
+            .authorize_read("scan", table, &mut scan.columns)?;
         crate::row_stream::RowStream::open(&self.directory, table, scan)
     }
 }

@@ -9,6 +9,7 @@ use strata_engine::fs::StoragePolicy;
 use strata_engine::options::{BloomType, Compression, DataBlockEncoding, KeepDeletedCells};
 use strata_engine::{FamilyOptions, SchemaMetadata};
 
+pub use self::grants::{decode_grants, encode_grants};
 pub(crate) use self::metadata::{get_metadata, put_metadata};
 pub use self::namespace::{decode_namespace, encode_namespace, NamespaceConfig};
 
@@ -249,6 +250,7 @@ pub fn decode_table(bytes: &[u8]) -> Result<TableRecord> {
     })
 }
 
+mod grants;
 mod metadata;
 mod namespace;
 #[cfg(test)]

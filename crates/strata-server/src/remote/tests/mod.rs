@@ -229,6 +229,10 @@ impl crate::catalog::CatalogStore for SharedCatalog {
         self.0.lock().tables.remove(name);
         Ok(())
     }
+    fn put_grants(&self, grants: &[strata_access::Grant]) -> Result<()> {
+        self.0.lock().grants = grants.to_vec();
+        Ok(())
+    }
 }
 
 mod admin;

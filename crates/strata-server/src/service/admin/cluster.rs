@@ -19,6 +19,12 @@ impl Admin {
     /// Cluster administration: the master's own; on another server of a cluster, one that
     /// has the master carry each call out; standalone, an error.
     pub fn cluster_admin(&self) -> Result<Arc<dyn ClusterAdmin>> {
+        // Moves, the balancer and decommissioning name regions and servers, not tables:
+        // they need ADMIN on the cluster (HBase asks it of a move only on the table).
+        self.require(
+            strata_access::AdminOp::Balance,
+            strata_access::Target::Cluster,
+        )?;
         let Some(link) = &self.master_link else {
             return self.cluster_admin.read().clone().ok_or_else(|| {
                 ServiceError::InvalidArgument("moves and the balancer need cluster mode".into())

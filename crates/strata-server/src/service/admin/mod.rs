@@ -7,6 +7,7 @@
 //! merges), `cluster.rs` cluster administration (moves, the balancer) and what the cluster
 //! has.
 
+mod access;
 mod at_master;
 mod cluster;
 mod regions;
@@ -17,6 +18,9 @@ use bytes::Bytes;
 use parking_lot::RwLock;
 use strata_engine::FamilyOptions;
 
+use strata_access::{AdminOp, Target};
+
+use crate::access::AccessControl;
 use crate::catalog::NamespaceConfig;
 use crate::directory::TableDirectory;
 use crate::durability::WriteDurability;
@@ -36,6 +40,8 @@ pub struct Admin {
     master_link: Option<Arc<dyn MasterLink>>,
     /// The master's own cluster administration, installed when this server became master.
     cluster_admin: RwLock<Option<Arc<dyn ClusterAdmin>>>,
+    /// Asked before each call (`access/`).
+    access: Arc<AccessControl>,
 }
 
 impl Admin {
@@ -43,12 +49,14 @@ impl Admin {
         directory: Arc<TableDirectory>,
         splitter: Arc<Splitter>,
         master_link: Option<Arc<dyn MasterLink>>,
+        access: Arc<AccessControl>,
     ) -> Admin {
         Admin {
             directory,
             splitter,
             master_link,
             cluster_admin: RwLock::new(None),
+            access,
         }
     }
 
@@ -64,6 +72,7 @@ impl Admin {
 
     /// Creates a namespace with `config` (HBase's namespace descriptor configuration).
     pub fn create_namespace_with(&self, namespace: &str, config: NamespaceConfig) -> Result<()> {
+        self.require(AdminOp::CreateNamespace, Target::Namespace(namespace))?;
         let request = || AdminRequest::CreateNamespace(namespace.into(), config.clone());
         if let Some(reply) = self.at_master(request) {
             return reply?.done();
@@ -73,6 +82,7 @@ impl Admin {
 
     /// Replaces a namespace's configuration with `config`.
     pub fn modify_namespace(&self, namespace: &str, config: NamespaceConfig) -> Result<()> {
+        self.require(AdminOp::ModifyNamespace, Target::Namespace(namespace))?;
         let request = || AdminRequest::ModifyNamespace(namespace.into(), config.clone());
         if let Some(reply) = self.at_master(request) {
             return reply?.done();
@@ -82,20 +92,29 @@ impl Admin {
 
     /// A namespace's configuration.
     pub fn namespace_config(&self, namespace: &str) -> Result<NamespaceConfig> {
+        self.require(
+            AdminOp::GetNamespaceDescriptor,
+            Target::Namespace(namespace),
+        )?;
         self.directory.namespaces().config(namespace)
     }
 
     /// Drops an empty namespace (the default and system namespaces cannot be dropped).
     pub fn drop_namespace(&self, namespace: &str) -> Result<()> {
+        self.require(AdminOp::DeleteNamespace, Target::Namespace(namespace))?;
         if let Some(reply) = self.at_master(|| AdminRequest::DropNamespace(namespace.into())) {
             return reply?.done();
         }
         self.directory.namespaces().delete(namespace)
     }
 
-    /// Every table, in name order.
+    /// Every table the caller holds a permission on, in name order.
     pub fn list_tables(&self) -> Vec<TableName> {
-        self.directory.list_tables()
+        let mut tables = self.directory.list_tables();
+        if self.access.is_enabled() {
+            tables.retain(|t| self.access.may_see_table(t));
+        }
+        tables
     }
 
     /// Creates an enabled table with `families`, pre-split at `split_keys`.
@@ -129,6 +148,20 @@ impl Admin {
         descriptor: TableDescriptor,
         split_keys: Vec<Bytes>,
     ) -> Result<()> {
+        self.require(
+            AdminOp::CreateTable,
+            Target::Namespace(&descriptor.name.namespace),
+        )?;
+        let name = descriptor.name.clone();
+        self.create_table_unchecked(descriptor, split_keys)?;
+        self.grant_owner(&name)
+    }
+
+    fn create_table_unchecked(
+        &self,
+        descriptor: TableDescriptor,
+        split_keys: Vec<Bytes>,
+    ) -> Result<()> {
         let request = || AdminRequest::CreateTable {
             name: descriptor.name.clone(),
             families: descriptor.families.clone(),
@@ -146,14 +179,17 @@ impl Admin {
 
     /// Deletes a disabled table and its data.
     pub fn delete_table(&self, name: &TableName) -> Result<()> {
+        self.require_table(AdminOp::DeleteTable, name)?;
         if let Some(reply) = self.at_master(|| AdminRequest::DeleteTable(name.clone())) {
             return reply?.done();
         }
-        self.directory.table_admin().delete(name)
+        self.directory.table_admin().delete(name)?;
+        self.forget_table_grants(name)
     }
 
     /// Enables a table.
     pub fn enable_table(&self, name: &TableName) -> Result<()> {
+        self.require_table(AdminOp::EnableTable, name)?;
         if let Some(reply) = self.at_master(|| AdminRequest::EnableTable(name.clone())) {
             return reply?.done();
         }
@@ -162,6 +198,7 @@ impl Admin {
 
     /// Disables a table: reads and writes are refused until it is enabled again.
     pub fn disable_table(&self, name: &TableName) -> Result<()> {
+        self.require_table(AdminOp::DisableTable, name)?;
         if let Some(reply) = self.at_master(|| AdminRequest::DisableTable(name.clone())) {
             return reply?.done();
         }
@@ -175,6 +212,9 @@ impl Admin {
 
     /// The table's schema.
     pub fn describe_table(&self, name: &TableName) -> Result<TableDescriptor> {
+        if !self.access.may_see_table(name) {
+            self.require_table(AdminOp::ModifyTable, name)?;
+        }
         self.directory.describe_table(name)
     }
 
@@ -192,6 +232,7 @@ impl Admin {
 
     /// Applies one schema change to `name`.
     pub fn alter_table(&self, name: &TableName, op: AlterOp) -> Result<()> {
+        self.require_table(AdminOp::ModifyTable, name)?;
         if let Some(reply) = self.at_master(|| AdminRequest::AlterTable(name.clone(), op.clone())) {
             return reply?.done();
         }
@@ -202,6 +243,7 @@ impl Admin {
     ///
     /// [`SchemaChanges::truncate`]: crate::directory::SchemaChanges::truncate
     pub fn truncate_table(&self, name: &TableName, preserve_splits: bool) -> Result<()> {
+        self.require_table(AdminOp::TruncateTable, name)?;
         let request = || AdminRequest::TruncateTable {
             name: name.clone(),
             preserve_splits,

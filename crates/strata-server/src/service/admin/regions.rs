@@ -1,6 +1,8 @@
 //! [`Admin`]'s calls on regions: sizes and status, snapshots, flushes and compactions,
 //! splits and merges.
 
+use strata_access::{AdminOp, Target};
+
 use super::Admin;
 use crate::error::Result;
 use crate::names::TableName;
@@ -32,6 +34,7 @@ impl Admin {
 
     /// Takes snapshot `snapshot` of a table (HBase's `snapshot`). Standalone only.
     pub fn snapshot_table(&self, name: &TableName, snapshot: &str) -> Result<()> {
+        self.require_table(AdminOp::Snapshot, name)?;
         self.directory.snapshots().take(name, snapshot)
     }
 
@@ -42,26 +45,34 @@ impl Admin {
 
     /// Deletes a snapshot; tables cloned or restored from it keep their data.
     pub fn delete_snapshot(&self, snapshot: &str) -> Result<()> {
+        self.require(AdminOp::DeleteSnapshot, Target::Cluster)?;
         self.directory.snapshots().delete(snapshot)
     }
 
     /// Creates table `name` from a snapshot (HBase's `clone_snapshot`).
     pub fn clone_snapshot(&self, snapshot: &str, name: &TableName) -> Result<()> {
-        self.directory.snapshots().clone_to(snapshot, name)
+        self.require(AdminOp::CloneSnapshot, Target::Namespace(&name.namespace))?;
+        self.directory.snapshots().clone_to(snapshot, name)?;
+        self.grant_owner(name)
     }
 
     /// Puts a disabled table back as the snapshot recorded it (HBase's `restore_snapshot`).
     pub fn restore_snapshot(&self, snapshot: &str) -> Result<()> {
+        // The snapshot names its table; the check needs the table's name.
+        let table = self.snapshot_table_name(snapshot)?;
+        self.require_table(AdminOp::RestoreSnapshot, &table)?;
         self.directory.snapshots().restore(snapshot)
     }
 
     /// Flushes every region of the table.
     pub fn flush_table(&self, name: &TableName) -> Result<()> {
+        self.require_table(AdminOp::Flush, name)?;
         self.directory.maintenance().flush_table(name)
     }
 
     /// Compacts every region of the table (after a flush, for a major compaction).
     pub fn compact_table(&self, name: &TableName, major: bool) -> Result<()> {
+        self.require_table(AdminOp::Compact, name)?;
         self.directory.maintenance().compact_table(name, major)
     }
 
@@ -72,6 +83,7 @@ impl Admin {
 
     /// Splits a region in two; returns the daughters' ids.
     pub fn split_region(&self, table: &TableName, at: SplitAt) -> Result<(u64, u64)> {
+        self.require_table(AdminOp::Split, table)?;
         let request = || AdminRequest::SplitRegion {
             table: table.clone(),
             at: at.clone(),
@@ -98,6 +110,7 @@ impl Admin {
 
     /// Merges two adjacent regions into one; returns its id.
     pub fn merge_regions(&self, table: &TableName, a: u64, b: u64) -> Result<u64> {
+        self.require_table(AdminOp::MergeRegions, table)?;
         let request = || AdminRequest::MergeRegions {
             table: table.clone(),
             a,

@@ -44,6 +44,12 @@ impl Rows {
     /// Deletes every cell of every row whose key starts with `prefix` (see the module
     /// documentation for how later writes stay visible). An empty prefix means every row.
     pub fn drop_rows_with_prefix(&self, table: &TableName, prefix: &[u8]) -> Result<()> {
+        // Bigtable's DropRowRange is table administration: it asks what a truncate does.
+        let scope = crate::access::scope_of(table);
+        self.access.require_admin(
+            strata_access::AdminOp::TruncateTable,
+            strata_access::Target::Table(&scope),
+        )?;
         let stop = prefix_end(prefix);
         let scan = Scan::new().range(Bytes::copy_from_slice(prefix), stop.clone());
         let stream = crate::row_stream::RowStream::open(&self.directory, table, scan)?;
