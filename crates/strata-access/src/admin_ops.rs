@@ -188,3 +188,14 @@ pub fn requirements_table() -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    /// The security guide's table is this one (regenerate it from `requirements_table`).
+    #[test]
+    fn the_security_guide_lists_these_requirements() {
+        let guide = include_str!("../../../docs/security.md");
+        let table = super::requirements_table();
+        assert!(guide.contains(&table), "docs/security.md should hold:\n{table}");
+    }
+}

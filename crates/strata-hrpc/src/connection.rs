@@ -307,8 +307,9 @@ fn run(ctx: &Context, session: &Session, request: &frame::Request) -> Bytes {
         codec: session.codec,
         user: session.user.clone(),
     };
+    let caller = ctx.caller(&call.user);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        dispatch(ctx, session.service, &call)
+        strata_server::access::as_caller(caller, || dispatch(ctx, session.service, &call))
     }));
     let outcome = outcome.unwrap_or_else(|_| {
         Err(RemoteException::retry(

@@ -20,6 +20,10 @@ pub struct Context {
     /// waits half its RPC timeout; Strata answers sooner, since a heartbeat costs a round
     /// trip and a client's timeout may be short.
     pub heartbeat_after: Duration,
+    /// HBase's SIMPLE authentication: the user the connection header names is taken as
+    /// the caller, unchecked. Off, every call is anonymous (refused when permissions are
+    /// checked).
+    pub trust_client_user: bool,
     procedures: AtomicU64,
 }
 
@@ -34,6 +38,7 @@ impl Context {
             topology,
             scanners: ScannerTable::new(lease),
             heartbeat_after: HEARTBEAT_AFTER,
+            trust_client_user: false,
             procedures: AtomicU64::new(1),
         }
     }
@@ -42,6 +47,23 @@ impl Context {
     pub fn with_heartbeat_after(mut self, after: Duration) -> Context {
         self.heartbeat_after = after;
         self
+    }
+
+    /// The same, taking the connection header's user as the caller (HBase's SIMPLE
+    /// authentication).
+    pub fn with_simple_authentication(mut self) -> Context {
+        self.trust_client_user = true;
+        self
+    }
+
+    /// Who a call of a connection whose header named `user` is from.
+    pub fn caller(&self, user: &str) -> strata_server::access::Caller {
+        use strata_server::access::Caller;
+        if self.trust_client_user && !user.is_empty() {
+            Caller::user(strata_access::Identity::user(user))
+        } else {
+            Caller::Anonymous
+        }
     }
 
     /// A new procedure id. Every change runs before its call answers, so a procedure is

@@ -33,8 +33,18 @@ pub async fn start() -> TestServer {
 
 /// A server whose context `adjust` changes first (a short heartbeat time, say).
 pub async fn start_with(adjust: impl FnOnce(Context) -> Context) -> TestServer {
+    start_configured(|_| {}, adjust).await
+}
+
+/// A server whose service options `options` changes and whose context `adjust` changes.
+pub async fn start_configured(
+    options: impl FnOnce(&mut ServiceOptions),
+    adjust: impl FnOnce(Context) -> Context,
+) -> TestServer {
     let dir = tempfile::tempdir().unwrap();
-    let service = Service::open(ServiceOptions::new(dir.path())).unwrap();
+    let mut service_options = ServiceOptions::new(dir.path());
+    options(&mut service_options);
+    let service = Service::open(service_options).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let topology = Arc::new(SingleServer {
@@ -137,11 +147,21 @@ pub struct Client {
 
 impl Client {
     pub async fn connect(addr: SocketAddr, service: &str, codec: Option<&str>) -> Client {
+        Client::connect_as(addr, service, codec, "tester").await
+    }
+
+    /// A connection whose header names `user`.
+    pub async fn connect_as(
+        addr: SocketAddr,
+        service: &str,
+        codec: Option<&str>,
+        user: &str,
+    ) -> Client {
         let mut stream = TcpStream::connect(addr).await.unwrap();
         stream.write_all(b"HBas\x00\x50").await.unwrap();
         let header = pb::ConnectionHeader {
             user_info: Some(pb::UserInformation {
-                effective_user: "tester".into(),
+                effective_user: user.into(),
                 real_user: None,
             }),
             service_name: Some(service.into()),

@@ -60,6 +60,9 @@ pub struct FileConfig {
     /// TLS on the listeners it names (`[tls]`); absent is none.
     #[serde(default)]
     pub tls: super::tls::TlsFileConfig,
+    /// Permission checks and how callers are known (`[security]`); absent is none.
+    #[serde(default)]
+    pub security: super::security::SecurityFileConfig,
 }
 
 /// Engine settings in the configuration file.
@@ -136,6 +139,8 @@ pub struct ServerConfig {
     pub mover_interval: Option<Duration>,
     /// TLS on the listeners `[tls]` names; `None` = none.
     pub tls: Option<super::tls::TlsSettings>,
+    /// `[security]`.
+    pub security: super::security::SecuritySettings,
 }
 
 /// A port with a well-known default that another program may hold (HBase's 16020, a
@@ -269,6 +274,8 @@ impl ServerConfig {
             super::memory::apply(limit, explicit, &mut service)?;
         }
         let tls = file.tls.resolve()?;
+        let security = file.security.resolve()?;
+        service.access = security.access.clone();
         let mut network = file.limits.network();
         if file.memory_limit_mb.is_some() && file.limits.grpc_max_request_bytes.is_none() {
             // gRPC messages are not read through the request budget (tonic reads them), so
@@ -296,6 +303,7 @@ impl ServerConfig {
             cluster: file.cluster,
             mover_interval,
             tls,
+            security,
         })
     }
 

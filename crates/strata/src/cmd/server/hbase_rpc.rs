@@ -148,10 +148,11 @@ pub(crate) async fn start(
         Some(topology) => topology,
         None => standalone_topology(config, &listener)?,
     };
-    let ctx = Arc::new(strata_hrpc::Context::new(
-        Arc::clone(service),
-        Arc::clone(&topology),
-    ));
+    let mut ctx = strata_hrpc::Context::new(Arc::clone(service), Arc::clone(&topology));
+    if config.security.simple_authentication {
+        ctx = ctx.with_simple_authentication();
+    }
+    let ctx = Arc::new(ctx);
     let runtime = tokio::runtime::Handle::current();
     let rpc = Endpoint::start_on(
         "hbase-rpc",

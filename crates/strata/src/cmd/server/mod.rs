@@ -12,6 +12,7 @@ mod l2_cache;
 mod limits;
 mod member;
 mod memory;
+mod security;
 mod shutdown_signal;
 mod storage_defs;
 mod tls;
