@@ -196,6 +196,9 @@ mod tests {
     fn the_security_guide_lists_these_requirements() {
         let guide = include_str!("../../../docs/security.md");
         let table = super::requirements_table();
-        assert!(guide.contains(&table), "docs/security.md should hold:\n{table}");
+        assert!(
+            guide.contains(&table),
+            "docs/security.md should hold:\n{table}"
+        );
     }
 }
