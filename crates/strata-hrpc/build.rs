@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-const FILES: [&str; 7] = [
+const FILES: [&str; 8] = [
     "types.proto",
     "rpc.proto",
     "filter.proto",
@@ -11,6 +11,7 @@ const FILES: [&str; 7] = [
     "master.proto",
     "master_ops.proto",
     "registry.proto",
+    "access.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

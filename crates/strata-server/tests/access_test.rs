@@ -127,7 +127,7 @@ fn a_family_grant_allows_that_family_and_narrows_wider_reads() {
     with_table(&svc);
     as_caller(root(), || {
         let scope = Scope::Table(table_scope("t").with_family(b"a"));
-        svc.admin().grant(grant("bob", scope, "R")).unwrap();
+        svc.admin().grant(grant("bob", scope, "R"), false).unwrap();
     });
     as_caller(bob(), || {
         assert_eq!(families_read(&svc, Get::new("r").family("a")), ["a"]);
@@ -164,7 +164,10 @@ fn a_group_grant_on_the_namespace_reaches_its_tables() {
     with_table(&svc);
     as_caller(root(), || {
         svc.admin()
-            .grant(grant("@devs", Scope::Namespace("default".into()), "RW"))
+            .grant(
+                grant("@devs", Scope::Namespace("default".into()), "RW"),
+                false,
+            )
             .unwrap();
     });
     as_caller(bob(), || {
@@ -186,7 +189,7 @@ fn the_creator_of_a_table_owns_it_and_its_grants_go_with_it() {
     let svc = open(dir.path());
     as_caller(root(), || {
         svc.admin()
-            .grant(grant("bob", Scope::Namespace("default".into()), "C"))
+            .grant(grant("bob", Scope::Namespace("default".into()), "C"), false)
             .unwrap();
     });
     as_caller(bob(), || {
@@ -223,7 +226,7 @@ fn grants_survive_a_restart_and_revoking_takes_them_away() {
         with_table(&svc);
         as_caller(root(), || {
             svc.admin()
-                .grant(grant("bob", Scope::Table(table_scope("t")), "RW"))
+                .grant(grant("bob", Scope::Table(table_scope("t")), "RW"), false)
                 .unwrap();
         });
         svc.close().unwrap();
@@ -261,15 +264,19 @@ fn grants_survive_a_restart_and_revoking_takes_them_away() {
             )
             .unwrap();
         // A user may list its own permissions, and only those, without ADMIN.
-        assert_eq!(
-            svc.admin().user_permissions(&Scope::Global).unwrap().len(),
-            1
-        );
-        assert!(is_denied(svc.admin().grant(grant(
-            "bob",
-            Scope::Global,
-            "A"
-        ))));
+        let own = svc
+            .admin()
+            .user_permissions(&Scope::Table(table_scope("t")))
+            .unwrap();
+        assert_eq!(own, vec![grant("bob", Scope::Table(table_scope("t")), "W")]);
+        assert!(svc
+            .admin()
+            .user_permissions(&Scope::Global)
+            .unwrap()
+            .is_empty());
+        assert!(is_denied(
+            svc.admin().grant(grant("bob", Scope::Global, "A"), false)
+        ));
     });
 }
 
@@ -280,12 +287,15 @@ fn a_grant_on_a_missing_table_or_family_is_refused() {
     with_table(&svc);
     as_caller(root(), || {
         let missing = Scope::Table(table_scope("nope"));
-        let err = svc.admin().grant(grant("bob", missing, "R")).unwrap_err();
+        let err = svc
+            .admin()
+            .grant(grant("bob", missing, "R"), false)
+            .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::NotFound, "{err}");
         let no_family = Scope::Table(table_scope("t").with_family(b"zz"));
         assert_eq!(
             svc.admin()
-                .grant(grant("bob", no_family, "R"))
+                .grant(grant("bob", no_family, "R"), false)
                 .unwrap_err()
                 .kind(),
             ErrorKind::NotFound
@@ -300,4 +310,28 @@ fn with_checks_off_nobody_is_asked() {
     let families = vec![FamilyOptions::new("a")];
     svc.admin().create_table(&t("t"), families, vec![]).unwrap();
     as_caller(bob(), || svc.rows().get(&t("t"), &Get::new("r")).unwrap());
+}
+
+#[test]
+fn a_grant_replaces_what_the_user_held_there_unless_it_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let svc = open(dir.path());
+    with_table(&svc);
+    as_caller(root(), || {
+        let scope = Scope::Table(table_scope("t"));
+        let admin = svc.admin();
+        admin
+            .grant(grant("bob", scope.clone(), "R"), false)
+            .unwrap();
+        admin
+            .grant(grant("bob", scope.clone(), "W"), false)
+            .unwrap();
+        let held = |svc: &Service| {
+            let rules = svc.access().rules();
+            rules.held(&Subject::User("bob".into()), &scope).to_string()
+        };
+        assert_eq!(held(&svc), "W", "HBase's grant replaces");
+        admin.grant(grant("bob", scope.clone(), "R"), true).unwrap();
+        assert_eq!(held(&svc), "RW", "a merging grant adds");
+    });
 }

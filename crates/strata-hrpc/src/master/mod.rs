@@ -4,6 +4,7 @@
 
 mod cluster;
 mod namespaces;
+mod permissions;
 mod regions;
 mod schema;
 mod snapshots;
@@ -52,6 +53,9 @@ pub fn serve(ctx: &Context, call: &Call) -> CallResult {
         | "GetCompletedSnapshots"
         | "DeleteSnapshot"
         | "RestoreSnapshot" => snapshots::serve(ctx, call),
+        "Grant" | "Revoke" | "GetUserPermissions" | "HasUserPermissions" => {
+            permissions::serve(ctx, call)
+        }
         "IsSnapshotCleanupEnabled" | "IsNormalizerEnabled" => {
             // Strata has neither a snapshot cleanup nor a normalizer.
             Ok(Reply::message(&pb::EnabledResponse { enabled: false }))

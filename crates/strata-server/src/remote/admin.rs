@@ -70,8 +70,12 @@ pub enum AdminRequest {
     ListDecommissioned,
     Assign(u64),
     Unassign(u64),
-    /// Adds a grant's actions to what its subject holds at its scope.
-    Grant(strata_access::Grant),
+    /// A grant: its actions added to what its subject holds at its scope (`merge`), or
+    /// replacing them (HBase's default).
+    Grant {
+        grant: strata_access::Grant,
+        merge: bool,
+    },
     /// Takes the grant's actions from its subject at its scope.
     Revoke(strata_access::Grant),
 }

@@ -51,9 +51,10 @@ pub fn encode_request(request: &AdminRequest) -> Vec<u8> {
             buf.push(2);
             put_text(&mut buf, ns);
         }
-        AdminRequest::Grant(grant) => {
+        AdminRequest::Grant { grant, merge } => {
             buf.push(20);
             put_len_prefixed(&mut buf, &encode_grants(std::slice::from_ref(grant)));
+            buf.push(u8::from(*merge));
         }
         AdminRequest::Revoke(grant) => {
             buf.push(21);
@@ -229,11 +230,22 @@ fn request_fields(d: &mut Decoder) -> Option<Result<AdminRequest>> {
         15 => AdminRequest::ListDecommissioned,
         16 => AdminRequest::Assign(d.varint()?),
         17 => AdminRequest::Unassign(d.varint()?),
-        20 => AdminRequest::Grant(one_grant(d)?),
+        20 => AdminRequest::Grant {
+            grant: one_grant(d)?,
+            merge: flag(d)?,
+        },
         21 => AdminRequest::Revoke(one_grant(d)?),
         _ => return None,
     };
     Some(Ok(request))
+}
+
+fn flag(d: &mut Decoder) -> Option<bool> {
+    match d.u8()? {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    }
 }
 
 /// A grant or revoke's one grant, in the access-control record's encoding.

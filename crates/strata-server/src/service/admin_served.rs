@@ -72,7 +72,7 @@ impl PeerServing {
             AdminRequest::MergeRegions { table, a, b } => {
                 admin.merge_regions(&table, a, b).map(AdminReply::Number)
             }
-            AdminRequest::Grant(grant) => done(admin.grant(grant)),
+            AdminRequest::Grant { grant, merge } => done(admin.grant(grant, merge)),
             AdminRequest::Revoke(grant) => {
                 done(admin.revoke(&grant.subject, &grant.scope, grant.actions))
             }

@@ -23,16 +23,28 @@ impl Admin {
             .require_admin(op, Target::Table(&scope_of(name)))
     }
 
-    /// Adds `grant`'s actions to what its subject holds at its scope. The table, family
-    /// or namespace it names must exist (HBase's shell refuses others too).
-    pub fn grant(&self, grant: Grant) -> Result<()> {
+    /// Gives `grant`'s subject its actions at its scope: added to what it held there
+    /// (`merge`), or in their place (HBase's default, as its shell and Thrift grant). The
+    /// table, family or namespace it names must exist (HBase's shell refuses others too).
+    pub fn grant(&self, grant: Grant, merge: bool) -> Result<()> {
         self.require(AdminOp::Grant, Target::Scope(&grant.scope))?;
-        if let Some(reply) = self.at_master(|| AdminRequest::Grant(grant.clone())) {
+        let request = || AdminRequest::Grant {
+            grant: grant.clone(),
+            merge,
+        };
+        if let Some(reply) = self.at_master(request) {
             return reply?.done();
         }
         self.check_scope_exists(&grant.scope)?;
-        tracing::info!(subject = %grant.subject, scope = %grant.scope, actions = %grant.actions, by = current().name(), "grant");
-        self.change_grants(|rules| rules.granting(grant))
+        tracing::info!(subject = %grant.subject, scope = %grant.scope, actions = %grant.actions, merge, by = current().name(), "grant");
+        self.change_grants(|rules| {
+            let base = if merge {
+                rules.clone()
+            } else {
+                rules.revoking(&grant.subject, &grant.scope, Actions::NONE)
+            };
+            base.granting(grant)
+        })
     }
 
     /// Takes `actions` from `subject` at `scope` (all of them when empty).
@@ -56,15 +68,16 @@ impl Admin {
         self.change_grants(|rules| rules.revoking(subject, scope, actions))
     }
 
-    /// The grants at `scope` and every scope inside it (all of them for `Global`), as
-    /// HBase's `user_permission` lists them. A caller may always list its own.
+    /// The grants HBase's `getUserPermissions` lists for `scope`: the global ones, one
+    /// namespace's, or a table's (those on the family and qualifier given, when given).
+    /// A caller without ADMIN there gets its own only.
     pub fn user_permissions(&self, scope: &Scope) -> Result<Vec<Grant>> {
         let own_only = self
             .require(AdminOp::GetUserPermissions, Target::Scope(scope))
             .is_err();
         let caller = current();
         let rules = self.access.rules();
-        let grants = rules.grants().filter(|g| within(&g.scope, scope));
+        let grants = rules.grants().filter(|g| listed_for(&g.scope, scope));
         Ok(grants
             .filter(|g| !own_only || is_callers(&caller, &g.subject))
             .collect())
@@ -85,7 +98,7 @@ impl Admin {
         };
         // The caller may lack ADMIN where the grant lands: the owner's rights come with
         // the create, which was checked.
-        crate::access::as_system(|| self.grant(grant))
+        crate::access::as_system(|| self.grant(grant, false))
     }
 
     /// Drops every grant on a dropped table, so a new table of that name starts with none.
@@ -154,6 +167,21 @@ impl Admin {
         self.directory.catalog().put_grants(&list)?;
         grants.replace(next);
         Ok(())
+    }
+}
+
+/// Whether a grant at `scope` is listed for a listing of `asked`.
+fn listed_for(scope: &Scope, asked: &Scope) -> bool {
+    let part = |asked: &Option<Vec<u8>>, held: &Option<Vec<u8>>| asked.is_none() || asked == held;
+    match (asked, scope) {
+        (Scope::Global, Scope::Global) => true,
+        (Scope::Namespace(ns), Scope::Namespace(other)) => ns == other,
+        (Scope::Table(asked), Scope::Table(t)) => {
+            asked.same_table(t)
+                && part(&asked.family, &t.family)
+                && part(&asked.qualifier, &t.qualifier)
+        }
+        _ => false,
     }
 }
 
