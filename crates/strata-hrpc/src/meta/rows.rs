@@ -15,8 +15,14 @@ use crate::topology::ServerAddr;
 /// The timestamp of every meta cell: meta is computed, it has no history.
 const TS: i64 = 1;
 
-/// Every meta row, tables in name order, each table's state row before its regions.
+/// Every meta row, tables in name order, each table's state row before its regions. Every
+/// user may read all of hbase:meta, as in HBase: clients locate regions through it, and a
+/// table's permissions are checked when its regions are read.
 pub fn all(ctx: &Context) -> Result<Vec<RowResult>, RemoteException> {
+    strata_server::access::as_system(|| all_rows(ctx))
+}
+
+fn all_rows(ctx: &Context) -> Result<Vec<RowResult>, RemoteException> {
     let mut tables = ctx.service.admin().list_tables();
     tables.sort_by_key(table_string);
     let mut rows = Vec::new();

@@ -27,6 +27,8 @@ import org.apache.hadoop.hbase.client.Admin;
  *   --bootstrap HOST:PORT   discover it through the RPC registry (hbase.client.bootstrap.servers)
  *   --only GROUP,...        run only these groups (see GROUPS)
  *   --check-timeout SECS    fail a check that takes longer (default 60)
+ *   --secure                the server checks permissions, and this run's user is a
+ *                           superuser: also run the access group (give it before --only)
  *   --list                  print the check names and exit
  *   --churn STOP_FILE       instead of the checks: write until STOP_FILE appears, then read
  *                           every acknowledged write back (see Churn)
@@ -49,6 +51,9 @@ public final class Main {
     GROUPS.put("regions", RegionChecks.all());
     GROUPS.put("snapshot", SnapshotChecks.all());
   }
+
+  /** Run only with --secure: they expect a server that checks permissions. */
+  static final Map<String, List<Check>> SECURE_GROUPS = Map.of("access", AccessChecks.all());
 
   /** Checks in a row that find no server before the run stops (keeps a dead server's run short). */
   static final int GIVE_UP_AFTER = 3;
@@ -83,6 +88,10 @@ public final class Main {
           conf.set("hbase.client.bootstrap.servers", value);
           discovery = "bootstrap " + value;
           i++;
+        }
+        case "--secure" -> {
+          GROUPS.putAll(SECURE_GROUPS);
+          groups = new ArrayList<>(GROUPS.keySet());
         }
         case "--only" -> {
           groups = Arrays.asList(value.split(","));
