@@ -48,6 +48,20 @@ impl TestCa {
         (cert.pem(), key.serialize_pem())
     }
 
+    /// A client certificate whose subject's common name is `user` (no alternative
+    /// names) and its key, both PEM: mutual TLS's identity for `user`.
+    #[allow(clippy::expect_used)]
+    pub fn client_leaf(&self, user: &str) -> (String, String) {
+        let key = KeyPair::generate().expect("a key");
+        let mut params = CertificateParams::new(Vec::<String>::new()).expect("parameters");
+        params.distinguished_name = rcgen::DistinguishedName::new();
+        params.distinguished_name.push(DnType::CommonName, user);
+        let cert = params
+            .signed_by(&key, &self.issuer)
+            .expect("a signed certificate");
+        (cert.pem(), key.serialize_pem())
+    }
+
     /// The CA's own certificate, for a client's trusted roots.
     pub fn der(&self) -> CertificateDer<'static> {
         self.issuer.der().clone()
