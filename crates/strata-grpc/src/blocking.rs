@@ -13,7 +13,8 @@ pub(crate) async fn blocking<T: Send + 'static>(
 pub(crate) async fn run<T: Send + 'static>(
     call: impl FnOnce() -> Result<T, Status> + Send + 'static,
 ) -> Result<T, Status> {
-    tokio::task::spawn_blocking(call)
+    let caller = crate::caller::current();
+    tokio::task::spawn_blocking(move || crate::caller::with_caller(&caller, call))
         .await
         .map_err(|e| Status::internal(format!("request task failed: {e}")))?
 }

@@ -12,7 +12,9 @@ use strata_server::connections::ConnectionGuard;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Sleep;
-use tonic::transport::server::{Connected, TcpConnectInfo};
+use tonic::transport::server::Connected;
+
+use crate::caller::PeerInfo;
 
 /// The HTTP/2 client connection preface ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n") is 24 bytes.
 const PREFACE_LEN: usize = 24;
@@ -60,18 +62,31 @@ impl<S> CountedStream<S> {
 }
 
 impl Connected for CountedStream<TcpStream> {
-    type ConnectInfo = TcpConnectInfo;
+    type ConnectInfo = PeerInfo;
 
     fn connect_info(&self) -> Self::ConnectInfo {
-        self.inner.connect_info()
+        PeerInfo {
+            addr: self.inner.peer_addr().ok(),
+            certificate: None,
+        }
     }
 }
 
+/// Over TLS the connection also knows its verified client certificate's identity.
 impl Connected for CountedStream<strata_tls::TlsStream<TcpStream>> {
-    type ConnectInfo = TcpConnectInfo;
+    type ConnectInfo = PeerInfo;
 
     fn connect_info(&self) -> Self::ConnectInfo {
-        self.inner.get_ref().0.connect_info()
+        let (tcp, tls) = self.inner.get_ref();
+        let certificate = tls
+            .peer_certificates()
+            .and_then(|chain| chain.first())
+            .and_then(|leaf| strata_auth::identity_of_certificate(leaf))
+            .map(std::sync::Arc::new);
+        PeerInfo {
+            addr: tcp.peer_addr().ok(),
+            certificate,
+        }
     }
 }
 

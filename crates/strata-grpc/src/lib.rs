@@ -10,6 +10,7 @@
 
 mod admin;
 mod blocking;
+pub mod caller;
 mod counted;
 mod data;
 mod error;
@@ -121,6 +122,9 @@ where
         generated::bigtable_server::BigtableServer::new(data::DataApi::new(Arc::clone(&service)))
             .max_decoding_message_size(limits.max_request_bytes)
             .max_encoding_message_size(limits.max_request_bytes);
+    let auth = caller::AuthLayer {
+        authenticator: service.access().authenticator().cloned(),
+    };
     let admin = generated::bigtable_table_admin_server::BigtableTableAdminServer::new(
         admin::AdminApi::new(service),
     )
@@ -130,6 +134,7 @@ where
         .layer(tower::util::MapResponseLayer::new(
             size_limit_message::name_the_key,
         ))
+        .layer(auth)
         .http2_keepalive_interval(limits.keepalive_interval)
         .http2_keepalive_timeout(Some(limits.keepalive_timeout))
         .add_service(data)

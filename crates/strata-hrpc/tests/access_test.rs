@@ -50,6 +50,7 @@ async fn the_header_user_is_the_caller_and_a_denial_is_not_retried() {
             options.access = AccessConfig {
                 enabled: true,
                 superusers: vec![Subject::User("tester".into())],
+                authenticator: None,
             };
         },
         |ctx| ctx.with_simple_authentication(),
@@ -112,6 +113,7 @@ async fn without_simple_authentication_every_caller_is_anonymous() {
             options.access = AccessConfig {
                 enabled: true,
                 superusers: vec![Subject::User("tester".into())],
+                authenticator: None,
             };
         },
         |ctx| ctx,
@@ -160,6 +162,7 @@ async fn grant_list_and_revoke_through_master_service_as_hbase_admin_does() {
             options.access = AccessConfig {
                 enabled: true,
                 superusers: vec![Subject::User("tester".into())],
+                authenticator: None,
             };
         },
         |ctx| ctx.with_simple_authentication(),

@@ -5,6 +5,7 @@
 //! `router` returns an axum router whose one fallback handler serves every path, so it can
 //! be mounted as the fallback of another router.
 
+mod caller;
 pub mod error;
 pub mod format;
 pub mod fuzz_support;
@@ -95,9 +96,15 @@ async fn serve(State(gateway): State<Arc<Gateway>>, request: Request) -> Respons
         Ok(body) => body,
         Err(_) => return RestError::PayloadTooLarge(limit).into_response(),
     };
+    let caller = match caller::caller_of(&gateway.service, &parts) {
+        Ok(caller) => caller,
+        Err(refused) => return refused.into_response(),
+    };
     // Service calls block on storage: keep them off the async workers.
     let handled = tokio::task::spawn_blocking(move || {
-        handlers::dispatch(&gateway, &parts, body).unwrap_or_else(IntoResponse::into_response)
+        strata_server::access::as_caller(caller, || {
+            handlers::dispatch(&gateway, &parts, body).unwrap_or_else(IntoResponse::into_response)
+        })
     })
     .await;
     handled.unwrap_or_else(|_| {

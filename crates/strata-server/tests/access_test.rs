@@ -16,6 +16,7 @@ fn open(dir: &std::path::Path) -> Arc<Service> {
     options.access = AccessConfig {
         enabled: true,
         superusers: vec![Subject::User("root".into())],
+        authenticator: None,
     };
     Service::open(options).unwrap()
 }

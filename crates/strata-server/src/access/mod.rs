@@ -37,6 +37,9 @@ pub struct AccessConfig {
     pub enabled: bool,
     /// HBase's `hbase.superuser`: users and `@groups`.
     pub superusers: Vec<Subject>,
+    /// How the network adapters know a caller from its credentials (bearer tokens,
+    /// client certificates); `None`: only client certificates, no tokens.
+    pub authenticator: Option<Arc<strata_auth::Authenticator>>,
 }
 
 /// The checks, with the grants in force.
@@ -63,6 +66,11 @@ impl AccessControl {
 
     pub fn config(&self) -> &AccessConfig {
         &self.config
+    }
+
+    /// What the adapters authenticate requests with.
+    pub fn authenticator(&self) -> Option<&Arc<strata_auth::Authenticator>> {
+        self.config.authenticator.as_ref()
     }
 
     /// The grants in force.

@@ -3,6 +3,7 @@
 //! filter on each row, and hands packed messages to a bounded channel; it stops when the
 //! client goes away. Memory stays bounded by one row plus a few messages.
 
+use crate::caller::with_caller;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -69,9 +70,11 @@ pub async fn read_rows(
     mut sampler: impl Sampler + Send + 'static,
 ) -> Result<ResponseStream<pb::ReadRowsResponse>, Status> {
     let plan = ReadPlan::from_request(&request)?;
+    let caller = crate::caller::current();
     if plan.is_point_read() {
-        let inline =
-            strata_server::inline::here_only(|| read_inline(&service, &plan, &mut sampler));
+        let inline = with_caller(&caller, || {
+            strata_server::inline::here_only(|| read_inline(&service, &plan, &mut sampler))
+        });
         if let Some(answer) = inline {
             return answer;
         }
@@ -82,7 +85,9 @@ pub async fn read_rows(
     // here, it is looked up on the task; one this server has not followed yet is read
     // from the catalog on the blocking pool.
     let table = plan.table.clone();
-    let described = strata_server::inline::here_only(|| service.admin().describe_table(&table));
+    let described = with_caller(&caller, || {
+        strata_server::inline::here_only(|| service.admin().describe_table(&table))
+    });
     match described {
         Some(described) => drop(described.map_err(crate::error::status)?),
         None => {
@@ -93,7 +98,9 @@ pub async fn read_rows(
     let (tx, rx) = tokio::sync::mpsc::channel(CHANNEL_MESSAGES);
     tokio::task::spawn_blocking(move || {
         let sink = |message| tx.blocking_send(Ok(message)).is_ok();
-        let outcome = read(&service, &plan, &mut sampler, Limits::default(), sink);
+        let outcome = with_caller(&caller, || {
+            read(&service, &plan, &mut sampler, Limits::default(), sink)
+        });
         if let Err(status) = outcome {
             let _ = tx.blocking_send(Err(status));
         }

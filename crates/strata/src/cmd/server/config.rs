@@ -274,7 +274,7 @@ impl ServerConfig {
             super::memory::apply(limit, explicit, &mut service)?;
         }
         let tls = file.tls.resolve()?;
-        let security = file.security.resolve()?;
+        let security = file.security.resolve(&service.engine.clock)?;
         service.access = security.access.clone();
         let mut network = file.limits.network();
         if file.memory_limit_mb.is_some() && file.limits.grpc_max_request_bytes.is_none() {
