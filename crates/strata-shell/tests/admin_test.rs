@@ -240,3 +240,51 @@ fn general_commands() {
         "Table never does not exist"
     );
 }
+
+#[test]
+fn grant_list_and_revoke_permissions_at_each_scope() {
+    let server = TestServer::start();
+    let mut sh = server.session();
+    sh.ok("create_namespace 'ns1'; create 't1', 'cf'");
+    sh.ok("grant 'bob', 'RW', 't1'; grant '@ops', 'RWXCA'; grant 'ann', 'R', '@ns1'");
+    sh.ok("grant 'bob', 'R', 't1', 'cf', 'q'");
+    let table = lines(&sh.ok("user_permission 't1'"));
+    assert_eq!(table.len(), 4, "{table:?}");
+    assert!(
+        table[1].contains("bob")
+            && table[1].contains("default,t1,,: [Permission: actions=READ,WRITE]"),
+        "{table:?}"
+    );
+    assert!(
+        table[2].contains("bob")
+            && table[2].contains("default,t1,cf,q: [Permission: actions=READ]"),
+        "{table:?}"
+    );
+    let global = lines(&sh.ok("user_permission"));
+    assert!(
+        global
+            .iter()
+            .any(|l| l.contains("@ops") && l.contains("READ,WRITE,EXEC,CREATE,ADMIN")),
+        "{global:?}"
+    );
+    let namespace = lines(&sh.ok("user_permission '@ns1'"));
+    assert!(
+        namespace
+            .iter()
+            .any(|l| l.contains("ann") && l.contains("ns1,,,: [Permission: actions=READ]")),
+        "{namespace:?}"
+    );
+    // A grant replaces what the user held there, as HBase's shell does.
+    sh.ok("grant 'bob', 'A', 't1'");
+    assert!(lines(&sh.ok("user_permission 't1'"))[1].contains("actions=ADMIN"));
+    sh.ok("revoke 'bob', 't1'");
+    let left = lines(&sh.ok("user_permission 't1'"));
+    assert!(
+        left.iter().all(|l| !l.contains("default,t1,,:")),
+        "{left:?}"
+    );
+    let o = sh.run("grant 'bob', 'RZ', 't1'");
+    assert!(!o.ok && o.err.contains("'Z'"), "{o:?}");
+    let o = sh.run("grant 'bob', 'R', 'missing'");
+    assert!(!o.ok, "{o:?}");
+}

@@ -129,6 +129,18 @@ struct TAccessControlEntity {
   6: optional string nsName
 }
 
+// Strata extension: one permission, HBase's way (a user or @group holds actions at a
+// scope). No namespace and no table: global; a namespace alone: that namespace; a table
+// (ns:t or t), optionally a family and a qualifier of it.
+struct TStrataPermission {
+  1: optional string user,
+  2: optional string namespaceName,
+  3: optional Text tableName,
+  4: optional Text family,
+  5: optional Text qualifier,
+  6: optional string actions
+}
+
 // Strata extension: a column family with every setting Strata keeps. Unset fields mean "the
 // default" when creating and "unchanged" when altering.
 struct TStrataFamily {
@@ -287,6 +299,11 @@ service Hbase {
   // Strata extensions, for the admin calls Thrift1 lacks (used by `strata shell`). HBase's
   // server answers them with UNKNOWN_METHOD.
   list<string> strataListNamespaces() throws (1: IOError io, 2: IllegalArgument ia)
+  // HBase's grant (merge: add to what the user holds there, else replace), revoke (no
+  // actions: all of them) and user_permission (the permissions at the scope given).
+  void strataGrant(1: optional TStrataPermission permission, 2: optional bool merge) throws (1: IOError io, 2: IllegalArgument ia)
+  void strataRevoke(1: optional TStrataPermission permission) throws (1: IOError io, 2: IllegalArgument ia)
+  list<TStrataPermission> strataUserPermissions(1: optional TStrataPermission scope) throws (1: IOError io, 2: IllegalArgument ia)
   void strataCreateNamespace(1: optional string name) throws (1: IOError io, 2: IllegalArgument ia)
   void strataDeleteNamespace(1: optional string name) throws (1: IOError io, 2: IllegalArgument ia)
   // durability: the table's DURABILITY (USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or

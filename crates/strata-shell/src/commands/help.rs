@@ -13,6 +13,9 @@ pub const WHOAMI: &str = "Shows the local user name.\n  strata> whoami";
 pub const HELP: &str =
     "Lists the commands, or explains one.\n  strata> help\n  strata> help 'scan'";
 pub const EXIT: &str = "Leaves the shell.\n  strata> exit";
+pub const GRANT: &str = "Grants a user or @group permissions (letters of RWXCA: read, write, exec,\ncreate, admin), globally, on a @namespace, or on a table (optionally a family and a\ncolumn of it). Replaces what it held there.\n  strata> grant 'bob', 'RW', 't1'\n  strata> grant '@ops', 'RWXCA'\n  strata> grant 'bob', 'R', '@ns1'\n  strata> grant 'bob', 'R', 't1', 'cf', 'q'";
+pub const REVOKE: &str = "Revokes every permission a user or @group holds at a scope (global when none).\n  strata> revoke 'bob', 't1'\n  strata> revoke '@ops'";
+pub const USER_PERMISSION: &str = "Lists the permissions held globally, on a @namespace, or on a table.\n  strata> user_permission\n  strata> user_permission 't1'\n  strata> user_permission '@ns1'";
 pub const CREATE_NAMESPACE: &str = "Creates a namespace.\n  strata> create_namespace 'ns1'";
 pub const DROP_NAMESPACE: &str = "Drops an empty namespace.\n  strata> drop_namespace 'ns1'";
 pub const LIST_NAMESPACE: &str = "Lists namespaces, optionally those matching a regular expression.\n  strata> list_namespace\n  strata> list_namespace 'ns.*'";

@@ -9,6 +9,7 @@ pub mod help;
 pub mod presplit;
 pub mod read_spec;
 pub mod reads;
+pub mod security;
 pub mod snapshots;
 pub mod storage_policy;
 pub mod table_attrs;
@@ -130,6 +131,14 @@ pub static COMMANDS: &[Command] = &[
         "snapshots",
         help::RESTORE_SNAPSHOT,
         snapshots::restore_snapshot,
+    ),
+    cmd("grant", "security", help::GRANT, security::grant),
+    cmd("revoke", "security", help::REVOKE, security::revoke),
+    cmd(
+        "user_permission",
+        "security",
+        help::USER_PERMISSION,
+        security::user_permission,
     ),
     cmd("move", "cluster", help::MOVE, cluster::move_region),
     cmd("balancer", "cluster", help::BALANCER, cluster::balancer),

@@ -4,7 +4,8 @@
 use pilota::{AHashMap, FastStr};
 use volo_thrift::ServerError;
 
-use super::{binary_or_empty, text_or_empty, unsupported, Handler, Reply};
+use super::{binary_or_empty, text_or_empty, Handler, Reply};
+use crate::failure::Failure;
 use crate::gen::volo_gen::hbase::{self as t, *};
 use crate::ops::admin;
 
@@ -112,15 +113,23 @@ pub(super) async fn get_cluster_id(_h: &Handler) -> Result<FastStr, ServerError>
 }
 
 pub(super) async fn grant(
-    _h: &Handler,
-    _info: Option<TAccessControlEntity>,
+    h: &Handler,
+    info: Option<TAccessControlEntity>,
 ) -> Reply<bool, HbaseGrantException> {
-    unsupported("grant (Strata has no access control)")
+    h.run(move |s| {
+        let entity = info.ok_or_else(|| Failure::illegal("grant names no permission"))?;
+        crate::ops::strata::permissions::grant_entity(s, &entity)
+    })
+    .await
 }
 
 pub(super) async fn revoke(
-    _h: &Handler,
-    _info: Option<TAccessControlEntity>,
+    h: &Handler,
+    info: Option<TAccessControlEntity>,
 ) -> Reply<bool, HbaseRevokeException> {
-    unsupported("revoke (Strata has no access control)")
+    h.run(move |s| {
+        let entity = info.ok_or_else(|| Failure::illegal("revoke names no permission"))?;
+        crate::ops::strata::permissions::revoke_entity(s, &entity)
+    })
+    .await
 }

@@ -97,12 +97,6 @@ fn timestamp_or_latest(timestamp: Option<i64>) -> i64 {
     timestamp.unwrap_or(LATEST_TIMESTAMP)
 }
 
-fn unsupported<T, E: Declared>(what: &str) -> Reply<T, E> {
-    reply(Err(Failure::io(format!(
-        "{what} is not supported by Strata"
-    ))))
-}
-
 /// Implements `Hbase` for [`Handler`] by forwarding each method, with its arguments, to the
 /// function of the same name in its family's module. (A trait implementation cannot be
 /// split across files; this keeps the one block down to the method list.)
@@ -143,8 +137,8 @@ forward_to_families! {
     admin::get_region_info(row: Option<Text>) -> Reply<TRegionInfo, HbaseGetRegionInfoException>;
     admin::get_thrift_server_type() -> Result<TThriftServerType, ServerError>;
     admin::get_cluster_id() -> Result<FastStr, ServerError>;
-    admin::grant(_info: Option<TAccessControlEntity>) -> Reply<bool, HbaseGrantException>;
-    admin::revoke(_info: Option<TAccessControlEntity>) -> Reply<bool, HbaseRevokeException>;
+    admin::grant(info: Option<TAccessControlEntity>) -> Reply<bool, HbaseGrantException>;
+    admin::revoke(info: Option<TAccessControlEntity>) -> Reply<bool, HbaseRevokeException>;
 
     // Reads of cells and rows.
     reads::get(
@@ -260,6 +254,15 @@ forward_to_families! {
 
     // Strata's extensions.
     strata::strata_list_namespaces() -> Reply<Vec<FastStr>, HbaseStrataListNamespacesException>;
+    strata::strata_grant(
+        permission: Option<TStrataPermission>, merge: Option<bool>,
+    ) -> Reply<(), HbaseStrataGrantException>;
+    strata::strata_revoke(
+        permission: Option<TStrataPermission>,
+    ) -> Reply<(), HbaseStrataRevokeException>;
+    strata::strata_user_permissions(
+        scope: Option<TStrataPermission>,
+    ) -> Reply<Vec<TStrataPermission>, HbaseStrataUserPermissionsException>;
     strata::strata_create_namespace(
         name: Option<FastStr>,
     ) -> Reply<(), HbaseStrataCreateNamespaceException>;

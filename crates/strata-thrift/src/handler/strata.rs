@@ -12,6 +12,33 @@ pub(super) async fn strata_list_namespaces(
     h.run(move |s| Ok(ext::admin::list_namespaces(s))).await
 }
 
+pub(super) async fn strata_grant(
+    h: &Handler,
+    permission: Option<TStrataPermission>,
+    merge: Option<bool>,
+) -> Reply<(), HbaseStrataGrantException> {
+    h.run(move |s| {
+        ext::permissions::grant(s, &permission.unwrap_or_default(), merge.unwrap_or(false))
+    })
+    .await
+}
+
+pub(super) async fn strata_revoke(
+    h: &Handler,
+    permission: Option<TStrataPermission>,
+) -> Reply<(), HbaseStrataRevokeException> {
+    h.run(move |s| ext::permissions::revoke(s, &permission.unwrap_or_default()))
+        .await
+}
+
+pub(super) async fn strata_user_permissions(
+    h: &Handler,
+    scope: Option<TStrataPermission>,
+) -> Reply<Vec<TStrataPermission>, HbaseStrataUserPermissionsException> {
+    h.run(move |s| ext::permissions::user_permissions(s, &scope.unwrap_or_default()))
+        .await
+}
+
 pub(super) async fn strata_create_namespace(
     h: &Handler,
     name: Option<FastStr>,

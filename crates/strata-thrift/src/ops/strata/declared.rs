@@ -35,6 +35,9 @@ macro_rules! declared_io_ia {
 
 declared_io_ia!(
     HbaseStrataListNamespacesException,
+    HbaseStrataGrantException,
+    HbaseStrataRevokeException,
+    HbaseStrataUserPermissionsException,
     HbaseStrataCreateNamespaceException,
     HbaseStrataDeleteNamespaceException,
     HbaseStrataCreateTableException,

@@ -5,5 +5,6 @@
 pub mod admin;
 pub mod declared;
 pub mod family;
+pub mod permissions;
 pub mod regions;
 pub mod snapshots;
