@@ -9,7 +9,8 @@
 #          WORKLOADS="thrift:pe thrift:ycsb-a thrift:ycsb-c" (TARGET:MODE pairs of
 #            bench/cpu-per-op.sh; its size variables, THREADS, ROWS, RECORDS, OPERATIONS...,
 #            are passed on),
-#          KEEP=1 keeps the two binaries (target/regress/base and target/regress/head).
+#          KEEP=1 keeps the two binaries (target/regress/base and target/regress/head),
+#          BASE_BIN=... HEAD_BIN=... measure two release builds made already (no build).
 #
 # BASE_REV is built from a temporary worktree into a target directory of its own
 # (target/regress-base, kept between runs so its dependencies are built once), and the work
@@ -37,14 +38,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "regress: building base ${base_sha:0:12} (release)" >&2
-git worktree add --detach -q "$tree/src" "$base_sha"
-BASE_TARGET_DIR=$ROOT/target/regress-base
-(cd "$tree/src" && CARGO_TARGET_DIR=$BASE_TARGET_DIR cargo build --release -q -p strata)
-cp "$BASE_TARGET_DIR/release/strata" "$OUT/base"
-echo "regress: building the work tree (release)" >&2
-CARGO_TARGET_DIR=$TARGET_DIR cargo build --release -q -p strata
-cp "$TARGET_DIR/release/strata" "$OUT/head"
+if [[ -n ${BASE_BIN:-} && -n ${HEAD_BIN:-} ]]; then
+    # Builds made already (release, of BASE_REV and of the work tree): measure only.
+    cp "$BASE_BIN" "$OUT/base"
+    cp "$HEAD_BIN" "$OUT/head"
+else
+    echo "regress: building base ${base_sha:0:12} (release)" >&2
+    git worktree add --detach -q "$tree/src" "$base_sha"
+    BASE_TARGET_DIR=$ROOT/target/regress-base
+    (cd "$tree/src" && CARGO_TARGET_DIR=$BASE_TARGET_DIR cargo build --release -q -p strata)
+    cp "$BASE_TARGET_DIR/release/strata" "$OUT/base"
+    echo "regress: building the work tree (release)" >&2
+    CARGO_TARGET_DIR=$TARGET_DIR cargo build --release -q -p strata
+    cp "$TARGET_DIR/release/strata" "$OUT/head"
+fi
 
 # One run: server µs/op from bench/cpu-per-op.sh's summary line.
 run() { # run BUILD TARGET MODE

@@ -78,25 +78,17 @@ fn has_user_permissions(ctx: &Context, call: &Call) -> CallResult {
         .iter()
         .map(|p| {
             let (scope, actions) = permission_of(p)?;
-            Ok(superuser || actions.iter().all(|a| holds(&rules, &who, &scope, a)))
+            let holds = |a| {
+                rules
+                    .require(&who, "hasUserPermissions", &scope, &[a])
+                    .is_ok()
+            };
+            Ok(superuser || actions.iter().all(holds))
         })
         .collect::<Result<Vec<bool>, RemoteException>>()?;
     Ok(Reply::message(&pb::HasUserPermissionsResponse {
         has_user_permission: answers,
     }))
-}
-
-fn holds(
-    rules: &strata_access::AccessRules,
-    who: &strata_access::Identity,
-    scope: &Scope,
-    action: Action,
-) -> bool {
-    match scope {
-        Scope::Global => rules.allows_global(who, action),
-        Scope::Namespace(ns) => rules.allows_namespace(who, ns, action),
-        Scope::Table(t) => rules.allows_table(who, t, action),
-    }
 }
 
 fn listing_scope(request: &pb::GetUserPermissionsRequest) -> Result<Scope, RemoteException> {
