@@ -283,12 +283,14 @@ pub(crate) async fn serve_db(
     })
 }
 
-/// The warning an exposed server without security gets (`tls::exposure_warning`).
+/// The warning an exposed server without TLS or permission checks gets
+/// (`tls::exposure_warning`).
 pub(crate) fn security_warning(config: &ServerConfig) -> Option<String> {
     tls::exposure_warning(
         config.listen,
         config.cluster.is_cluster(),
         config.tls.as_ref(),
+        config.security.access.enabled,
     )
 }
 

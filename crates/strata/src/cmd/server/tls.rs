@@ -107,15 +107,15 @@ fn check_listener(name: &str) -> Result<(), String> {
     }
 }
 
-/// Why this server's traffic is open to anyone who can reach it, or `None` when it
-/// listens on loopback only, standalone, or serves TLS. Logged at start and shown on the
-/// status page.
+/// What an exposed server lacks, or `None` when it listens on loopback only, standalone,
+/// or has both TLS and permission checks. Logged at start and shown on the status page.
 pub fn exposure_warning(
     listen: std::net::IpAddr,
     cluster: bool,
     tls: Option<&TlsSettings>,
+    authorization: bool,
 ) -> Option<String> {
-    if tls.is_some() || (listen.is_loopback() && !cluster) {
+    if listen.is_loopback() && !cluster {
         return None;
     }
     let reach = if cluster {
@@ -123,11 +123,22 @@ pub fn exposure_warning(
     } else {
         format!("on {listen}")
     };
-    Some(format!(
-        "this server listens {reach} with no security configured: no TLS and no \
-         authentication, so anyone who can reach its ports can read, change or drop every \
-         table ([tls] in docs/security.md)"
-    ))
+    match (tls.is_some(), authorization) {
+        (true, true) => None,
+        (false, false) => Some(format!(
+            "this server listens {reach} with no security configured: no TLS and no \
+             authentication, so anyone who can reach its ports can read, change or drop every \
+             table ([tls] and [security] in docs/security.md)"
+        )),
+        (false, true) => Some(format!(
+            "this server listens {reach} without TLS: permissions are checked, but credentials \
+             and data cross the network in clear text ([tls] in docs/security.md)"
+        )),
+        (true, false) => Some(format!(
+            "this server listens {reach} with TLS but no permission checks: anyone who can \
+             connect can read, change or drop every table ([security] in docs/security.md)"
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -166,21 +177,28 @@ mod tests {
     }
 
     #[test]
-    fn only_an_exposed_server_without_tls_is_warned_about() {
+    fn an_exposed_server_is_told_what_it_lacks() {
         let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
         let any = std::net::IpAddr::from([0, 0, 0, 0]);
-        assert_eq!(exposure_warning(loopback, false, None), None);
-        let open = exposure_warning(any, false, None).unwrap();
+        assert_eq!(exposure_warning(loopback, false, None, false), None);
+        let open = exposure_warning(any, false, None, false).unwrap();
         assert!(
             open.contains("on 0.0.0.0") && open.contains("no TLS"),
             "{open}"
         );
-        assert!(exposure_warning(loopback, true, None)
+        assert!(exposure_warning(loopback, true, None, false)
             .unwrap()
             .contains("in cluster mode"));
         let tls = parsed("cert = \"c\"\nkey = \"k\"\nlisteners = [\"http\"]\n")
             .unwrap()
             .unwrap();
-        assert_eq!(exposure_warning(any, true, Some(&tls)), None);
+        assert_eq!(exposure_warning(any, true, Some(&tls), true), None);
+        let clear = exposure_warning(any, false, None, true).unwrap();
+        assert!(
+            clear.contains("without TLS") && clear.contains("permissions are checked"),
+            "{clear}"
+        );
+        let unchecked = exposure_warning(any, false, Some(&tls), false).unwrap();
+        assert!(unchecked.contains("no permission checks"), "{unchecked}");
     }
 }
