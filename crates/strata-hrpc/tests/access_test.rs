@@ -33,6 +33,28 @@ fn put(row: &[u8]) -> pb::MutateRequest {
     }
 }
 
+/// A server checking permissions with "tester" (the helpers' user) its superuser; with
+/// `simple`, the connection header's user is the caller.
+async fn secure_server(simple: bool) -> common::TestServer {
+    start_configured(
+        |options| {
+            options.access = AccessConfig {
+                enabled: true,
+                superusers: vec![Subject::User("tester".into())],
+                authenticator: None,
+            };
+        },
+        |ctx| {
+            if simple {
+                ctx.with_simple_authentication()
+            } else {
+                ctx
+            }
+        },
+    )
+    .await
+}
+
 fn get(region: &Bytes, row: &[u8]) -> pb::GetRequest {
     pb::GetRequest {
         region: region_spec(region),
@@ -45,17 +67,7 @@ fn get(region: &Bytes, row: &[u8]) -> pb::GetRequest {
 
 #[tokio::test]
 async fn the_header_user_is_the_caller_and_a_denial_is_not_retried() {
-    let server = start_configured(
-        |options| {
-            options.access = AccessConfig {
-                enabled: true,
-                superusers: vec![Subject::User("tester".into())],
-                authenticator: None,
-            };
-        },
-        |ctx| ctx.with_simple_authentication(),
-    )
-    .await;
+    let server = secure_server(true).await;
     // The helpers connect as "tester", the superuser.
     create_table(server.addr, "t", &[]).await;
     let mut admin = Client::connect(server.addr, "ClientService", None).await;
@@ -108,17 +120,7 @@ async fn the_header_user_is_the_caller_and_a_denial_is_not_retried() {
 
 #[tokio::test]
 async fn without_simple_authentication_every_caller_is_anonymous() {
-    let server = start_configured(
-        |options| {
-            options.access = AccessConfig {
-                enabled: true,
-                superusers: vec![Subject::User("tester".into())],
-                authenticator: None,
-            };
-        },
-        |ctx| ctx,
-    )
-    .await;
+    let server = secure_server(false).await;
     let mut master = Client::connect(server.addr, "MasterService", None).await;
     let request = pb::CreateTableRequest {
         table_schema: pb::TableSchema {
@@ -157,17 +159,7 @@ fn user_permission(user: &str, actions: &[pb::permission::Action]) -> pb::UserPe
 #[tokio::test]
 async fn grant_list_and_revoke_through_master_service_as_hbase_admin_does() {
     use pb::permission::Action::{Read, Write};
-    let server = start_configured(
-        |options| {
-            options.access = AccessConfig {
-                enabled: true,
-                superusers: vec![Subject::User("tester".into())],
-                authenticator: None,
-            };
-        },
-        |ctx| ctx.with_simple_authentication(),
-    )
-    .await;
+    let server = secure_server(true).await;
     create_table(server.addr, "t", &[]).await;
     let mut master = Client::connect(server.addr, "MasterService", None).await;
     let grant = pb::GrantRequest {
