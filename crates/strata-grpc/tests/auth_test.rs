@@ -5,12 +5,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(clippy::disallowed_methods)] // real time, sockets and files in these tests
 
+mod common;
+
 use std::sync::Arc;
 
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::bigtable_client::BigtableClient;
-use rustls::pki_types::ServerName;
 use strata_access::{Actions, Grant, Scope, Subject, TableScope};
 use strata_auth::{hash_token, Authenticator, TokenStore};
 use strata_engine::FamilyOptions;
@@ -210,26 +211,7 @@ async fn a_client_certificate_names_the_caller_under_mutual_tls() {
         strata_grpc::GrpcLimits::default(),
         std::future::pending(),
     ));
-    let connect = |user: &str| {
-        let connector = tokio_rustls::TlsConnector::from(
-            ca.client_config(&[b"h2"], Some(ca.client_leaf(user))),
-        );
-        async move {
-            let channel = tonic::transport::Endpoint::from_static("http://localhost")
-                .connect_with_connector(tower::service_fn(move |_| {
-                    let connector = connector.clone();
-                    async move {
-                        let tcp = tokio::net::TcpStream::connect(addr).await?;
-                        let name = ServerName::try_from("localhost").unwrap();
-                        let tls = connector.connect(name, tcp).await?;
-                        Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(tls))
-                    }
-                }))
-                .await
-                .unwrap();
-            BigtableClient::new(channel)
-        }
-    };
+    let connect = |user: &str| common::tls_client(addr, &ca, Some(ca.client_leaf(user)));
     let mut admin = connect("admin").await;
     admin.mutate_row(write(b"a")).await.unwrap();
     let mut reader = connect("reader").await;

@@ -3,12 +3,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(clippy::disallowed_methods)] // real time, sockets and files in these tests
 
+mod common;
+
 use std::sync::Arc;
 
 use bytes::Bytes;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::bigtable_client::BigtableClient;
-use rustls::pki_types::ServerName;
 use strata_engine::FamilyOptions;
 use strata_server::{Service, ServiceOptions, TableName};
 use strata_tls::test_support::TestCa;
@@ -18,27 +19,6 @@ use strata_tls::{TlsFiles, TlsListener};
 fn certificates(dir: &std::path::Path) -> (TlsFiles, TestCa) {
     let ca = TestCa::new("test CA");
     (ca.write_server_files(dir), ca)
-}
-
-/// A client whose connections are TLS to `addr`, trusting only `ca`, offering `h2`.
-async fn tls_client(
-    addr: std::net::SocketAddr,
-    ca: &TestCa,
-) -> BigtableClient<tonic::transport::Channel> {
-    let connector = tokio_rustls::TlsConnector::from(ca.client_config(&[b"h2"], None));
-    let channel = tonic::transport::Endpoint::from_static("http://localhost")
-        .connect_with_connector(tower::service_fn(move |_| {
-            let connector = connector.clone();
-            async move {
-                let tcp = tokio::net::TcpStream::connect(addr).await?;
-                let name = ServerName::try_from("localhost").unwrap();
-                let tls = connector.connect(name, tcp).await?;
-                Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(tls))
-            }
-        }))
-        .await
-        .unwrap();
-    BigtableClient::new(channel)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -63,7 +43,7 @@ async fn a_row_written_and_read_over_tls_and_no_answer_in_clear_text() {
         std::future::pending(),
     ));
 
-    let mut client = tls_client(addr, &ca).await;
+    let mut client = common::tls_client(addr, &ca, None).await;
     let name = "projects/p/instances/default/tables/t".to_string();
     let set = pb::mutation::SetCell {
         family_name: "cf".into(),

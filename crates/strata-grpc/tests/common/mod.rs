@@ -86,3 +86,31 @@ impl TestServer {
         }
     }
 }
+
+/// A Bigtable client whose connections are TLS to `addr`, trusting only `ca`, offering
+/// `h2`, and presenting `identity` (a certificate and key, PEM) when given.
+pub async fn tls_client(
+    addr: SocketAddr,
+    ca: &strata_tls::test_support::TestCa,
+    identity: Option<(String, String)>,
+) -> googleapis_tonic_google_bigtable_v2::google::bigtable::v2::bigtable_client::BigtableClient<
+    tonic::transport::Channel,
+> {
+    let connector = tokio_rustls::TlsConnector::from(ca.client_config(&[b"h2"], identity));
+    let channel = tonic::transport::Endpoint::from_static("http://localhost")
+        .connect_with_connector(tower::service_fn(move |_| {
+            let connector = connector.clone();
+            async move {
+                let tcp = tokio::net::TcpStream::connect(addr).await?;
+                let name = rustls::pki_types::ServerName::try_from("localhost")
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                let tls = connector.connect(name, tcp).await?;
+                Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(tls))
+            }
+        }))
+        .await
+        .expect("a TLS channel");
+    googleapis_tonic_google_bigtable_v2::google::bigtable::v2::bigtable_client::BigtableClient::new(
+        channel,
+    )
+}
